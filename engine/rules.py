@@ -1,0 +1,251 @@
+"""House rules: the settings a club may change, with their defaults and validation.
+
+A record's ``rules`` object overrides the defaults of its game key by key. Nested
+value tables (``level_values``, ``values``) may be partial: missing entries keep
+their default. ``None`` means "all defaults".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+__all__ = [
+    "GAMES",
+    "HouseRule",
+    "InvalidRules",
+    "effective_rules",
+    "house_rules",
+    "validate_rules",
+]
+
+GAMES: tuple[str, ...] = ("fuchsen", "koenigrufen")
+
+JSONValue = Any
+
+FUCHSEN_LEVELS: tuple[str, ...] = (
+    "kontra",
+    "re",
+    "supp",
+    "mort",
+    "hirsch",
+    "bock",
+    "feuer",
+    "end",
+)
+KOENIG_VALUE_KEYS: tuple[str, ...] = (
+    "bettler",
+    "bettler_joined",
+    "durchmarsch",
+    "durchmarsch_letzter",
+    "plauderer",
+    "plauderer_joined",
+    "durchmarsch_hundert",
+    "zehnermord",
+    "koenigmord",
+    "hundertermord",
+    "schurln",
+)
+# Plain cards worth 0 Augen: the only cards that may be taken out with 5 active players.
+REMOVABLE_CARDS: tuple[str, ...] = ("E9", "E8", "E7", "G9", "G8", "G7", "S9", "S8", "S7")
+
+
+class InvalidRules(ValueError):
+    """A house-rule object that does not fit its game (unknown key, wrong kind of value)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRule:
+    """One house rule of a game: its key, default value, kind of value and meaning."""
+
+    key: str
+    default: JSONValue
+    kind: str
+    doc: str
+
+
+def _rule_table(rules: tuple[HouseRule, ...]) -> Mapping[str, HouseRule]:
+    return MappingProxyType({rule.key: rule for rule in rules})
+
+
+_FUCHSEN = _rule_table(
+    (
+        HouseRule(
+            "removed_cards",
+            ["S7", "G7"],
+            "card list",
+            "the two zero-Augen plain cards taken out with 5 active players",
+        ),
+        HouseRule(
+            "sit_out",
+            "dealer",
+            "one of dealer|named",
+            "who sits out with 6 seated: the dealer, or the player the deal names",
+        ),
+        HouseRule("call_own_card", False, "bool", "may the Macher call a card he holds"),
+        HouseRule(
+            "turn_low_plain",
+            True,
+            "bool",
+            "may the Macher turn a plain 7 or 8 without holding six trumps",
+        ),
+        HouseRule(
+            "alone_requires_six_trumps",
+            True,
+            "bool",
+            "the Macher may play alone (Herausspielen) only with six trumps",
+        ),
+        HouseRule(
+            "strict_raise_windows",
+            True,
+            "bool",
+            "a player's unused chance to raise lapses at the next card played",
+        ),
+        HouseRule(
+            "level_values",
+            {
+                "kontra": 10,
+                "re": 15,
+                "supp": 20,
+                "mort": 25,
+                "hirsch": 30,
+                "bock": 35,
+                "feuer": 35,
+                "end": 40,
+            },
+            "mapping level->int",
+            "cents per Fahren level (game_cost is added from re up)",
+        ),
+        HouseRule("game_cost", 5, "int", "added to every level value from re up"),
+        HouseRule("end_bonus", 5, "int", "added once the level end is reached"),
+        HouseRule("min_value", 10, "int", "the game value with no re"),
+        HouseRule("fuchs_penalty", 10, "int", "added to V(L) when the Fuchs was forgotten"),
+        HouseRule("silent_bonus", 10, "int", "added when the opponents take no trick"),
+    )
+)
+
+_KOENIGRUFEN = _rule_table(
+    (
+        HouseRule(
+            "values",
+            {
+                "bettler": 30,
+                "bettler_joined": 50,
+                "durchmarsch": 40,
+                "durchmarsch_letzter": 40,
+                "plauderer": 50,
+                "plauderer_joined": 100,
+                "durchmarsch_hundert": 60,
+                "zehnermord": 60,
+                "koenigmord": 70,
+                "hundertermord": 80,
+                "schurln": 10,
+            },
+            "mapping contract->int",
+            "points per contract (bettler_joined / plauderer_joined: with a joiner)",
+        ),
+    )
+)
+
+_TABLES: Mapping[str, Mapping[str, HouseRule]] = MappingProxyType(
+    {"fuchsen": _FUCHSEN, "koenigrufen": _KOENIGRUFEN}
+)
+
+
+def house_rules(game: str) -> Mapping[str, HouseRule]:
+    """Return the house rules of ``game`` by key (read-only).
+
+    Raises ``ValueError`` for a game other than those in ``GAMES``.
+    """
+    try:
+        return _TABLES[game]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}") from None
+
+
+def _is_int(value: object) -> bool:
+    # bool is a subclass of int in Python, but a JSON true is not a number of cents.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_value(rule: HouseRule, value: object) -> None:
+    key = rule.key
+    kind = rule.kind
+    if kind == "int":
+        if not _is_int(value):
+            raise InvalidRules(f"house rule {key} must be an integer, not {value!r}")
+    elif kind == "bool":
+        if not isinstance(value, bool):
+            raise InvalidRules(f"house rule {key} must be true or false, not {value!r}")
+    elif kind.startswith("one of "):
+        choices = kind[len("one of ") :].split("|")
+        if not isinstance(value, str) or value not in choices:
+            raise InvalidRules(
+                f"house rule {key} must be one of {', '.join(choices)}, not {value!r}"
+            )
+    elif kind.startswith("mapping "):
+        if not isinstance(value, dict):
+            raise InvalidRules(f"house rule {key} must be an object, not {value!r}")
+        allowed = rule.default
+        for name, amount in value.items():
+            if name not in allowed:
+                raise InvalidRules(
+                    f"house rule {key} has an unknown entry {name!r}: "
+                    f"expected some of {', '.join(allowed)}"
+                )
+            if not _is_int(amount):
+                raise InvalidRules(f"house rule {key}.{name} must be an integer, not {amount!r}")
+    elif kind == "card list":
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(card, str) and card in REMOVABLE_CARDS for card in value)
+            or value[0] == value[1]
+        ):
+            raise InvalidRules(
+                f"house rule {key} must list two distinct zero-Augen plain cards "
+                f"({' '.join(REMOVABLE_CARDS)}), not {value!r}"
+            )
+    else:  # pragma: no cover - every kind above is handled
+        raise AssertionError(kind)
+
+
+def validate_rules(game: str, rules: object) -> None:
+    """Check a house-rule override object for ``game``; return None if it is acceptable.
+
+    ``None`` means the defaults. Otherwise ``rules`` must be an object whose keys are
+    house rules of the game and whose values have the rule's kind. Raises
+    ``InvalidRules`` naming the offending key, or ``ValueError`` for an unknown game.
+    """
+    table = house_rules(game)
+    if rules is None:
+        return
+    if not isinstance(rules, dict):
+        raise InvalidRules(f"house rules must be an object of settings, not {rules!r}")
+    for key, value in rules.items():
+        rule = table.get(key) if isinstance(key, str) else None
+        if rule is None:
+            raise InvalidRules(
+                f"unknown house rule {key!r} for {game}: expected some of {', '.join(table)}"
+            )
+        _check_value(rule, value)
+
+
+def effective_rules(game: str, rules: object) -> dict[str, JSONValue]:
+    """Validate ``rules`` and return the full settings of ``game`` with overrides applied."""
+    validate_rules(game, rules)
+    table = house_rules(game)
+    merged: dict[str, JSONValue] = {}
+    overrides: dict[str, JSONValue] = rules if isinstance(rules, dict) else {}
+    for key, rule in table.items():
+        default = rule.default
+        if key in overrides:
+            value = overrides[key]
+            if isinstance(default, dict):
+                value = {**default, **value}
+            merged[key] = value
+        else:
+            merged[key] = dict(default) if isinstance(default, dict) else default
+    return merged
