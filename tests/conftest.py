@@ -1,0 +1,100 @@
+"""Fixtures every app's tests share: a club and one API client per persona.
+
+The personas are the people a permission test asks about:
+
+- ``owner``, ``admin``, ``scorer``, ``member``: members of ``club`` with that role;
+- ``outsider``: the owner of *another* club, never a member of ``club``;
+- ``anonymous``: nobody logged in.
+
+Each is a logged-in ``APIClient`` (session login, so it works for the API and the
+HTML pages alike) with ``.user`` set (``None`` for ``anonymous``). Use
+``persona_client(name)`` to get one by name in table-driven tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from rest_framework.test import APIClient
+
+from clubs.models import Club, Role
+from tests.factories import ClubFactory, MembershipFactory, UserFactory
+
+PERSONAS: tuple[str, ...] = ("owner", "admin", "scorer", "member", "outsider", "anonymous")
+
+
+class PersonaClient(APIClient):
+    """An APIClient that remembers who it is logged in as."""
+
+    user = None
+
+
+def _client_for(user: object | None) -> PersonaClient:
+    client = PersonaClient()
+    if user is not None:
+        # force_login, not login(): axes requires a request for authenticate().
+        client.force_login(user)  # type: ignore[arg-type]
+    client.user = user  # type: ignore[assignment]
+    return client
+
+
+@pytest.fixture
+def club(db: None) -> Club:
+    return ClubFactory.create(name="Stammtisch Gasthaus Post", slug="gasthaus-post")
+
+
+@pytest.fixture
+def other_club(db: None) -> Club:
+    return ClubFactory.create(name="Kartenrunde Nachbarort", slug="nachbarort")
+
+
+def _member_client(club: Club, role: str, username: str) -> PersonaClient:
+    membership = MembershipFactory.create(
+        club=club, role=role, user=UserFactory.create(username=username)
+    )
+    return _client_for(membership.user)
+
+
+@pytest.fixture
+def owner(club: Club) -> PersonaClient:
+    return _member_client(club, Role.OWNER, "owner")
+
+
+@pytest.fixture
+def admin(club: Club) -> PersonaClient:
+    return _member_client(club, Role.ADMIN, "admin")
+
+
+@pytest.fixture
+def scorer(club: Club) -> PersonaClient:
+    return _member_client(club, Role.SCORER, "scorer")
+
+
+@pytest.fixture
+def member(club: Club) -> PersonaClient:
+    return _member_client(club, Role.MEMBER, "member")
+
+
+@pytest.fixture
+def outsider(other_club: Club) -> PersonaClient:
+    """The owner of another club: all rights there, none in ``club``."""
+    return _member_client(other_club, Role.OWNER, "outsider")
+
+
+@pytest.fixture
+def anonymous(db: None) -> PersonaClient:
+    return _client_for(None)
+
+
+@pytest.fixture
+def persona_client(request: pytest.FixtureRequest) -> Callable[[str], PersonaClient]:
+    """Return a function giving the persona fixture of that name."""
+
+    def get(name: str) -> PersonaClient:
+        if name not in PERSONAS:
+            raise ValueError(f"unknown persona {name!r}: expected one of {', '.join(PERSONAS)}")
+        client: PersonaClient = request.getfixturevalue(name)
+        return client
+
+    return get
