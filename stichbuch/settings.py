@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "clubs",
+    "games",
 ]
 
 MIDDLEWARE = [
