@@ -1,16 +1,23 @@
 """Stichbuch's rules engine for Fuchsen and Gradener Königrufen (pure standard library).
 
-See ``engine/README.md`` for the API and ``shared/spec/`` for the rules.
+``replay(record)`` judges a game record and returns a ``Result``; ``table_view(record)``
+describes the table after it (whose turn, what is legal). See ``engine/README.md``.
 """
 
 from __future__ import annotations
 
+from engine.replay import replay
+from engine.result import ERROR_CODES, EngineError, Result
 from engine.rules import GAMES, HouseRule, InvalidRules, house_rules, validate_rules
 
 __all__ = [
+    "ERROR_CODES",
     "GAMES",
+    "EngineError",
     "HouseRule",
     "InvalidRules",
+    "Result",
     "house_rules",
+    "replay",
     "validate_rules",
 ]

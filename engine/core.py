@@ -1,0 +1,401 @@
+"""The machinery shared by both games: seats, hindsight knowledge, states, the fold.
+
+A replay is a fold of ``apply(state, event, index)`` over the record's effective
+events (after ``undo`` is resolved). States are frozen dataclasses; ``apply`` never
+mutates its input. A game is a ``Variant`` subclass overriding named hooks
+(``engine.fuchsen.Fuchsen``, ``engine.koenigrufen.Koenigrufen``).
+
+Hindsight (event-stream.md, "What the engine knows"): before the fold, one pass over
+the effective events gathers where every card is known to be (``Knowledge``), so an
+obligation can be judged with cards a player only reveals later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+from engine.cards import CODES, INDEX
+from engine.result import CODE_RANK, EngineError, Result
+
+__all__ = [
+    "Decision",
+    "GameState",
+    "Illegal",
+    "Knowledge",
+    "NeedPartner",
+    "Table",
+    "Variant",
+    "evolve",
+]
+
+Event = Mapping[str, Any]
+S = TypeVar("S", bound="GameState")
+
+# A placement the record never makes (a candidate partner's assumed called card).
+NEVER = 1 << 30
+
+
+class Illegal(Exception):
+    """Raised inside ``apply``: the event breaks a rule (code from ERROR_CODES)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class NeedPartner(Exception):
+    """Raised when the partner matters and the record does not name him.
+
+    The replay then repeats the fold once per candidate (hindsight rule 4).
+    """
+
+    def __init__(self, candidates: tuple[int, ...], called: int) -> None:
+        super().__init__("partner unknown")
+        self.candidates = candidates
+        self.called = called
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Who sits where: seated players clockwise, the active ones, dealer, deck."""
+
+    players: tuple[str, ...]
+    active: tuple[str, ...]
+    dealer: str
+    sitting_out: str | None
+    index: Mapping[str, int]  # active player name -> position in ``active``
+    deck: int  # bitmask of the cards in play
+    removed: int  # bitmask of removed cards (Fuchsen, 5 active)
+    first: int  # active index of the first player after the dealer
+
+    @property
+    def n(self) -> int:
+        return len(self.active)
+
+    def after(self, p: int) -> int:
+        return (p + 1) % len(self.active)
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """Where the whole record puts each card (first placement wins).
+
+    ``owner[c]`` is the active index of the player known to hold card ``c`` (or -1),
+    ``known[p]`` the bitmask of cards known in player ``p``'s hand, ``placed_at[c]`` the
+    event index of the first placement, ``blank`` the Macher's turned card if the
+    record reveals it (Fuchsen) or -1.
+    """
+
+    owner: tuple[int, ...]
+    known: tuple[int, ...]
+    placed_at: tuple[int, ...]
+    blank: int
+
+    def full(self, p: int) -> bool:
+        return self.known[p].bit_count() >= 6
+
+    def with_card(self, p: int, card: int) -> Knowledge:
+        """This knowledge with ``card`` assumed in ``p``'s hand (never shown by the record)."""
+        owner = list(self.owner)
+        owner[card] = p
+        known = list(self.known)
+        known[p] |= 1 << card
+        placed = list(self.placed_at)
+        placed[card] = NEVER
+        return Knowledge(tuple(owner), tuple(known), tuple(placed), self.blank)
+
+    def shown_by(self, p: int, card: int, index: int) -> bool:
+        """Has the record, up to event ``index``, placed ``card`` in ``p``'s hand?"""
+        return self.owner[card] == p and self.placed_at[card] <= index
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """How a decided game ended and what it pays."""
+
+    reason: str
+    won: bool | None
+    value: int
+    payouts: tuple[tuple[str, int], ...]
+    declarers: tuple[str, ...]
+    tricks: int
+    augen: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The state after a prefix of a record. Fields shared by both games.
+
+    ``table``/``know`` are ``None`` until the deal. ``phase`` is ``"deal"``, then the
+    game's phases, ``"play"``; ``decision`` is set once the game is decided.
+    """
+
+    variant: Variant
+    rules: Mapping[str, Any]
+    table: Table | None = None
+    know: Knowledge | None = None
+    assumed: int = -1  # candidate partner taken to hold the called card, or -1
+    phase: str = "deal"
+    annulled: bool = False
+    decision: Decision | None = None
+    to_act: int = -1
+    leader: int = -1
+    trick: tuple[tuple[int, int], ...] = ()
+    played: int = 0  # bitmask of every card played
+    shown: int = 0  # bitmask of every card shown
+    tricks: tuple[tuple[int, tuple[tuple[int, int], ...], int], ...] = ()  # leader, cards, winner
+    won_cards: tuple[int, ...] = ()  # per active player: cards in the tricks he won
+    first_play: tuple[int, ...] = ()  # per active player: event index of his first card
+    last_play: int = -1  # event index of the latest play
+
+    @property
+    def tricks_done(self) -> int:
+        return len(self.tricks)
+
+
+def evolve(state: S, **changes: Any) -> S:
+    """A copy of a frozen state with some fields changed (cheaper than ``replace``)."""
+    new = object.__new__(type(state))
+    d = new.__dict__
+    d.update(state.__dict__)
+    d.update(changes)
+    return new
+
+
+# ----------------------------------------------------------------------------- schema
+
+
+# Field specs: name -> checker. Required fields first, then optional ones.
+def _is_str(v: object) -> bool:
+    return isinstance(v, str)
+
+
+def _is_bool(v: object) -> bool:
+    return isinstance(v, bool)
+
+
+def _is_list(v: object) -> bool:
+    return isinstance(v, list)
+
+
+def _is_dict(v: object) -> bool:
+    return isinstance(v, dict)
+
+
+def _is_str_list(v: object) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _is_str_or_bool(v: object) -> bool:
+    return isinstance(v, str | bool)
+
+
+def _any(v: object) -> bool:
+    return True
+
+
+Checker = Callable[[object], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class EventSpec:
+    required: Mapping[str, Checker]
+    optional: Mapping[str, Checker]
+    cards: tuple[str, ...] = ()  # fields holding one card code
+    card_lists: tuple[str, ...] = ()  # fields holding a list of card codes
+
+
+COMMON_EVENTS: dict[str, EventSpec] = {
+    "deal": EventSpec({"dealer": _any, "players": _any}, {"hands": _any}),
+    "play": EventSpec({"player": _is_str, "card": _is_str}, {}, cards=("card",)),
+    "show": EventSpec({"player": _is_str, "cards": _is_str_list}, {}, card_lists=("cards",)),
+    "forfeit": EventSpec({"player": _is_str}, {"reason": _is_str}),
+    "annul": EventSpec({}, {"reason": _is_str}),
+    "undo": EventSpec({}, {}),
+}
+
+
+# ----------------------------------------------------------------------------- variant
+
+
+class Variant:
+    """One game's rules. Subclasses override the hooks; shared code never asks which game.
+
+    Hooks: ``events`` (schema), ``validate_deal``, ``initial_state``, ``place_events``,
+    ``handlers`` (per event type), ``play_obligation``, ``trick_winner``,
+    ``after_event``, ``in_progress_result``.
+    """
+
+    name: ClassVar[str] = ""
+    events: ClassVar[dict[str, EventSpec]] = {}
+
+    # --- deal ---------------------------------------------------------------------
+    def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
+        raise NotImplementedError
+
+    def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
+        raise NotImplementedError
+
+    # --- knowledge ----------------------------------------------------------------
+    def placements(self, event: Event, table: Table) -> list[tuple[str, str]]:
+        """(player, card) pairs this well-formed event places in hands."""
+        typ = event["type"]
+        if typ == "play":
+            return [(event["player"], event["card"])]
+        if typ == "show":
+            return [(event["player"], c) for c in event["cards"]]
+        return []
+
+    def find_blank(self, events: list[tuple[int, Event]], table: Table) -> int:
+        return -1
+
+    # --- events -------------------------------------------------------------------
+    def handle(self, state: GameState, event: Event, index: int) -> GameState:
+        raise NotImplementedError
+
+    # --- results ------------------------------------------------------------------
+    def result(self, state: GameState) -> Result:
+        raise NotImplementedError
+
+    # --- legal view ---------------------------------------------------------------
+    def play_obligation(
+        self, state: GameState, p: int, card: int, hand: int
+    ) -> tuple[str, str] | None:
+        """The (code, message) of the obligation ``p`` breaks by playing ``card`` while
+        holding ``hand`` (known cards, ``card`` included), or None."""
+        raise NotImplementedError
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def name_of(state: GameState, p: int) -> str:
+    assert state.table is not None
+    return state.table.active[p]
+
+
+def card_code(card: int) -> str:
+    return CODES[card]
+
+
+def check_event_shape(variant: Variant, event: object) -> tuple[str, EventSpec]:
+    """Raise ``malformed_event`` unless ``event`` is an object of a known type with
+    exactly the allowed fields of the right JSON types."""
+    if not isinstance(event, dict):
+        raise Illegal("malformed_event", f"an event must be an object, not {event!r}")
+    typ = event.get("type")
+    spec = variant.events.get(typ) if isinstance(typ, str) else None
+    if spec is None:
+        raise Illegal("malformed_event", f"{typ!r} is not an event type of {variant.name}")
+    for key, check in spec.required.items():
+        if key not in event:
+            raise Illegal("malformed_event", f"a {typ} event needs the field {key!r}")
+        if not check(event[key]):
+            raise Illegal("malformed_event", f"the field {key!r} of a {typ} event is malformed")
+    for key, value in event.items():
+        if key == "type" or key in spec.required:
+            continue
+        optional = spec.optional.get(key)
+        if optional is None:
+            raise Illegal("malformed_event", f"a {typ} event has no field {key!r}")
+        if not optional(value):
+            raise Illegal("malformed_event", f"the field {key!r} of a {typ} event is malformed")
+    assert isinstance(typ, str)
+    return typ, spec
+
+
+def check_cards_and_player(state: GameState, event: Event, spec: EventSpec) -> None:
+    """``unknown_card`` for a code outside this game's deck, then ``unknown_player``."""
+    table = state.table
+    assert table is not None
+    deck = table.deck
+    for key in spec.cards:
+        code = event.get(key)
+        if isinstance(code, str):
+            i = INDEX.get(code)
+            if i is None or not deck >> i & 1:
+                raise Illegal("unknown_card", f"{code!r} is not a card of this deck")
+    for key in spec.card_lists:
+        for code in event.get(key, ()):
+            i = INDEX.get(code)
+            if i is None or not deck >> i & 1:
+                raise Illegal("unknown_card", f"{code!r} is not a card of this deck")
+    player = event.get("player")
+    if isinstance(player, str) and player not in table.index:
+        if player == table.sitting_out:
+            raise Illegal("unknown_player", f"{player} sits out this game")
+        raise Illegal("unknown_player", f"{player!r} is not playing in this game")
+
+
+def gather_knowledge(
+    variant: Variant, table: Table, deal: Event, events: list[tuple[int, Event]], deal_index: int
+) -> Knowledge:
+    """One pass in record order: the first event placing a card decides where it is."""
+    owner = [-1] * 32
+    known = [0] * table.n
+    placed_at = [NEVER] * 32
+    hands = deal.get("hands")
+    if isinstance(hands, dict):
+        for name, cards in hands.items():
+            p = table.index[name]
+            for code in cards:
+                c = INDEX[code]
+                owner[c] = p
+                known[p] |= 1 << c
+                placed_at[c] = deal_index
+    index = table.index
+    deck = table.deck
+    for i, event in events:
+        try:
+            pairs = variant.placements(event, table)
+        except (KeyError, TypeError, AttributeError):
+            continue
+        for name, code in pairs:
+            p = index.get(name, -1) if isinstance(name, str) else -1
+            c = INDEX.get(code, -1) if isinstance(code, str) else -1
+            if p < 0 or c < 0 or not deck >> c & 1:
+                continue
+            if owner[c] >= 0 or known[p].bit_count() >= 6:
+                continue  # a later, conflicting placement: that event is the illegal one
+            owner[c] = p
+            known[p] |= 1 << c
+            placed_at[c] = i
+    blank = variant.find_blank(events, table)
+    return Knowledge(tuple(owner), tuple(known), tuple(placed_at), blank)
+
+
+def check_placement(state: GameState, p: int, card: int, *, show: bool = False) -> None:
+    """``card_already_played`` / ``card_not_in_hand`` for an event putting ``card`` in
+    ``p``'s hand."""
+    know = state.know
+    assert know is not None
+    if state.played >> card & 1 or (show and state.shown >> card & 1):
+        what = "played" if state.played >> card & 1 else "shown"
+        raise Illegal(
+            "card_already_played",
+            f"{CODES[card]} was already {what}: {name_of(state, p)} cannot have it",
+        )
+    if know.owner[card] != p:
+        holder = know.owner[card]
+        if holder >= 0 and know.placed_at[card] < NEVER:
+            raise Illegal(
+                "card_not_in_hand",
+                f"{name_of(state, p)} cannot hold {CODES[card]}: the record puts it in "
+                f"{name_of(state, holder)}'s hand",
+            )
+        raise Illegal(
+            "card_not_in_hand",
+            f"{name_of(state, p)} cannot hold {CODES[card]}: the record already shows his "
+            "six cards",
+        )
+
+
+def worse_error(a: EngineError, b: EngineError) -> EngineError:
+    """The error reported when every candidate fails: the largest index, then the
+    first code in the table."""
+    if a.index != b.index:
+        return a if a.index > b.index else b
+    return a if CODE_RANK[a.code] <= CODE_RANK[b.code] else b

@@ -1,0 +1,810 @@
+"""Fuchsen (spec/fuchsen.md): the call, Fahren in the first trick, the Fuchs, payouts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.cards import CODES, INDEX, RANKS, SUIT_NAMES, mask_of
+from engine.core import (
+    COMMON_EVENTS,
+    Decision,
+    Event,
+    EventSpec,
+    GameState,
+    Illegal,
+    Knowledge,
+    NeedPartner,
+    Table,
+    Variant,
+    _is_bool,
+    _is_str,
+    _is_str_or_bool,
+    check_placement,
+    evolve,
+    name_of,
+)
+from engine.result import Result
+from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
+from engine.tricks import add_card, check_play
+
+__all__ = ["Fuchsen", "FuchsenState"]
+
+TRUMP = 4
+NO_SUIT = -1
+EO = INDEX["EO"]
+GO = INDEX["GO"]
+
+_TRUMP_CODES = ("EO", "GO", "EU", "GU", "SU", "RU", "RA", "R10", "RK", "RO", "R9", "R8", "R7")
+TRUMPS = mask_of(_TRUMP_CODES)
+_PLAIN_POWER = {"A": 7, "10": 6, "K": 5, "O": 4, "9": 3, "8": 2, "7": 1}
+_AUGEN_BY_RANK = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2, "9": 0, "8": 0, "7": 0}
+
+# Per card index: class (0 E, 1 G, 3 S, 4 trump) and power within its class.
+CLASS: tuple[int, ...]
+POWER: tuple[int, ...]
+AUGEN: tuple[int, ...]
+_cls: list[int] = []
+_pow: list[int] = []
+_aug: list[int] = []
+for _i, _code in enumerate(CODES):
+    _rank = RANKS[_i & 7]
+    if _code in _TRUMP_CODES:
+        _cls.append(TRUMP)
+        _pow.append(100 + len(_TRUMP_CODES) - _TRUMP_CODES.index(_code))
+    else:
+        _cls.append(_i >> 3)
+        _pow.append(_PLAIN_POWER.get(_rank, 0))
+    _aug.append(4 if _code == "EO" else _AUGEN_BY_RANK[_rank])
+CLASS, POWER, AUGEN = tuple(_cls), tuple(_pow), tuple(_aug)
+CLASS_MASK: tuple[int, ...] = tuple(
+    sum(1 << i for i in range(32) if CLASS[i] == k) for k in range(5)
+)
+CLASS_NAME = {0: "Eichel", 1: "Grün", 3: "Schellen", TRUMP: "trump"}
+NO_SEVENS_EIGHTS = mask_of(c for c in CODES if c.endswith(("7", "8")))
+FULL_DECK = (1 << 32) - 1
+LOW_PLAIN = mask_of(c for c in CODES if c[1:] in ("7", "8") and c not in _TRUMP_CODES)
+PLAIN = FULL_DECK & ~TRUMPS
+
+
+def _levels_text(k: int) -> str:
+    return FUCHSEN_LEVELS[k - 1]
+
+
+@dataclass(frozen=True)
+class FuchsenState(GameState):
+    """A Fuchsen game after some events (see ``GameState`` for the shared fields)."""
+
+    macher: int = -1
+    hilfer: int = -1  # holder of the called card (or the assumed candidate); -1 alone
+    alone: bool = False
+    own_card: bool = False  # call_own_card and the Macher holds his called card
+    called: int = -1
+    called_suit: int = NO_SUIT
+    turned: bool = False
+    blank_played: bool = False
+    level: int = 0
+    said_at: tuple[int, ...] = ()  # event index where level k was said; [0] the call
+    raising_ended: bool = False
+    fuchs_said: bool = False
+
+
+def _card_class(state: FuchsenState, blank: int, card: int) -> int:
+    if card == blank:
+        return NO_SUIT if state.alone else state.called_suit
+    return CLASS[card]
+
+
+def _key(state: FuchsenState, blank: int, card: int, led: int) -> int:
+    """How strongly ``card`` holds in a trick of ``led`` class (-1: it cannot win)."""
+    if card == blank:
+        if state.alone or led != state.called_suit:
+            return -1
+        return 0  # the lowest card of the called suit
+    cls = CLASS[card]
+    if cls == TRUMP:
+        return POWER[card]
+    return POWER[card] if cls == led else -1
+
+
+def _led(state: FuchsenState, blank: int, trick: tuple[tuple[int, int], ...]) -> int:
+    led = _card_class(state, blank, trick[0][1])
+    if led == NO_SUIT and len(trick) > 1:
+        # A blank led in an alone game belongs to no suit: the next card sets the suit.
+        led = _card_class(state, blank, trick[1][1])
+    return led
+
+
+class Fuchsen(Variant):
+    """Fuchsen with 4 or 5 active players (6 seated: one sits out)."""
+
+    name: ClassVar[str] = "fuchsen"
+    events: ClassVar[dict[str, EventSpec]] = {
+        **COMMON_EVENTS,
+        "deal": EventSpec(
+            {"dealer": lambda v: True, "players": lambda v: True},
+            {"hands": lambda v: True, "removed": lambda v: True, "sitting_out": lambda v: True},
+        ),
+        "play": EventSpec(
+            {"player": _is_str, "card": _is_str},
+            {"fuchs": _is_bool, "turned": _is_bool},
+            cards=("card",),
+        ),
+        "call": EventSpec(
+            {"player": _is_str},
+            {"card": _is_str, "turned": _is_str_or_bool, "alone": _is_bool},
+            cards=("card", "turned"),
+        ),
+        "raise": EventSpec({"player": _is_str, "level": _is_str}, {}),
+        "end_raising": EventSpec({}, {}),
+    }
+
+    # ------------------------------------------------------------------ shape extras
+    def check_shape(self, typ: str, event: Event) -> None:
+        if typ == "call" and "card" not in event and event.get("alone") is not True:
+            raise Illegal("malformed_event", "a call names a card unless it is alone: true")
+
+    # ------------------------------------------------------------------ deal
+    def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
+        players = event["players"]
+        dealer = event["dealer"]
+        if not isinstance(players, list) or not 4 <= len(players) <= 6:
+            raise Illegal("invalid_deal", "Fuchsen is dealt to 4, 5 or 6 seated players")
+        if not all(isinstance(p, str) and p for p in players):
+            raise Illegal("invalid_deal", "every player needs a non-empty name")
+        if len(set(players)) != len(players):
+            raise Illegal("invalid_deal", "a player is seated twice")
+        if not isinstance(dealer, str) or dealer not in players:
+            raise Illegal("invalid_deal", f"the dealer {dealer!r} is not seated")
+        sitting_out: str | None = None
+        named = event.get("sitting_out")
+        if len(players) == 6:
+            if rules["sit_out"] == "named":
+                if not isinstance(named, str) or named not in players:
+                    raise Illegal(
+                        "invalid_deal",
+                        "with six seated and sit_out named, the deal names a seated player "
+                        "who sits out",
+                    )
+                sitting_out = named
+            else:
+                if named is not None and named != dealer:
+                    raise Illegal("invalid_deal", "with sit_out dealer the dealer sits out")
+                sitting_out = dealer
+        elif named is not None:
+            raise Illegal("invalid_deal", "only with six seated does a player sit out")
+        seat = players.index(dealer)
+        order = players[seat + 1 :] + players[: seat + 1]
+        active = tuple(p for p in order if p != sitting_out)
+        # ``active`` starts with the first active player after the dealer (he leads).
+        seated_active = tuple(p for p in players if p != sitting_out)
+        index = {name: i for i, name in enumerate(seated_active)}
+        first = index[active[0]]
+        removed = 0
+        if len(seated_active) == 5:
+            given = event.get("removed", rules["removed_cards"])
+            if not isinstance(given, list) or len(given) != 2:
+                raise Illegal("invalid_deal", "the deal removes exactly two cards")
+            for code in given:
+                if not isinstance(code, str) or code not in INDEX:
+                    raise Illegal("unknown_card", f"{code!r} is not a card")
+            if given[0] == given[1] or not all(code in REMOVABLE_CARDS for code in given):
+                raise Illegal(
+                    "invalid_deal",
+                    "the removed cards are two different zero-Augen plain cards "
+                    f"({' '.join(REMOVABLE_CARDS)})",
+                )
+            removed = mask_of(given)
+            deck = FULL_DECK & ~removed
+        else:
+            if "removed" in event:
+                raise Illegal("invalid_deal", "cards are removed only with five active players")
+            deck = FULL_DECK & ~NO_SEVENS_EIGHTS
+        table = Table(
+            players=tuple(players),
+            active=seated_active,
+            dealer=dealer,
+            sitting_out=sitting_out,
+            index=index,
+            deck=deck,
+            removed=removed,
+            first=first,
+        )
+        _check_hands(event, table)
+        return table
+
+    def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
+        n = table.n
+        return FuchsenState(
+            variant=self,
+            rules=state.rules,
+            table=table,
+            know=know,
+            assumed=state.assumed,
+            phase="call",
+            to_act=know.owner[EO],
+            leader=table.first,
+            won_cards=(0,) * n,
+            first_play=(-1,) * n,
+        )
+
+    # ------------------------------------------------------------------ knowledge
+    def placements(self, event: Event, table: Table) -> list[tuple[str, str]]:
+        typ = event["type"]
+        if typ == "call":
+            turned = event.get("turned")
+            if isinstance(turned, str):
+                return [(event["player"], turned)]
+            return []
+        return super().placements(event, table)
+
+    def find_blank(self, events: list[tuple[int, Event]], table: Table) -> int:
+        macher: str | None = None
+        for _, event in events:
+            if not isinstance(event, dict):
+                continue
+            typ = event.get("type")
+            if typ == "call" and macher is None:
+                macher = event.get("player")
+                turned = event.get("turned")
+                if isinstance(turned, str):
+                    return INDEX.get(turned, -1)
+                if turned is not True:
+                    return -1
+            elif (
+                typ == "play"
+                and macher is not None
+                and event.get("turned") is True
+                and event.get("player") == macher
+            ):
+                code = event.get("card")
+                return INDEX.get(code, -1) if isinstance(code, str) else -1
+        return -1
+
+    # ------------------------------------------------------------------ events
+    def handle(self, state: GameState, event: Event, index: int) -> GameState:
+        assert isinstance(state, FuchsenState)
+        typ = event["type"]
+        if typ == "play":
+            return self._play(state, event, index)
+        if typ == "raise":
+            return self._raise(state, event, index)
+        if typ == "end_raising":
+            return self._end_raising_event(state, index)
+        if typ == "call":
+            return self._call(state, event, index)
+        if typ == "forfeit":
+            return self._forfeit(state, event, index)
+        raise AssertionError(typ)  # pragma: no cover
+
+    def _call(self, state: FuchsenState, event: Event, index: int) -> GameState:
+        if state.phase != "call":
+            raise Illegal("out_of_order", "the Macher has already called")
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        rules = state.rules
+        p = table.index[event["player"]]
+        name = table.active[p]
+        alone = event.get("alone") is True
+        card_code = event.get("card")
+        turned_field = event.get("turned")
+        turned_card = INDEX[turned_field] if isinstance(turned_field, str) else -1
+        turned = turned_field is True or turned_card >= 0
+        if turned_card >= 0:
+            check_placement(state, p, turned_card)
+        if alone and card_code is not None:
+            raise Illegal("invalid_call", f"{name} plays alone and so calls no card")
+        holder_eo = know.owner[EO]
+        if holder_eo >= 0 and holder_eo != p:
+            raise Illegal(
+                "invalid_call",
+                f"{name} is not the Macher: {table.active[holder_eo]} holds EO",
+            )
+        hand = know.known[p]
+        full = know.full(p)
+        if full and not hand >> EO & 1:
+            raise Illegal("invalid_call", f"{name} is not the Macher: his six cards lack EO")
+        six_trumps = full and hand & TRUMPS == hand
+        if turned_card >= 0:
+            if turned_card == EO:
+                raise Illegal("invalid_call", f"{name} may not turn EO, the Macher card stays up")
+            if TRUMPS >> turned_card & 1:
+                if full and not six_trumps:
+                    raise Illegal(
+                        "invalid_call",
+                        f"{name} may turn a trump ({CODES[turned_card]}) only with six trumps",
+                    )
+            elif not (rules["turn_low_plain"] and LOW_PLAIN >> turned_card & 1):
+                raise Illegal(
+                    "invalid_call",
+                    f"{name} may not turn {CODES[turned_card]}: only a plain 7 or 8"
+                    + ("" if rules["turn_low_plain"] else " and not under this club's rules"),
+                )
+        if alone:
+            if rules["alone_requires_six_trumps"] and full and not six_trumps:
+                raise Illegal("invalid_call", f"{name} may play alone only with six trumps")
+            return evolve(
+                state,
+                phase="play",
+                macher=p,
+                hilfer=-1,
+                alone=True,
+                turned=turned,
+                to_act=table.first,
+                leader=table.first,
+                said_at=(index,),
+            )
+        assert isinstance(card_code, str)
+        called = INDEX[card_code]
+        if TRUMPS >> called & 1:
+            raise Illegal("invalid_call", f"{name} may not call {card_code}: it is a trump")
+        if called == turned_card:
+            raise Illegal("invalid_call", f"{name} may not call the card he turned")
+        own = know.owner[called] == p
+        if own and not rules["call_own_card"]:
+            raise Illegal("invalid_call", f"{name} may not call {card_code}: he holds it")
+        if full:
+            allowed = self._callable(table, hand, turned, rules["call_own_card"])
+            if not allowed >> called & 1:
+                raise Illegal(
+                    "invalid_call",
+                    f"{name} may not call {card_code}: he must call a card of a suit in "
+                    "which he holds a plain card",
+                )
+        holder = know.owner[called]
+        own_card = holder == p
+        if own_card:
+            hilfer = -1
+        elif holder >= 0:
+            hilfer = holder
+        elif state.assumed >= 0:
+            hilfer = state.assumed
+        else:
+            candidates = tuple(q for q in range(table.n) if q != p and not know.full(q))
+            if not candidates:
+                raise Illegal(
+                    "invalid_call",
+                    f"nobody can hold {card_code}: every other hand is known without it",
+                )
+            raise NeedPartner(candidates, called)
+        return evolve(
+            state,
+            phase="play",
+            macher=p,
+            hilfer=hilfer,
+            own_card=own_card,
+            called=called,
+            called_suit=CLASS[called],
+            turned=turned,
+            to_act=table.first,
+            leader=table.first,
+            said_at=(index,),
+        )
+
+    @staticmethod
+    def _callable(table: Table, hand: int, turned: bool, own_ok: bool) -> int:
+        """The cards a Macher with this whole hand may call."""
+        plain_deck = table.deck & PLAIN
+        not_held = plain_deck & ~hand
+        if own_ok:
+            not_held = plain_deck
+        if turned:
+            return not_held
+        suits = 0
+        for k in (0, 1, 3):
+            if hand & CLASS_MASK[k]:
+                suits |= CLASS_MASK[k]
+        allowed = not_held & suits
+        if not allowed & ~hand:
+            # His hand allows no call at all: he may call any plain card not in his hand.
+            return not_held
+        return allowed
+
+    def _raise(self, state: FuchsenState, event: Event, index: int) -> GameState:
+        if state.phase == "call":
+            raise Illegal("out_of_order", "nobody can raise before the call")
+        table = state.table
+        assert table is not None
+        p = table.index[event["player"]]
+        name = table.active[p]
+        level = event["level"]
+        if level not in FUCHSEN_LEVELS:
+            raise Illegal("invalid_raise", f"{level!r} is not a level of Fahren")
+        k = FUCHSEN_LEVELS.index(level) + 1
+        if state.raising_ended:
+            raise Illegal("invalid_raise", f"{name} cannot say {level}: the raising is over")
+        if k != state.level + 1:
+            expected = _levels_text(state.level + 1) if state.level < 8 else "nothing more"
+            raise Illegal(
+                "invalid_raise", f"{name} cannot say {level}: the next level is {expected}"
+            )
+        declarer_side = p == state.macher or p == state.hilfer
+        if declarer_side != (k % 2 == 0):
+            side = "the Macher's side" if k % 2 == 0 else "the opponents"
+            raise Illegal("invalid_raise", f"{name} cannot say {level}: only {side} may")
+        first = state.first_play[p]
+        if first < 0:
+            raise Illegal(
+                "invalid_raise", f"{name} cannot say {level} before playing his first card"
+            )
+        opened = max(first, state.said_at[k - 1])
+        if state.rules["strict_raise_windows"] and state.last_play > opened:
+            raise Illegal(
+                "invalid_raise",
+                f"{name} cannot say {level}: his chance lapsed when the next card was played",
+            )
+        return evolve(state, level=k, said_at=(*state.said_at, index))
+
+    def _end_raising_event(self, state: FuchsenState, index: int) -> GameState:
+        if state.phase == "call" or state.tricks_done < 1 or state.trick or state.raising_ended:
+            raise Illegal(
+                "out_of_order",
+                "the raising ends only once, when the first trick has been collected",
+            )
+        return self._after(self._end_raising(state), index)
+
+    def _end_raising(self, state: FuchsenState) -> FuchsenState:
+        state = evolve(state, raising_ended=True)
+        if state.level == 0:
+            if state.fuchs_said:
+                return state
+            return self._decide(state, "no_kontra", True, self._value(state))
+        if state.level == 1:
+            return self._decide(state, "no_re", False, self._value(state))
+        return state
+
+    def _play(self, state: FuchsenState, event: Event, index: int) -> GameState:
+        if state.phase == "call":
+            raise Illegal("out_of_order", "no card is played before the Macher has called")
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        p = table.index[event["player"]]
+        card = INDEX[event["card"]]
+        check_play(self, state, p, card)
+        name = table.active[p]
+        fuchs = event.get("fuchs") is True
+        if fuchs:
+            if state.alone or p != state.hilfer:
+                raise Illegal(
+                    "invalid_announcement", f"{name} is not the Hilfer: only he says Fuchs"
+                )
+            if state.first_play[p] >= 0:
+                raise Illegal("invalid_announcement", f"{name} says Fuchs only with his first card")
+            go_holder = know.owner[GO]
+            if (go_holder >= 0 and go_holder != p) or (
+                go_holder < 0 and know.full(p) and not know.known[p] >> GO & 1
+            ):
+                raise Illegal("invalid_announcement", f"{name} cannot say Fuchs: he lacks GO")
+        is_blank = p == state.macher and card == know.blank and state.turned
+        if event.get("turned") is True:
+            if not is_blank or state.blank_played:
+                raise Illegal(
+                    "face_down_card_mismatch",
+                    f"{name}'s {CODES[card]} is not the Macher's turned card",
+                )
+        elif is_blank:
+            raise Illegal(
+                "face_down_card_mismatch",
+                f"{name} turned {CODES[card]}: he must play it face down (turned: true)",
+            )
+        ends_raising = not state.raising_ended and state.tricks_done == 1 and not state.trick
+        new = add_card(self, state, p, card, index)
+        assert isinstance(new, FuchsenState)
+        if fuchs:
+            new = evolve(new, fuchs_said=True)
+        if is_blank:
+            new = evolve(new, blank_played=True)
+        if ends_raising:
+            new = self._end_raising(new)
+        if new.decision is None and new.tricks_done == 6:
+            new = self._played_out(new)
+        return self._after(new, index)
+
+    def _forfeit(self, state: FuchsenState, event: Event, index: int) -> GameState:
+        if state.phase == "call":
+            raise Illegal("out_of_order", "a forfeit comes after the call")
+        table = state.table
+        assert table is not None
+        p = table.index[event["player"]]
+        declarer_side = p == state.macher or p == state.hilfer
+        return self._decide(state, "forfeit", not declarer_side, self._value(state))
+
+    # ------------------------------------------------------------------ decisions
+    def _after(self, state: FuchsenState, index: int) -> FuchsenState:
+        """Judge a forgotten Fuchs on what the record has shown up to ``index``.
+
+        It takes precedence over the other endings, so an early end (no kontra, no re)
+        or an end by play at this very event gives way to it; a forfeit stands.
+        """
+        h = state.hilfer
+        if h < 0 or state.fuchs_said or state.annulled or not state.raising_ended:
+            return state
+        d = state.decision
+        if d is not None and not (
+            d.reason in ("no_kontra", "no_re")
+            or (d.reason == "played_out" and state.last_play == index)
+        ):
+            return state
+        know = state.know
+        assert know is not None
+        if (
+            state.first_play[h] >= 0
+            and know.shown_by(h, GO, index)
+            and know.shown_by(h, state.called, index)
+        ):
+            value = int(state.rules["fuchs_penalty"]) + self._value(state)
+            return self._decide(state, "fuchs_forgotten", False, value)
+        return state
+
+    def after_show(self, state: GameState, index: int) -> GameState:
+        assert isinstance(state, FuchsenState)
+        return self._after(state, index)
+
+    def _value(self, state: FuchsenState) -> int:
+        rules = state.rules
+        if state.level <= 1:
+            return int(rules["min_value"])
+        name = FUCHSEN_LEVELS[state.level - 1]
+        value = int(rules["level_values"][name]) + int(rules["game_cost"])
+        if name == "end":
+            value += int(rules["end_bonus"])
+        return value
+
+    def _declarer_mask(self, state: FuchsenState) -> int:
+        mask = 1 << state.macher
+        if state.hilfer >= 0:
+            mask |= 1 << state.hilfer
+        return mask
+
+    def _played_out(self, state: FuchsenState) -> FuchsenState:
+        side = self._declarer_mask(state)
+        ours = 0
+        theirs_tricks = 0
+        for _, _, winner in state.tricks:
+            if not side >> winner & 1:
+                theirs_tricks += 1
+        for q, cards in enumerate(state.won_cards):
+            if side >> q & 1:
+                ours += _augen(cards)
+        won = ours >= 61
+        value = self._value(state)
+        if theirs_tricks == 0:
+            value += int(state.rules["silent_bonus"])
+        return self._decide(state, "played_out", won, value)
+
+    def _decide(self, state: FuchsenState, reason: str, won: bool, value: int) -> FuchsenState:
+        table = state.table
+        assert table is not None
+        sign = 1 if won else -1
+        pay = {name: 0 for name in table.players}
+        n = table.n
+        macher = table.active[state.macher]
+        if state.hilfer >= 0:
+            hilfer = table.active[state.hilfer]
+            declarers: tuple[str, ...] = (macher, hilfer)
+            for q, name in enumerate(table.active):
+                if q not in (state.macher, state.hilfer):
+                    pay[name] = -sign * value
+            # Each opponent is paired with one player of the Macher's side.
+            pay[hilfer] = sign * value
+            pay[macher] = sign * value * (n - 3)
+        else:
+            declarers = (macher,)
+            for q, name in enumerate(table.active):
+                if q != state.macher:
+                    pay[name] = -sign * value
+            pay[macher] = sign * value * (n - 1)
+        augen = None
+        if state.tricks_done == 6:
+            side = self._declarer_mask(state)
+            ours = sum(_augen(c) for q, c in enumerate(state.won_cards) if side >> q & 1)
+            augen = (ours, 121 - ours)
+        decision = Decision(
+            reason=reason,
+            won=won,
+            value=value,
+            payouts=tuple(pay.items()),
+            declarers=declarers,
+            tricks=state.tricks_done,
+            augen=augen,
+        )
+        return evolve(state, decision=decision)
+
+    # ------------------------------------------------------------------ results
+    def result(self, state: GameState) -> Result:
+        assert isinstance(state, FuchsenState)
+        table = state.table
+        if state.annulled:
+            return Result(status="annulled", game=self.name)
+        level = FUCHSEN_LEVELS[state.level - 1] if state.level else None
+        if state.decision is not None:
+            d = state.decision
+            return Result(
+                status="finished",
+                game=self.name,
+                contract="partner" if not state.alone else "alone",
+                declarers=d.declarers,
+                level=level,
+                has_level=True,
+                won=d.won,
+                has_won=True,
+                value=d.value,
+                augen=d.augen,
+                reason=d.reason,
+                tricks=d.tricks,
+                payouts=dict(d.payouts),
+            )
+        if table is None:
+            return Result(status="in_progress", game=self.name, awaiting="deal")
+        if state.phase == "call":
+            to_act = table.active[state.to_act] if state.to_act >= 0 else None
+            return Result(status="in_progress", game=self.name, awaiting="call", to_act=to_act)
+        declarers: tuple[str, ...] = (table.active[state.macher],)
+        if state.hilfer >= 0:
+            declarers += (table.active[state.hilfer],)
+        if state.tricks_done == 1 and not state.trick and not state.raising_ended:
+            awaiting, to_act = "raise_or_end", None
+        else:
+            awaiting, to_act = "play", table.active[state.to_act]
+        return Result(
+            status="in_progress",
+            game=self.name,
+            contract="alone" if state.alone else "partner",
+            declarers=declarers,
+            level=level,
+            has_level=True,
+            tricks=state.tricks_done,
+            awaiting=awaiting,
+            to_act=to_act,
+        )
+
+    # ------------------------------------------------------------------ tricks
+    def trick_winner(self, state: GameState, trick: tuple[tuple[int, int], ...]) -> int:
+        assert isinstance(state, FuchsenState) and state.know is not None
+        blank = state.know.blank if state.turned else -1
+        led = _led(state, blank, trick)
+        best, best_key = trick[0][0], -2
+        for q, c in trick:
+            k = _key(state, blank, c, led)
+            if k > best_key:
+                best, best_key = q, k
+        return best
+
+    @staticmethod
+    def _maybe_blank(state: FuchsenState, p: int, plain: int) -> int:
+        """Cards of ``p``'s known hand that could be the blank he turned unseen."""
+        know = state.know
+        assert know is not None
+        maybe = plain & LOW_PLAIN if state.rules["turn_low_plain"] else 0
+        if not know.known[p] & PLAIN:
+            maybe |= plain & TRUMPS & ~(1 << EO)
+        return maybe
+
+    def play_obligation(
+        self, state: GameState, p: int, card: int, hand: int
+    ) -> tuple[str, str] | None:
+        assert isinstance(state, FuchsenState) and state.know is not None
+        trick = state.trick
+        if not trick:
+            return None
+        blank = state.know.blank if state.turned else -1
+        led = _led(state, blank, trick)
+        if led == NO_SUIT:
+            return None  # the blank was led in an alone game: any card
+        wkey = max(_key(state, blank, c, led) for _, c in trick)
+        plain = hand & ~(1 << blank) if blank >= 0 else hand
+        has_blank = p == state.macher and state.turned and not state.blank_played
+        # A blank the record never identifies could be any card he was allowed to turn:
+        # such a card proves nothing about its printed suit unless he holds two of them.
+        amb = self._maybe_blank(state, p, plain) if has_blank and blank < 0 else 0
+        led_cards = _proven(plain & CLASS_MASK[led], amb)
+        blank_follows = has_blank and not state.alone and led == state.called_suit
+        card_cls = _card_class(state, blank, card)
+        name = name_of(state, p)
+        what = CLASS_NAME[led]
+        if led_cards or blank_follows:
+            if card_cls != led:
+                example = _example(led_cards, blank_follows)
+                verb = "was led" if led != TRUMP else "were led"
+                noun = "Trumps" if led == TRUMP else what
+                return (
+                    "must_follow_suit",
+                    f"{name} must follow suit: he holds {example} and {noun} {verb}",
+                )
+            if _key(state, blank, card, led) <= wkey:
+                better = 0
+                for c in _iter(led_cards):
+                    if _key(state, blank, c, led) > wkey:
+                        better |= 1 << c
+                for c in _iter(_proven(better, amb)):
+                    return (
+                        "must_overtake",
+                        f"{name} must beat the trick: he holds {CODES[c]}, which beats "
+                        f"it, and played {CODES[card]}",
+                    )
+            return None
+        if led == TRUMP:
+            return None
+        trumps = _proven(plain & CLASS_MASK[TRUMP], amb)
+        if trumps:
+            if card_cls != TRUMP:
+                example = CODES[next(_iter(trumps))]
+                return (
+                    "must_trump",
+                    f"{name} must trump: he holds {example} and no {what} card",
+                )
+            if _key(state, blank, card, led) <= wkey:
+                better = 0
+                for c in _iter(trumps):
+                    if POWER[c] > wkey:
+                        better |= 1 << c
+                for c in _iter(_proven(better, amb)):
+                    return (
+                        "must_trump",
+                        f"{name} must over-trump: he holds {CODES[c]}, which beats the "
+                        f"trick, and played {CODES[card]}",
+                    )
+        return None
+
+
+def _proven(cards: int, maybe_blank: int) -> int:
+    """The part of ``cards`` the record proves he holds as printed: all of them if one
+    cannot be the unidentified blank or if there are two (only one is the blank)."""
+    if not cards & maybe_blank or cards & ~maybe_blank or cards.bit_count() >= 2:
+        return cards
+    return 0
+
+
+def _iter(mask: int) -> Any:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _example(cards: int, blank: bool) -> str:
+    if cards:
+        return CODES[(cards & -cards).bit_length() - 1]
+    return "the blank"
+
+
+def _augen(mask: int) -> int:
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += AUGEN[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+def _check_hands(event: Event, table: Table) -> None:
+    hands = event.get("hands")
+    if hands is None:
+        return
+    if not isinstance(hands, dict):
+        raise Illegal("invalid_deal", "hands must map players to their six cards")
+    seen = 0
+    for name, cards in hands.items():
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise Illegal("invalid_deal", f"the hand of {name} must be a list of cards")
+        for code in cards:
+            i = INDEX.get(code)
+            if i is None or not table.deck >> i & 1:
+                raise Illegal(
+                    "unknown_card", f"{code!r} in {name}'s hand is not a card of this deck"
+                )
+    for name, cards in hands.items():
+        if name not in table.index:
+            raise Illegal("invalid_deal", f"{name!r} is dealt a hand but does not play")
+        mask = mask_of(cards)
+        if len(cards) != 6 or mask.bit_count() != 6:
+            raise Illegal("invalid_deal", f"{name} must be dealt six different cards")
+        if seen & mask:
+            raise Illegal("invalid_deal", "a card is dealt to two players")
+        seen |= mask
+
+
+_ = SUIT_NAMES

@@ -1,0 +1,558 @@
+"""Gradener Königrufen (spec/koenigrufen.md): the auction, the contracts, schurln."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.cards import CODES, INDEX, SUIT_NAMES, mask_of
+from engine.core import (
+    COMMON_EVENTS,
+    Decision,
+    Event,
+    EventSpec,
+    GameState,
+    Illegal,
+    Knowledge,
+    NeedPartner,
+    Table,
+    Variant,
+    _is_str,
+    check_placement,
+    evolve,
+    name_of,
+)
+from engine.result import Result
+from engine.tricks import add_card, check_play
+
+__all__ = ["CONTRACTS", "KoenigState", "Koenigrufen"]
+
+# Contracts by rank, lowest first (rank decides the auction, not value).
+CONTRACTS: tuple[str, ...] = (
+    "bettler",
+    "durchmarsch",
+    "durchmarsch_letzter",
+    "plauderer",
+    "durchmarsch_hundert",
+    "zehnermord",
+    "koenigmord",
+    "hundertermord",
+)
+RANK = {name: i + 1 for i, name in enumerate(CONTRACTS)}
+WITH_CALLED = frozenset({"durchmarsch", "durchmarsch_hundert"})
+WITH_FACE_DOWN = frozenset({"bettler", "plauderer"})
+WITH_HUNDERT = frozenset({"durchmarsch_hundert", "hundertermord"})
+MORD = frozenset({"zehnermord", "koenigmord", "hundertermord"})
+TEN_HIGH = frozenset({"zehnermord", "hundertermord", "durchmarsch_hundert", "schurln"})
+
+DECK = mask_of(c for c in CODES if not c.endswith(("7", "8")))
+_NORMAL = {"A": 6, "K": 5, "O": 4, "U": 3, "10": 2, "9": 1}
+_TENHIGH = {"A": 6, "10": 5, "K": 4, "O": 3, "U": 2, "9": 1}
+POWER_NORMAL = tuple(_NORMAL.get(code[1:], 0) for code in CODES)
+POWER_TEN = tuple(_TENHIGH.get(code[1:], 0) for code in CODES)
+SUIT_MASK = tuple(DECK & (0xFF << (8 * s)) for s in range(4))
+ACES_TENS = mask_of(c for c in CODES if c[1:] in ("A", "10"))
+HUNDERT_PAIRS = tuple(mask_of((s + "K", s + "O")) for s in "EGRS")
+
+
+@dataclass(frozen=True)
+class KoenigState(GameState):
+    """A Königrufen game after some events (see ``GameState`` for the shared fields)."""
+
+    high: int = 0  # rank of the highest bid so far (0: none)
+    high_bidder: int = -1
+    high_called: int = -1
+    out: int = 0  # bitmask of players out of the auction
+    joiner: int = -1  # the joiner of the standing bettler/plauderer bid
+    join_card: int = -1
+    face_down: tuple[int, ...] = ()  # per player: named face-down card of his latest bid
+    contract: str | None = None
+    declarer: int = -1
+    partner: int = -1  # durchmarsch partner (called card holder or assumed), letzter winner
+    ten_high: bool = False
+
+
+def _power(state: KoenigState) -> tuple[int, ...]:
+    return POWER_TEN if state.ten_high else POWER_NORMAL
+
+
+class Koenigrufen(Variant):
+    """Gradener Königrufen: four players, 24 cards, no trumps."""
+
+    name: ClassVar[str] = "koenigrufen"
+    events: ClassVar[dict[str, EventSpec]] = {
+        **COMMON_EVENTS,
+        "bid": EventSpec(
+            {"player": _is_str, "contract": _is_str},
+            {"called": _is_str, "card": _is_str},
+            cards=("called", "card"),
+        ),
+        "pass": EventSpec({"player": _is_str}, {}),
+        "join": EventSpec({"player": _is_str}, {"card": _is_str}, cards=("card",)),
+    }
+
+    def check_shape(self, typ: str, event: Event) -> None:
+        return None
+
+    # ------------------------------------------------------------------ deal
+    def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
+        players = event["players"]
+        dealer = event["dealer"]
+        if not isinstance(players, list) or len(players) != 4:
+            raise Illegal("invalid_deal", "Gradener Königrufen is dealt to exactly four players")
+        if not all(isinstance(p, str) and p for p in players):
+            raise Illegal("invalid_deal", "every player needs a non-empty name")
+        if len(set(players)) != 4:
+            raise Illegal("invalid_deal", "a player is seated twice")
+        if not isinstance(dealer, str) or dealer not in players:
+            raise Illegal("invalid_deal", f"the dealer {dealer!r} is not seated")
+        index = {name: i for i, name in enumerate(players)}
+        table = Table(
+            players=tuple(players),
+            active=tuple(players),
+            dealer=dealer,
+            sitting_out=None,
+            index=index,
+            deck=DECK,
+            removed=0,
+            first=(index[dealer] + 1) % 4,
+        )
+        _check_hands(event, table)
+        return table
+
+    def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
+        return KoenigState(
+            variant=self,
+            rules=state.rules,
+            table=table,
+            know=know,
+            assumed=state.assumed,
+            phase="auction",
+            to_act=table.first,
+            leader=table.first,
+            won_cards=(0,) * 4,
+            first_play=(-1,) * 4,
+            face_down=(-1,) * 4,
+        )
+
+    def placements(self, event: Event, table: Table) -> list[tuple[str, str]]:
+        if event["type"] in ("bid", "join"):
+            card = event.get("card")
+            return [(event["player"], card)] if isinstance(card, str) else []
+        return super().placements(event, table)
+
+    # ------------------------------------------------------------------ events
+    def handle(self, state: GameState, event: Event, index: int) -> GameState:
+        assert isinstance(state, KoenigState)
+        typ = event["type"]
+        if typ == "play":
+            return self._play(state, event, index)
+        if typ in ("bid", "pass", "join"):
+            return self._auction(state, typ, event, index)
+        if typ == "forfeit":
+            return self._forfeit(state, event)
+        raise AssertionError(typ)  # pragma: no cover
+
+    def _auction(self, state: KoenigState, typ: str, event: Event, index: int) -> GameState:
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        if state.phase != "auction":
+            raise Illegal("out_of_order", f"the auction is over: no {typ} now")
+        p = table.index[event["player"]]
+        name = table.active[p]
+        if p != state.to_act:
+            raise Illegal(
+                "not_your_turn",
+                f"it is {table.active[state.to_act]}'s turn to speak, not {name}'s",
+            )
+        card_code = event.get("card")
+        card = INDEX[card_code] if isinstance(card_code, str) else -1
+        if card >= 0:
+            check_placement(state, p, card)
+        if typ == "pass":
+            return self._next_speaker(evolve(state, out=state.out | 1 << p))
+        if typ == "join":
+            if state.high not in (RANK["bettler"], RANK["plauderer"]) or state.joiner >= 0:
+                raise Illegal(
+                    "invalid_bid",
+                    f"{name} cannot join: only a bettler or plauderer nobody has joined yet "
+                    "can be joined",
+                )
+            return self._next_speaker(
+                evolve(state, joiner=p, join_card=card, out=state.out | 1 << p)
+            )
+        contract = event["contract"]
+        rank = RANK.get(contract, 0)
+        if rank == 0:
+            raise Illegal("invalid_bid", f"{contract!r} is not a contract one can bid")
+        if rank <= state.high:
+            raise Illegal(
+                "invalid_bid",
+                f"{name} must bid higher than {CONTRACTS[state.high - 1]}, not {contract}",
+            )
+        called_code = event.get("called")
+        if contract in WITH_CALLED:
+            if called_code is None:
+                raise Illegal("invalid_bid", f"{contract} names a called card")
+        elif called_code is not None:
+            raise Illegal("invalid_bid", f"{contract} calls no card")
+        if card >= 0 and contract not in WITH_FACE_DOWN:
+            raise Illegal("invalid_bid", f"{contract} lays no card face down")
+        called = INDEX[called_code] if isinstance(called_code, str) else -1
+        if called >= 0:
+            holder = know.owner[called]
+            if holder == p:
+                raise Illegal("invalid_bid", f"{name} may not call {called_code}: he holds it")
+            if holder < 0 and all(know.full(q) for q in range(4) if q != p):
+                raise Illegal(
+                    "invalid_bid",
+                    f"nobody can hold {called_code}: every other hand is known without it",
+                )
+        if contract in WITH_HUNDERT and know.full(p):
+            hand = know.known[p]
+            if not any(hand & pair == pair for pair in HUNDERT_PAIRS):
+                raise Illegal(
+                    "invalid_bid", f"{name} cannot bid {contract}: he lacks K and O of one suit"
+                )
+        face_down = (*state.face_down[:p], card, *state.face_down[p + 1 :])
+        return self._next_speaker(
+            evolve(
+                state,
+                high=rank,
+                high_bidder=p,
+                high_called=called,
+                joiner=-1,
+                join_card=-1,
+                face_down=face_down,
+            )
+        )
+
+    def _next_speaker(self, state: KoenigState) -> KoenigState:
+        everyone = 0b1111
+        if state.high_bidder >= 0:
+            if state.out | 1 << state.high_bidder == everyone:
+                return self._auction_over(state)
+        elif state.out == everyone:
+            return self._auction_over(state)
+        q = (state.to_act + 1) % 4
+        while state.out >> q & 1:
+            q = (q + 1) % 4
+        return evolve(state, to_act=q)
+
+    def _auction_over(self, state: KoenigState) -> KoenigState:
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        if state.high_bidder < 0:
+            return evolve(
+                state,
+                phase="play",
+                contract="schurln",
+                ten_high=True,
+                to_act=table.first,
+                leader=table.first,
+            )
+        contract = CONTRACTS[state.high - 1]
+        declarer = state.high_bidder
+        partner = -1
+        called = state.high_called
+        if contract in WITH_CALLED:
+            holder = know.owner[called]
+            if holder >= 0:
+                partner = holder
+            elif state.assumed >= 0:
+                partner = state.assumed
+            else:
+                raise NeedPartner(
+                    tuple(q for q in range(4) if q != declarer and not know.full(q)), called
+                )
+        ten_high = contract in TEN_HIGH or (
+            contract == "durchmarsch" and CODES[called].endswith("10")
+        )
+        return evolve(
+            state,
+            phase="play",
+            contract=contract,
+            declarer=declarer,
+            partner=partner,
+            ten_high=ten_high,
+            to_act=declarer,
+            leader=declarer,
+        )
+
+    def _play(self, state: KoenigState, event: Event, index: int) -> GameState:
+        if state.phase != "play":
+            raise Illegal("out_of_order", "no card is played before the auction is over")
+        table = state.table
+        assert table is not None
+        p = table.index[event["player"]]
+        card = INDEX[event["card"]]
+        check_play(self, state, p, card)
+        if state.tricks_done == 0:
+            named = -1
+            if p == state.declarer and state.contract in WITH_FACE_DOWN:
+                named = state.face_down[p]
+            elif p == state.joiner:
+                named = state.join_card
+            if named >= 0 and named != card:
+                raise Illegal(
+                    "face_down_card_mismatch",
+                    f"{table.active[p]} laid {CODES[named]} face down and must play it in the "
+                    f"first trick, not {CODES[card]}",
+                )
+        new = add_card(self, state, p, card, index)
+        assert isinstance(new, KoenigState)
+        if len(new.tricks) > len(state.tricks):
+            new = self._after_trick(new)
+        return new
+
+    def _after_trick(self, state: KoenigState) -> KoenigState:
+        contract = state.contract
+        done = state.tricks_done
+        winner = state.tricks[-1][2]
+        d = state.declarer
+        if contract == "schurln":
+            return self._schurln(state) if done == 6 else state
+        if contract in WITH_CALLED:
+            if winner not in (d, state.partner):
+                return self._decide(state, False, (d, state.partner))
+        elif contract in MORD:
+            if winner != d:
+                return self._decide(state, False, (d,))
+        elif contract == "durchmarsch_letzter":
+            if done < 6:
+                if winner != d:
+                    return self._decide(state, False, (d,))
+            elif winner == d:
+                return self._decide(state, True, (d,))
+            else:
+                return self._decide(evolve(state, partner=winner), True, (d, winner))
+            return state
+        else:  # bettler, plauderer
+            side = (d,) if state.joiner < 0 else (d, state.joiner)
+            if winner in side:
+                return self._decide(state, False, side)
+            if done == 6:
+                return self._decide(state, True, side)
+            return state
+        if done == 6:
+            side = (d,) if contract in MORD else (d, state.partner)
+            return self._decide(state, True, side)
+        return state
+
+    def _value(self, state: KoenigState) -> int:
+        values = state.rules["values"]
+        contract = state.contract
+        assert contract is not None
+        if contract in WITH_FACE_DOWN and state.joiner >= 0:
+            return int(values[contract + "_joined"])
+        return int(values[contract])
+
+    def _decide(
+        self, state: KoenigState, won: bool, side: tuple[int, ...], *, reason: str | None = None
+    ) -> KoenigState:
+        table = state.table
+        assert table is not None
+        value = self._value(state)
+        sign = 1 if won else -1
+        pay: dict[str, int] = {}
+        for q, name in enumerate(table.active):
+            if q in side:
+                pay[name] = sign * value * (3 if len(side) == 1 else 1)
+            else:
+                pay[name] = -sign * value
+        if reason is None:
+            reason = "played_out" if state.tricks_done == 6 else "decided"
+        decision = Decision(
+            reason=reason,
+            won=won,
+            value=value,
+            payouts=tuple(pay.items()),
+            declarers=tuple(table.active[q] for q in side),
+            tricks=state.tricks_done,
+        )
+        return evolve(state, decision=decision)
+
+    def _schurln(self, state: KoenigState) -> KoenigState:
+        table = state.table
+        assert table is not None
+        counts = [(cards & ACES_TENS).bit_count() for cards in state.won_cards]
+        counts[state.tricks[-1][2]] += 1
+        top = max(counts)
+        losers = [q for q in range(4) if counts[q] == top]
+        value = int(state.rules["values"]["schurln"])
+        pay: dict[str, int] = {}
+        k = len(losers)
+        for q, name in enumerate(table.active):
+            if k == 4:
+                pay[name] = 0
+            elif q in losers:
+                pay[name] = -value * (3 if k == 1 else 1)
+            else:
+                pay[name] = value * (3 if k == 3 else 1)
+        decision = Decision(
+            reason="played_out",
+            won=None,
+            value=value,
+            payouts=tuple(pay.items()),
+            declarers=(),
+            tricks=6,
+        )
+        return evolve(state, decision=decision)
+
+    def _forfeit(self, state: KoenigState, event: Event) -> GameState:
+        if state.phase != "play":
+            raise Illegal("out_of_order", "a forfeit comes after the auction")
+        table = state.table
+        assert table is not None
+        p = table.index[event["player"]]
+        if state.contract == "schurln":
+            value = int(state.rules["values"]["schurln"])
+            pay = {name: (-3 * value if q == p else value) for q, name in enumerate(table.active)}
+            decision = Decision(
+                reason="forfeit",
+                won=None,
+                value=value,
+                payouts=tuple(pay.items()),
+                declarers=(),
+                tricks=state.tricks_done,
+            )
+            return evolve(state, decision=decision)
+        d = state.declarer
+        if state.contract == "durchmarsch_letzter":
+            side: tuple[int, ...] = (d,)  # before the last trick: settled as an alone game
+        elif state.contract in WITH_CALLED:
+            side = (d, state.partner)
+        elif state.contract in WITH_FACE_DOWN and state.joiner >= 0:
+            side = (d, state.joiner)
+        else:
+            side = (d,)
+        return self._decide(state, p not in side, side, reason="forfeit")
+
+    # ------------------------------------------------------------------ results
+    def result(self, state: GameState) -> Result:
+        assert isinstance(state, KoenigState)
+        table = state.table
+        if state.annulled:
+            return Result(status="annulled", game=self.name)
+        if state.decision is not None:
+            d = state.decision
+            return Result(
+                status="finished",
+                game=self.name,
+                contract=state.contract,
+                declarers=d.declarers,
+                won=d.won,
+                has_won=True,
+                value=d.value,
+                reason=d.reason,
+                tricks=d.tricks,
+                payouts=dict(d.payouts),
+            )
+        if table is None:
+            return Result(status="in_progress", game=self.name, awaiting="deal")
+        if state.phase == "auction":
+            return Result(
+                status="in_progress",
+                game=self.name,
+                awaiting="bid",
+                to_act=table.active[state.to_act],
+            )
+        return Result(
+            status="in_progress",
+            game=self.name,
+            contract=state.contract,
+            declarers=self.declarers(state),
+            tricks=state.tricks_done,
+            awaiting="play",
+            to_act=table.active[state.to_act],
+        )
+
+    def declarers(self, state: KoenigState) -> tuple[str, ...]:
+        table = state.table
+        assert table is not None
+        if state.contract == "schurln" or state.declarer < 0:
+            return ()
+        out = [table.active[state.declarer]]
+        if state.partner >= 0:
+            out.append(table.active[state.partner])
+        elif state.joiner >= 0:
+            out.append(table.active[state.joiner])
+        return tuple(out)
+
+    # ------------------------------------------------------------------ tricks
+    def trick_winner(self, state: GameState, trick: tuple[tuple[int, int], ...]) -> int:
+        assert isinstance(state, KoenigState)
+        power = _power(state)
+        led = trick[0][1] >> 3
+        best, best_power = trick[0][0], -1
+        for q, c in trick:
+            if c >> 3 == led and power[c] > best_power:
+                best, best_power = q, power[c]
+        return best
+
+    def play_obligation(
+        self, state: GameState, p: int, card: int, hand: int
+    ) -> tuple[str, str] | None:
+        assert isinstance(state, KoenigState)
+        trick = state.trick
+        if not trick:
+            return None
+        if p == state.joiner and state.tricks_done == 0:
+            return None  # the joiner's face-down card is exempt in the first trick
+        led = trick[0][1] >> 3
+        led_cards = hand & SUIT_MASK[led]
+        if not led_cards:
+            return None
+        name = name_of(state, p)
+        if card >> 3 != led:
+            example = CODES[(led_cards & -led_cards).bit_length() - 1]
+            return (
+                "must_follow_suit",
+                f"{name} must follow suit: he holds {example} and {SUIT_NAMES[led]} was led",
+            )
+        power = _power(state)
+        best = max(power[c] for _, c in trick if c >> 3 == led)
+        if power[card] > best:
+            return None
+        mask = led_cards
+        while mask:
+            low = mask & -mask
+            c = low.bit_length() - 1
+            mask ^= low
+            if power[c] > best:
+                return (
+                    "must_overtake",
+                    f"{name} must beat the trick: he holds {CODES[c]}, which beats it, "
+                    f"and played {CODES[card]}",
+                )
+        return None
+
+
+def _check_hands(event: Event, table: Table) -> None:
+    hands = event.get("hands")
+    if hands is None:
+        return
+    if not isinstance(hands, dict):
+        raise Illegal("invalid_deal", "hands must map players to their six cards")
+    for name, cards in hands.items():
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise Illegal("invalid_deal", f"the hand of {name} must be a list of cards")
+        for code in cards:
+            i = INDEX.get(code)
+            if i is None or not table.deck >> i & 1:
+                raise Illegal(
+                    "unknown_card", f"{code!r} in {name}'s hand is not a card of this deck"
+                )
+    seen = 0
+    for name, cards in hands.items():
+        if name not in table.index:
+            raise Illegal("invalid_deal", f"{name!r} is dealt a hand but does not play")
+        mask = mask_of(cards)
+        if len(cards) != 6 or mask.bit_count() != 6:
+            raise Illegal("invalid_deal", f"{name} must be dealt six different cards")
+        if seen & mask:
+            raise Illegal("invalid_deal", "a card is dealt to two players")
+        seen |= mask

@@ -1,0 +1,221 @@
+"""Replaying a record: parse it, resolve ``undo``, fold ``apply`` over the events,
+and try each candidate partner when the record does not name him."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import (
+    Event,
+    GameState,
+    Illegal,
+    NeedPartner,
+    Variant,
+    check_cards_and_player,
+    check_event_shape,
+    evolve,
+    gather_knowledge,
+    worse_error,
+)
+from engine.fuchsen import Fuchsen
+from engine.koenigrufen import Koenigrufen
+from engine.result import EngineError, Result
+from engine.rules import InvalidRules, effective_rules
+
+__all__ = ["VARIANTS", "apply", "fold", "prepare", "replay"]
+
+VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen()}
+
+AFTER_DECISION = frozenset({"show", "annul", "undo"})
+
+
+def apply(state: GameState, event: object, index: int) -> GameState:
+    """The state after ``event`` (at position ``index`` of the record's events).
+
+    Pure: ``state`` is not changed. Raises ``Illegal`` (code, message) when the event
+    breaks a rule. The deal event yields a state without hindsight knowledge; ``fold``
+    attaches the knowledge gathered from the whole record.
+    """
+    variant = state.variant
+    typ, spec = check_event_shape(variant, event)
+    assert isinstance(event, dict)
+    check_shape = getattr(variant, "check_shape", None)
+    if check_shape is not None:
+        check_shape(typ, event)
+    if state.table is None:
+        if typ != "deal":
+            raise Illegal("out_of_order", f"a {typ} event before the deal")
+        table = variant.validate_deal(event, state.rules)
+        return evolve(state, table=table)
+    if typ == "deal":
+        raise Illegal("out_of_order", "the game has already been dealt")
+    check_cards_and_player(state, event, spec)
+    decided = state.decision is not None or state.annulled
+    if decided and typ not in AFTER_DECISION:
+        raise Illegal("game_finished", f"the game is already decided: no {typ} now")
+    if typ == "annul":
+        return evolve(state, annulled=True)
+    if typ == "show":
+        return _show(state, event, index)
+    return variant.handle(state, event, index)
+
+
+def _show(state: GameState, event: Event, index: int) -> GameState:
+    from engine.cards import INDEX
+    from engine.core import check_placement
+
+    table = state.table
+    assert table is not None
+    p = table.index[event["player"]]
+    shown = state.shown
+    for code in event["cards"]:
+        card = INDEX[code]
+        check_placement(evolve(state, shown=shown), p, card, show=True)
+        shown |= 1 << card
+    state = evolve(state, shown=shown)
+    after_show = getattr(state.variant, "after_show", None)
+    if after_show is not None:
+        state = after_show(state, index)
+    return state
+
+
+def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int, Event]], int]:
+    """Check the record's frame and resolve ``undo``.
+
+    Returns the variant, the effective house rules, the effective events as
+    ``(index, event)`` pairs and the index of a failing ``undo`` (or -1). Raises
+    ``_RecordError`` for a malformed record or invalid rules.
+    """
+    if not isinstance(record, dict):
+        raise _RecordError("malformed_record", "a record must be an object", None)
+    game = record.get("game")
+    variant = VARIANTS.get(game) if isinstance(game, str) else None
+    if variant is None or not isinstance(game, str):
+        raise _RecordError("malformed_record", f"{game!r} is not a game of this engine", None)
+    events = record.get("events")
+    if not isinstance(events, list):
+        raise _RecordError("malformed_record", "the record's events must be a list", game)
+    try:
+        rules = effective_rules(game, record.get("rules"))
+    except InvalidRules as exc:
+        raise _RecordError("invalid_rules", str(exc), game) from None
+    kept: list[int] = []
+    undo_error = -1
+    for i, event in enumerate(events):
+        if isinstance(event, dict) and event.get("type") == "undo":
+            if not kept:
+                undo_error = i
+                break
+            kept.pop()
+        else:
+            kept.append(i)
+    return variant, rules, [(i, events[i]) for i in kept], undo_error
+
+
+class _RecordError(Exception):
+    def __init__(self, code: str, message: str, game: str | None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.game = game
+
+
+def fold(
+    variant: Variant,
+    rules: Mapping[str, Any],
+    events: list[tuple[int, Event]],
+    undo_error: int,
+    assumed: tuple[int, int] | None = None,
+) -> tuple[GameState, EngineError | None]:
+    """Fold ``apply`` over the effective events; stop at the first illegal one.
+
+    Returns the last good state and the error (or None). Raises ``NeedPartner``.
+    """
+    state = GameState(variant=variant, rules=rules, assumed=-1 if assumed is None else assumed[0])
+    for i, event in events:
+        if 0 <= undo_error < i:
+            break
+        try:
+            new = apply(state, event, i)
+            if state.table is None:
+                assert new.table is not None
+                know = gather_knowledge(variant, new.table, event, events, i)
+                if assumed is not None:
+                    know = know.with_card(*assumed)
+                new = variant.initial_state(new, new.table, know)
+        except Illegal as exc:
+            return state, EngineError(i, exc.code, exc.message)
+        state = new
+    if undo_error >= 0:
+        return state, EngineError(undo_error, "nothing_to_undo", "undo: no event is left to remove")
+    return state, None
+
+
+def _error_result(error: EngineError, game: str | None) -> Result:
+    return Result(status="invalid", game=game, error=error)
+
+
+def replay(record: object) -> Result:
+    """Replay a whole record and return its ``Result``. Never raises for bad input:
+    a malformed record gives status ``"invalid"``."""
+    try:
+        variant, rules, events, undo_error = prepare(record)
+    except _RecordError as exc:
+        return _error_result(EngineError(-1, exc.code, exc.message), exc.game)
+    try:
+        state, error = fold(variant, rules, events, undo_error)
+    except NeedPartner as need:
+        return _with_candidates(variant, rules, events, undo_error, need.candidates, need.called)
+    if error is not None:
+        return _error_result(error, variant.name)
+    return variant.result(state)
+
+
+def _with_candidates(
+    variant: Variant,
+    rules: Mapping[str, Any],
+    events: list[tuple[int, Event]],
+    undo_error: int,
+    candidates: tuple[int, ...],
+    called: int,
+) -> Result:
+    """Hindsight rule 4: replay once per candidate partner and combine."""
+    survivors: list[Result] = []
+    worst: EngineError | None = None
+    for q in candidates:
+        state, error = fold(variant, rules, events, undo_error, assumed=(q, called))
+        if error is not None:
+            worst = error if worst is None else worse_error(worst, error)
+        else:
+            survivors.append(variant.result(state))
+    if not survivors:
+        assert worst is not None
+        return _error_result(worst, variant.name)
+    if len(survivors) == 1:
+        return survivors[0]
+    first = survivors[0]
+    base = first.to_dict()
+    base.pop("declarers", None)
+    same = True
+    for other in survivors[1:]:
+        d = other.to_dict()
+        d.pop("declarers", None)
+        if d != base:
+            same = False
+            break
+    declarers = first.declarers[:1] if first.declarers else first.declarers
+    if same:
+        from dataclasses import replace
+
+        return replace(first, declarers=declarers)
+    return Result(
+        status="in_progress",
+        game=first.game,
+        contract=first.contract,
+        declarers=declarers,
+        level=first.level,
+        has_level=first.has_level,
+        tricks=first.tricks,
+        awaiting="partner",
+    )

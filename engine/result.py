@@ -1,0 +1,111 @@
+"""The result of a replay: the spec's result JSON as a frozen value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["ERROR_CODES", "EngineError", "Result"]
+
+# In the spec's table order: where one event breaks several rules, the first wins.
+ERROR_CODES: tuple[str, ...] = (
+    "malformed_record",
+    "invalid_rules",
+    "malformed_event",
+    "unknown_card",
+    "unknown_player",
+    "invalid_deal",
+    "out_of_order",
+    "not_your_turn",
+    "card_not_in_hand",
+    "card_already_played",
+    "must_follow_suit",
+    "must_overtake",
+    "must_trump",
+    "invalid_call",
+    "invalid_bid",
+    "invalid_raise",
+    "invalid_announcement",
+    "face_down_card_mismatch",
+    "game_finished",
+    "nothing_to_undo",
+)
+CODE_RANK: dict[str, int] = {code: i for i, code in enumerate(ERROR_CODES)}
+
+
+@dataclass(frozen=True, slots=True)
+class EngineError:
+    """The first illegal event of a record: its position in ``events`` (-1 for the
+    record itself), a code from ``ERROR_CODES`` and a plain-English message."""
+
+    index: int
+    code: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "code": self.code, "message": self.message}
+
+
+_UNSET: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What a record amounts to.
+
+    ``status`` is ``"finished"``, ``"in_progress"``, ``"annulled"`` or ``"invalid"``.
+    Fields that do not apply are ``None`` (``won`` uses ``_UNSET`` internally so
+    that schurln's ``won: null`` can be told apart from "not applicable").
+    """
+
+    status: str
+    game: str | None = None
+    contract: str | None = None
+    declarers: tuple[str, ...] | None = None
+    level: str | None = None
+    has_level: bool = False
+    won: bool | None = None
+    has_won: bool = False
+    value: int | None = None
+    augen: tuple[int, int] | None = None
+    reason: str | None = None
+    tricks: int | None = None
+    payouts: dict[str, int] | None = field(default=None, compare=True)
+    awaiting: str | None = None
+    to_act: str | None = None
+    error: EngineError | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec's result JSON: keys that do not apply are absent."""
+        out: dict[str, Any] = {"status": self.status}
+        if self.game is not None:
+            out["game"] = self.game
+        if self.status == "invalid":
+            if self.error is not None:
+                out["error"] = self.error.to_dict()
+            return out
+        if self.status == "annulled":
+            return out
+        if self.contract is not None:
+            out["contract"] = self.contract
+        if self.declarers is not None:
+            out["declarers"] = list(self.declarers)
+        if self.has_level:
+            out["level"] = self.level
+        if self.has_won:
+            out["won"] = self.won
+        if self.value is not None:
+            out["value"] = self.value
+        if self.augen is not None:
+            out["augen"] = {"declarers": self.augen[0], "opponents": self.augen[1]}
+        if self.reason is not None:
+            out["reason"] = self.reason
+        if self.tricks is not None:
+            out["tricks"] = self.tricks
+        if self.payouts is not None:
+            out["payouts"] = dict(self.payouts)
+        if self.awaiting is not None:
+            out["awaiting"] = self.awaiting
+        if self.to_act is not None:
+            out["to_act"] = self.to_act
+        return out

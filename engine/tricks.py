@@ -1,0 +1,74 @@
+"""Trick play shared by both games: whose turn, adding a card, collecting a trick.
+
+The variant supplies the card ranking (``card_key``) and the obligations; this module
+only moves cards. Keys: a card that cannot win the trick has key -1; otherwise the
+higher key wins (Fuchsen trumps are 100 + their rank).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core import GameState, Illegal, check_placement, evolve, name_of
+
+if TYPE_CHECKING:
+    from engine.core import Variant
+
+__all__ = ["add_card", "check_play"]
+
+
+def check_play(variant: Variant, state: GameState, p: int, card: int) -> None:
+    """``not_your_turn``, then where the card is, then the obligations of the trick."""
+    if p != state.to_act:
+        expected = name_of(state, state.to_act) if state.to_act >= 0 else "nobody"
+        raise Illegal(
+            "not_your_turn", f"it is {expected}'s turn to play, not {name_of(state, p)}'s"
+        )
+    check_placement(state, p, card)
+    know = state.know
+    assert know is not None
+    hand = (know.known[p] | 1 << card) & ~state.played
+    broken = variant.play_obligation(state, p, card, hand)
+    if broken is not None:
+        raise Illegal(*broken)
+
+
+def add_card(variant: Any, state: GameState, p: int, card: int, index: int) -> GameState:
+    """Put ``card`` on the table; collect the trick when every active player has played.
+
+    Returns the new state; ``state.tricks`` grows by one when a trick is complete and
+    the winner leads next.
+    """
+    table = state.table
+    assert table is not None
+    trick = (*state.trick, (p, card))
+    first_play = state.first_play
+    if first_play[p] < 0:
+        first_play = (*first_play[:p], index, *first_play[p + 1 :])
+    played = state.played | 1 << card
+    if len(trick) < table.n:
+        return evolve(
+            state,
+            trick=trick,
+            played=played,
+            first_play=first_play,
+            last_play=index,
+            to_act=(p + 1) % table.n,
+        )
+    winner = variant.trick_winner(state, trick)
+    mask = 0
+    for _, c in trick:
+        mask |= 1 << c
+    won = state.won_cards
+    won = (*won[:winner], won[winner] | mask, *won[winner + 1 :])
+    return evolve(
+        state,
+        trick=(),
+        played=played,
+        first_play=first_play,
+        last_play=index,
+        tricks=(*state.tricks, (state.leader, trick, winner)),
+        won_cards=won,
+        leader=winner,
+        to_act=winner,
+    )
