@@ -1,6 +1,23 @@
+"""URLs of the account and club pages."""
+
 from __future__ import annotations
 
+from django.contrib.auth import views as auth_views
 from django.urls import path
-from django.views.generic import TemplateView
 
-urlpatterns = [path("", TemplateView.as_view(template_name="base.html"), name="home")]
+from clubs import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("clubs/new/", views.club_create, name="club-create-page"),
+    path("clubs/<slug:slug>/", views.club_page, name="club-page"),
+    path(
+        "clubs/<slug:slug>/invitations/new/",
+        views.invitation_create,
+        name="invitation-create-page",
+    ),
+    path("join/<str:token>/", views.invitation_accept, name="invitation-accept"),
+]

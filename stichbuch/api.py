@@ -13,9 +13,13 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
+from django.db.models import QuerySet
 from rest_framework import exceptions, status
-from rest_framework.pagination import PageNumberPagination
+from rest_framework.pagination import BasePagination, PageNumberPagination
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 logger = logging.getLogger(__name__)
@@ -49,3 +53,24 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             status=status.HTTP_409_CONFLICT,
         )
     return drf_exception_handler(exc, context)
+
+
+def paginated_response(
+    *,
+    serializer_class: type[Serializer[Any]],
+    queryset: QuerySet[Any],
+    request: Request,
+    view: APIView,
+    pagination_class: type[BasePagination] = DefaultPagination,
+) -> Response:
+    """Serialize one page of ``queryset`` with the standard envelope.
+
+    The envelope is ``{"count", "next", "previous", "results"}``; the queryset
+    must already be ordered (selectors order by a unique key last), so pages
+    never overlap.
+    """
+    paginator = pagination_class()
+    page = paginator.paginate_queryset(queryset, request, view=view)
+    if page is None:
+        return Response(serializer_class(queryset, many=True).data)
+    return paginator.get_paginated_response(serializer_class(page, many=True).data)

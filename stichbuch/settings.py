@@ -116,6 +116,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+if RUNNING_TESTS:
+    # Hashing a password properly takes ~0.1 s by design; tests create hundreds of users.
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -150,8 +153,9 @@ STORAGES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
+            # Tests render templates without running collectstatic first.
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
+            if DEBUG or RUNNING_TESTS
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
@@ -178,14 +182,15 @@ if not DEBUG:
 # --- REST API ---------------------------------------------------------------------
 
 REST_FRAMEWORK: dict[str, Any] = {
+    # Token first: its WWW-Authenticate header makes an anonymous request a 401, not a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "stichbuch.api.DefaultPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "stichbuch.schema.AutoSchema",
     "EXCEPTION_HANDLER": "stichbuch.api.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
@@ -231,4 +236,6 @@ LOGGING: dict[str, Any] = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # Axes logs every login at INFO; keep its warnings (lockouts) only.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

@@ -14,6 +14,7 @@ HTML pages alike) with ``.user`` set (``None`` for ``anonymous``). Use
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
@@ -37,6 +38,12 @@ def _client_for(user: object | None) -> PersonaClient:
         client.force_login(user)  # type: ignore[arg-type]
     client.user = user  # type: ignore[assignment]
     return client
+
+
+@pytest.fixture(autouse=True)
+def _plain_http_in_tests(settings: Any) -> None:
+    """The test client speaks plain HTTP; production redirects it to HTTPS."""
+    settings.SECURE_SSL_REDIRECT = False
 
 
 @pytest.fixture

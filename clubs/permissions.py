@@ -1,0 +1,63 @@
+"""Who may see and do what in a club — reusable by every app.
+
+A club is invisible to those who are not its members: they get a 404 for
+everything under it, so a slug reveals nothing. A member whose role is too low
+for an operation gets a 403. Roles rank owner > admin > scorer > member:
+
+- member: reads everything of the club;
+- scorer: also records games and adds guest players at the table;
+- admin: also manages players, seasons, rule profiles, invitations and roles;
+- owner: also grants and takes the owner role.
+
+Both helpers raise Django's ``Http404`` / ``PermissionDenied``, which DRF turns
+into 404 / 403 and Django's page views into their error pages. Anonymous
+visitors never get here on the API: the views' ``IsAuthenticated`` answers 401.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from clubs.models import Club, Membership, Role, role_at_least
+
+
+def membership_for(user: Any, slug: str, min_role: str = Role.MEMBER) -> Membership:
+    """Return ``user``'s membership of the club ``slug`` (with ``.club`` loaded).
+
+    Raises ``Http404`` if there is no such club or ``user`` is not a member of it
+    (anonymous users included) and ``PermissionDenied`` if the member's role
+    ranks below ``min_role``.
+    """
+    if user is None or not user.is_authenticated:
+        raise Http404
+    membership = (
+        Membership.objects.select_related("club").filter(club__slug=slug, user=user).first()
+    )
+    if membership is None:
+        raise Http404
+    if not role_at_least(membership.role, min_role):
+        raise PermissionDenied(
+            _("This needs the role %(role)s or higher in this club.")
+            % {"role": Role(min_role).label}
+        )
+    return membership
+
+
+def club_for_member(user: Any, slug: str, min_role: str = Role.MEMBER) -> Club:
+    """Return the club ``slug`` if ``user`` is a member with at least ``min_role``.
+
+    Same errors as ``membership_for``: 404 for non-members, 403 for a role too low.
+    """
+    return membership_for(user, slug, min_role).club
+
+
+def can(user: Any, club: Club, min_role: str) -> bool:
+    """True when ``user`` is a member of ``club`` with at least ``min_role`` (for templates)."""
+    if user is None or not user.is_authenticated:
+        return False
+    role = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+    return role is not None and role_at_least(role, min_role)

@@ -1,0 +1,464 @@
+"""Writes of the clubs app: keyword-only functions, each one transaction.
+
+They raise Django's ``ValidationError`` (keyed by field where one is to blame)
+for anything a user can get wrong; the API turns that into a 400. Permission
+to call them is checked by the caller (``clubs.permissions``), except the rules
+that depend on *who* acts on *whom* — an admin may not make an owner — which
+live here, next to the write they guard.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from clubs.models import (
+    Club,
+    GameKind,
+    Invitation,
+    Membership,
+    Player,
+    Role,
+    RuleProfile,
+    Season,
+    role_at_least,
+    validate_time_zone,
+)
+
+INVITATION_LIFETIME = datetime.timedelta(days=14)
+# Slugs that would shadow a fixed URL under /clubs/ or /api/clubs/.
+RESERVED_SLUGS = frozenset({"create", "new", "join", "admin", "api", "static"})
+
+
+# --- Clubs ------------------------------------------------------------------------
+
+
+def _unique_slug(base: str) -> str:
+    base = slugify(base)[:50] or "club"
+    slug, n = base, 1
+    while slug in RESERVED_SLUGS or Club.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def _user_display_name(user: Any) -> str:
+    return (user.get_full_name() or user.username)[:60]
+
+
+@transaction.atomic
+def club_create(
+    *,
+    creator: Any,
+    name: str,
+    slug: str | None = None,
+    time_zone: str = "Europe/Vienna",
+    currency_unit: str = Club.CurrencyUnit.CENT,
+    card_face: str = Club.CardFace.GERMAN,
+) -> Club:
+    """Create a club; its creator becomes its owner and one of its players."""
+    if slug:
+        if slug in RESERVED_SLUGS:
+            raise ValidationError({"slug": _("This address is reserved.")})
+        if Club.objects.filter(slug=slug).exists():
+            raise ValidationError({"slug": _("This address is already taken.")})
+    else:
+        slug = _unique_slug(name)
+    club = Club(
+        name=name,
+        slug=slug,
+        time_zone=time_zone,
+        currency_unit=currency_unit,
+        card_face=card_face,
+    )
+    club.full_clean()
+    club.save()
+    Membership.objects.create(club=club, user=creator, role=Role.OWNER)
+    _player_for_member(club=club, user=creator)
+    return club
+
+
+@transaction.atomic
+def club_update(
+    *,
+    club: Club,
+    name: str | None = None,
+    time_zone: str | None = None,
+    currency_unit: str | None = None,
+    card_face: str | None = None,
+) -> Club:
+    """Change a club's settings; its slug (its address) never changes."""
+    if name is not None:
+        club.name = name
+    if time_zone is not None:
+        validate_time_zone(time_zone)
+        club.time_zone = time_zone
+    if currency_unit is not None:
+        club.currency_unit = currency_unit
+    if card_face is not None:
+        club.card_face = card_face
+    club.full_clean()
+    club.save()
+    return club
+
+
+# --- Memberships --------------------------------------------------------------------
+
+
+def _lock_club(club: Club) -> Club:
+    # Role changes and season openings lock the club row, so two admins acting at
+    # once are serialized: otherwise both could demote "the other" last owner.
+    return Club.objects.select_for_update().get(pk=club.pk)
+
+
+def _check_actor_may_manage(*, actor_role: str, target_role: str, new_role: str | None) -> None:
+    if not role_at_least(actor_role, Role.ADMIN):
+        raise ValidationError(_("Only owners and admins manage memberships."))
+    if Role.OWNER in (target_role, new_role) and actor_role != Role.OWNER:
+        raise ValidationError({"role": _("Only an owner can grant or take the owner role.")})
+
+
+def _owner_count(club: Club) -> int:
+    return Membership.objects.filter(club=club, role=Role.OWNER).count()
+
+
+@transaction.atomic
+def membership_change_role(*, membership: Membership, role: str, actor: Any) -> Membership:
+    """Give ``membership`` the role ``role``; the last owner cannot be demoted."""
+    if role not in Role.values:
+        raise ValidationError({"role": _("Unknown role.")})
+    _lock_club(membership.club)
+    membership.refresh_from_db()
+    actor_role = _role_of(actor, membership.club)
+    _check_actor_may_manage(actor_role=actor_role, target_role=membership.role, new_role=role)
+    if membership.role == Role.OWNER and role != Role.OWNER and _owner_count(membership.club) <= 1:
+        raise ValidationError({"role": _("A club needs an owner: make someone else owner first.")})
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership, actor: Any) -> None:
+    """Remove a member from a club (a member may also leave by himself).
+
+    The member's player stays, with its games and balances; only the account's
+    access to the club ends.
+    """
+    _lock_club(membership.club)
+    membership.refresh_from_db()
+    if membership.user_id != getattr(actor, "pk", None):
+        _check_actor_may_manage(
+            actor_role=_role_of(actor, membership.club), target_role=membership.role, new_role=None
+        )
+    if membership.role == Role.OWNER and _owner_count(membership.club) <= 1:
+        raise ValidationError(_("A club needs an owner: make someone else owner first."))
+    membership.delete()
+
+
+def _role_of(user: Any, club: Club) -> str:
+    role = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+    if role is None:
+        raise ValidationError(_("You are not a member of this club."))
+    return role
+
+
+# --- Players ------------------------------------------------------------------------
+
+
+def _check_display_name_free(
+    *, club: Club, display_name: str, exclude_pk: int | None = None
+) -> None:
+    clash = Player.objects.filter(club=club, display_name__iexact=display_name)
+    if exclude_pk is not None:
+        clash = clash.exclude(pk=exclude_pk)
+    if clash.exists():
+        raise ValidationError({"display_name": _("This club already has a player of that name.")})
+
+
+@transaction.atomic
+def player_create(*, club: Club, display_name: str, user: Any | None = None) -> Player:
+    """Add a player: a guest (no ``user``) or the player of one of the club's members."""
+    display_name = display_name.strip()
+    if not display_name:
+        raise ValidationError({"display_name": _("A player needs a name.")})
+    _check_display_name_free(club=club, display_name=display_name)
+    if user is not None:
+        if not Membership.objects.filter(club=club, user=user).exists():
+            raise ValidationError({"user": _("Only a member of the club can be linked.")})
+        if Player.objects.filter(club=club, user=user).exists():
+            raise ValidationError({"user": _("This member already has a player.")})
+    player = Player(club=club, display_name=display_name, user=user)
+    player.full_clean()
+    player.save()
+    return player
+
+
+@transaction.atomic
+def player_update(
+    *, player: Player, display_name: str | None = None, is_active: bool | None = None
+) -> Player:
+    """Rename a player or (de)activate him; inactive players leave the pickers, not history."""
+    if display_name is not None:
+        display_name = display_name.strip()
+        if not display_name:
+            raise ValidationError({"display_name": _("A player needs a name.")})
+        _check_display_name_free(club=player.club, display_name=display_name, exclude_pk=player.pk)
+        player.display_name = display_name
+    if is_active is not None:
+        player.is_active = is_active
+    player.full_clean()
+    player.save()
+    return player
+
+
+def _player_for_member(*, club: Club, user: Any) -> Player:
+    """Make sure a member has a player in ``club``, named after the account."""
+    existing = Player.objects.filter(club=club, user=user).first()
+    if existing is not None:
+        return existing
+    base = _user_display_name(user)
+    name, n = base, 1
+    while Player.objects.filter(club=club, display_name__iexact=name).exists():
+        n += 1
+        name = f"{base} ({n})"
+    return Player.objects.create(club=club, display_name=name, user=user)
+
+
+# --- Invitations -------------------------------------------------------------------
+
+
+@transaction.atomic
+def invitation_create(
+    *,
+    club: Club,
+    created_by: Any,
+    role: str = Role.MEMBER,
+    player: Player | None = None,
+    lifetime: datetime.timedelta = INVITATION_LIFETIME,
+) -> Invitation:
+    """Create an invitation link; it may offer a guest player to claim.
+
+    Nobody can invite to a role above his own.
+    """
+    if role not in Role.values:
+        raise ValidationError({"role": _("Unknown role.")})
+    creator_role = _role_of(created_by, club)
+    if not role_at_least(creator_role, role):
+        raise ValidationError({"role": _("You cannot invite someone to a role above your own.")})
+    if player is not None:
+        if player.club_id != club.pk:
+            raise ValidationError({"player": _("This player belongs to another club.")})
+        if player.user_id is not None:
+            raise ValidationError({"player": _("This player already has an account.")})
+    return Invitation.objects.create(
+        club=club,
+        role=role,
+        player=player,
+        created_by=created_by,
+        token=secrets.token_urlsafe(32),
+        expires_at=timezone.now() + lifetime,
+    )
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, user: Any) -> Membership:
+    """Accept an invitation: ``user`` joins the club with the invitation's role.
+
+    A user who is already a member keeps his role, or gets the invitation's if it
+    is higher. If the invitation offers a guest player, that player becomes the
+    user's; otherwise the user gets a player named after his account. An
+    invitation is good for one acceptance, before it expires.
+    """
+    # Lock the invitation: two accepts of one link must not both succeed.
+    invitation = (
+        Invitation.objects.select_for_update().select_related("club", "player").filter(token=token)
+    ).first()
+    if invitation is None:
+        raise ValidationError({"token": _("This invitation does not exist.")})
+    if invitation.is_accepted:
+        raise ValidationError({"token": _("This invitation has already been used.")})
+    if invitation.is_expired():
+        raise ValidationError({"token": _("This invitation has expired.")})
+    club = invitation.club
+
+    membership = Membership.objects.filter(club=club, user=user).first()
+    if membership is None:
+        membership = Membership.objects.create(club=club, user=user, role=invitation.role)
+    elif not role_at_least(membership.role, invitation.role):
+        membership.role = invitation.role
+        membership.save(update_fields=["role"])
+
+    if invitation.player_id is not None:
+        guest = Player.objects.select_for_update().get(pk=invitation.player_id)
+        if guest.user_id is not None and guest.user_id != user.pk:
+            raise ValidationError({"player": _("This player has been claimed by someone else.")})
+        if Player.objects.filter(club=club, user=user).exclude(pk=guest.pk).exists():
+            raise ValidationError({"player": _("You already have a player in this club.")})
+        guest.user = user
+        guest.save(update_fields=["user"])
+    else:
+        _player_for_member(club=club, user=user)
+
+    invitation.accepted_by = user
+    invitation.accepted_at = timezone.now()
+    invitation.save(update_fields=["accepted_by", "accepted_at"])
+    return membership
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation) -> None:
+    """Withdraw an unused invitation; a used one stays as a record."""
+    if invitation.is_accepted:
+        raise ValidationError(_("This invitation has already been used."))
+    invitation.delete()
+
+
+# --- Seasons --------------------------------------------------------------------------
+
+
+@transaction.atomic
+def season_create(
+    *,
+    club: Club,
+    name: str,
+    game_kind: str,
+    start: datetime.date,
+    end: datetime.date | None = None,
+    rule_profile: RuleProfile | None = None,
+) -> Season:
+    """Open a season. A club has at most one open season per game."""
+    if game_kind not in GameKind.values:
+        raise ValidationError({"game_kind": _("Unknown game.")})
+    _lock_club(club)
+    if Season.objects.filter(club=club, game_kind=game_kind, status=Season.Status.OPEN).exists():
+        raise ValidationError(
+            {"game_kind": _("This club already has an open season for this game: close it first.")}
+        )
+    if end is not None and end < start:
+        raise ValidationError({"end": _("A season cannot end before it starts.")})
+    _check_rule_profile_fits(club=club, game_kind=game_kind, rule_profile=rule_profile)
+    season = Season(
+        club=club,
+        name=name,
+        game_kind=game_kind,
+        start=start,
+        end=end,
+        rule_profile=rule_profile,
+    )
+    season.full_clean()
+    season.save()
+    return season
+
+
+def _check_rule_profile_fits(
+    *, club: Club, game_kind: str, rule_profile: RuleProfile | None
+) -> None:
+    if rule_profile is None:
+        return
+    if rule_profile.club_id != club.pk:
+        raise ValidationError({"rule_profile": _("This rule profile belongs to another club.")})
+    if rule_profile.game_kind != game_kind:
+        raise ValidationError({"rule_profile": _("This rule profile is for another game.")})
+
+
+@transaction.atomic
+def season_close(*, season: Season, end: datetime.date | None = None) -> Season:
+    """Close an open season; its end defaults to today in the club's time zone."""
+    # Conditional update: of two concurrent closes exactly one changes the row.
+    end = end or season.end or timezone.localdate(timezone=season.club.zone)
+    if end < season.start:
+        raise ValidationError({"end": _("A season cannot end before it starts.")})
+    changed = Season.objects.filter(pk=season.pk, status=Season.Status.OPEN).update(
+        status=Season.Status.CLOSED, end=end, closed_at=timezone.now()
+    )
+    if changed != 1:
+        raise ValidationError(_("This season is already closed."))
+    season.refresh_from_db()
+    return season
+
+
+# --- Rule profiles -------------------------------------------------------------------
+
+
+def rule_overrides_validate(*, game_kind: str, overrides: object) -> None:
+    """Check house-rule overrides against the engine's rules of ``game_kind``.
+
+    Raises ``ValidationError({"overrides": [...]})`` with one message per bad key,
+    each naming the key.
+    """
+    import engine  # the engine is pure Python; imported here so clubs loads without it
+
+    if not isinstance(overrides, dict):
+        raise ValidationError({"overrides": _("House rules must be an object of settings.")})
+    messages = []
+    # One key at a time, so every bad key is reported, not only the first.
+    for key, value in overrides.items():
+        try:
+            engine.validate_rules(game_kind, {key: value})
+        except engine.InvalidRules as error:
+            messages.append(ValidationError(str(error), code="invalid_rule", params={"key": key}))
+    if messages:
+        raise ValidationError({"overrides": messages})
+
+
+def _check_rule_profile_name_free(
+    *, club: Club, game_kind: str, name: str, exclude_pk: int | None = None
+) -> None:
+    clash = RuleProfile.objects.filter(club=club, game_kind=game_kind, name__iexact=name)
+    if exclude_pk is not None:
+        clash = clash.exclude(pk=exclude_pk)
+    if clash.exists():
+        raise ValidationError(
+            {"name": _("This club already has rules of that name for this game.")}
+        )
+
+
+@transaction.atomic
+def rule_profile_create(
+    *, club: Club, game_kind: str, name: str, overrides: dict[str, Any] | None = None
+) -> RuleProfile:
+    """Save a named set of house rules; unknown keys or wrong values are refused."""
+    if game_kind not in GameKind.values:
+        raise ValidationError({"game_kind": _("Unknown game.")})
+    overrides = {} if overrides is None else overrides
+    rule_overrides_validate(game_kind=game_kind, overrides=overrides)
+    _check_rule_profile_name_free(club=club, game_kind=game_kind, name=name)
+    profile = RuleProfile(club=club, game_kind=game_kind, name=name, overrides=overrides)
+    profile.full_clean()
+    profile.save()
+    return profile
+
+
+@transaction.atomic
+def rule_profile_update(
+    *,
+    rule_profile: RuleProfile,
+    name: str | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> RuleProfile:
+    """Rename a rule profile or replace its overrides.
+
+    Games already created keep the copy of the rules they started with.
+    """
+    if name is not None:
+        _check_rule_profile_name_free(
+            club=rule_profile.club,
+            game_kind=rule_profile.game_kind,
+            name=name,
+            exclude_pk=rule_profile.pk,
+        )
+        rule_profile.name = name
+    if overrides is not None:
+        rule_overrides_validate(game_kind=rule_profile.game_kind, overrides=overrides)
+        rule_profile.overrides = overrides
+    rule_profile.full_clean()
+    rule_profile.save()
+    return rule_profile

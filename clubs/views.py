@@ -1,0 +1,121 @@
+"""The HTML pages of accounts and clubs: thin views over the same services as the API."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from clubs import selectors, services
+from clubs.forms import ClubCreateForm, SignupForm
+from clubs.models import Invitation, Role, role_at_least
+from clubs.permissions import membership_for
+
+
+def _next_url(request: HttpRequest, default: str = "/") -> str:
+    candidate = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return candidate
+    return default
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    clubs = selectors.club_list_for_user(user=request.user) if request.user.is_authenticated else []
+    return render(request, "clubs/home.html", {"clubs": clubs})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = SignupForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome to Stichbuch!"))
+            return redirect(_next_url(request))
+    else:
+        form = SignupForm()
+    return render(
+        request, "registration/signup.html", {"form": form, "next": _next_url(request, "")}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = services.club_create(creator=request.user, **form.as_service_kwargs())
+        except ValidationError as error:
+            for field, field_errors in error.message_dict.items():
+                form.add_error(field if field in form.fields else None, field_errors)
+        else:
+            return redirect("club-page", slug=club.slug)
+    return render(request, "clubs/club_create.html", {"form": form})
+
+
+@login_required
+def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for(request.user, slug)
+    club = membership.club
+    is_admin = role_at_least(membership.role, Role.ADMIN)
+    context = {
+        "club": club,
+        "membership": membership,
+        "is_admin": is_admin,
+        "memberships": selectors.membership_list(club=club),
+        "players": selectors.player_list(club=club),
+        "seasons": selectors.season_list(club=club),
+        "rule_profiles": selectors.rule_profile_list(club=club),
+        "invitations": selectors.invitation_list(club=club, pending_only=True) if is_admin else [],
+    }
+    return render(request, "clubs/club_page.html", context)
+
+
+@login_required
+@require_http_methods(["POST"])
+def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
+    club = membership_for(request.user, slug, Role.ADMIN).club
+    role = request.POST.get("role", Role.MEMBER)
+    try:
+        services.invitation_create(club=club, created_by=request.user, role=role)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("Invitation link created."))
+    return redirect("club-page", slug=club.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    invitation = Invitation.objects.select_related("club", "player").filter(token=token).first()
+    if invitation is None:
+        raise Http404
+    error = None
+    if request.method == "POST":
+        try:
+            membership = services.invitation_accept(token=token, user=request.user)
+        except ValidationError as exc:
+            error = " ".join(exc.messages)
+        else:
+            messages.success(
+                request, _("You are now a member of %(club)s.") % {"club": membership.club.name}
+            )
+            return redirect("club-page", slug=membership.club.slug)
+    return render(
+        request,
+        "clubs/invitation_accept.html",
+        {"invitation": invitation, "error": error},
+        status=400 if error else 200,
+    )

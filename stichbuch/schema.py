@@ -1,0 +1,30 @@
+"""OpenAPI schema generation (drf-spectacular), kept apart from ``stichbuch.api``.
+
+drf-spectacular imports DRF's generic views, which import the pagination class
+named in the settings; were both in one module, the import would be circular.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+
+
+class AutoSchema(SpectacularAutoSchema):
+    """drf-spectacular's schema, naming nested serializers after their view.
+
+    Every view nests its own ``InputSerializer``/``OutputSerializer``; without the
+    view's name in front, all of them would be one clashing component "Input".
+    """
+
+    def _get_serializer_name(
+        self, serializer: Any, direction: Any, bypass_extensions: bool = False
+    ) -> str:
+        name: str = super()._get_serializer_name(serializer, direction, bypass_extensions)
+        qualname = type(serializer).__qualname__
+        if "." in qualname and "<locals>" not in qualname:
+            outer = qualname.split(".")[0].removesuffix("Api")
+            if not name.startswith(outer):
+                name = outer + name
+        return name
