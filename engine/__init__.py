@@ -9,15 +9,21 @@ from __future__ import annotations
 from engine.replay import replay
 from engine.result import ERROR_CODES, EngineError, Result
 from engine.rules import GAMES, HouseRule, InvalidRules, house_rules, validate_rules
+from engine.view import CallOptions, Legal, TableView, TrickView, table_view
 
 __all__ = [
     "ERROR_CODES",
     "GAMES",
+    "CallOptions",
     "EngineError",
     "HouseRule",
     "InvalidRules",
+    "Legal",
     "Result",
+    "TableView",
+    "TrickView",
     "house_rules",
     "replay",
+    "table_view",
     "validate_rules",
 ]

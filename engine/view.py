@@ -1,0 +1,399 @@
+"""The table after a record: what the service and the web pages show, and what is legal.
+
+``table_view(record)`` never raises. Legal moves are found by asking the engine
+itself: each possible next event is tried with ``apply`` on the current state (with
+the knowledge that event would add), so the view can never disagree with ``replay``.
+The view may do this extra work; ``replay`` does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import CODES, INDEX, bits
+from engine.core import (
+    NEVER,
+    Event,
+    GameState,
+    Illegal,
+    Knowledge,
+    NeedPartner,
+    evolve,
+)
+from engine.fuchsen import FuchsenState
+from engine.koenigrufen import CONTRACTS, WITH_CALLED, WITH_FACE_DOWN, KoenigState
+from engine.replay import _RecordError, apply, fold, prepare, replay
+from engine.result import EngineError, Result
+from engine.rules import FUCHSEN_LEVELS
+
+__all__ = ["CallOptions", "Legal", "TableView", "TrickView", "legal_moves", "table_view"]
+
+
+@dataclass(frozen=True, slots=True)
+class CallOptions:
+    """What the Macher may call before the first card, as far as the record knows.
+
+    ``cards``: cards he may call without turning; ``alone``: may he play alone;
+    ``turn``: the cards he may turn (codes), or ``("?",)`` when his hand is unknown.
+    """
+
+    cards: tuple[str, ...] = ()
+    alone: bool = False
+    turn: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cards": list(self.cards), "alone": self.alone, "turn": list(self.turn)}
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """The events that would be accepted next (appended to the record)."""
+
+    cards: tuple[str, ...] = ()
+    raises: tuple[tuple[str, str], ...] = ()
+    can_end_raising: bool = False
+    bids: tuple[str, ...] = ()
+    can_pass: bool = False
+    can_join: bool = False
+    calls: CallOptions | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cards": list(self.cards),
+            "raises": [list(r) for r in self.raises],
+            "can_end_raising": self.can_end_raising,
+            "bids": list(self.bids),
+            "can_pass": self.can_pass,
+            "can_join": self.can_join,
+            "calls": self.calls.to_dict() if self.calls is not None else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    """A completed trick: who led, the cards in play order, who won it."""
+
+    leader: str
+    cards: tuple[tuple[str, str], ...]
+    winner: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "leader": self.leader,
+            "cards": [list(c) for c in self.cards],
+            "winner": self.winner,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The table after the whole record (its effective events after ``undo``)."""
+
+    game: str | None
+    status: str
+    result: Result
+    awaiting: str | None = None
+    to_act: str | None = None
+    players: tuple[str, ...] = ()
+    active: tuple[str, ...] = ()
+    dealer: str | None = None
+    sitting_out: str | None = None
+    contract: str | None = None
+    declarers: tuple[str, ...] = ()
+    level: str | None = None
+    macher: str | None = None
+    declarer: str | None = None
+    trick: tuple[tuple[str, str], ...] = ()
+    tricks: tuple[TrickView, ...] = ()
+    augen: Mapping[str, int] | None = None
+    legal: Legal = field(default_factory=Legal)
+    events_effective: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {
+            "game": self.game,
+            "status": self.status,
+            "result": self.result.to_dict(),
+            "awaiting": self.awaiting,
+            "to_act": self.to_act,
+            "players": list(self.players),
+            "active": list(self.active),
+            "dealer": self.dealer,
+            "sitting_out": self.sitting_out,
+            "contract": self.contract,
+            "declarers": list(self.declarers),
+            "level": self.level,
+            "macher": self.macher,
+            "declarer": self.declarer,
+            "trick": [list(c) for c in self.trick],
+            "tricks": [t.to_dict() for t in self.tricks],
+            "augen": dict(self.augen) if self.augen is not None else None,
+            "legal": self.legal.to_dict(),
+            "events_effective": self.events_effective,
+        }
+
+
+# ----------------------------------------------------------------------------- legal
+
+
+def _with_event_knowledge(state: GameState, event: Event, index: int) -> GameState:
+    """``state`` with the cards ``event`` would place added to its knowledge."""
+    know = state.know
+    table = state.table
+    if know is None or table is None:
+        return state
+    try:
+        pairs = state.variant.placements(event, table)
+    except (KeyError, TypeError):
+        return state
+    owner = list(know.owner)
+    known = list(know.known)
+    placed = list(know.placed_at)
+    changed = False
+    for name, code in pairs:
+        p = table.index.get(name, -1)
+        c = INDEX.get(code, -1)
+        if p < 0 or c < 0 or owner[c] >= 0 or known[p].bit_count() >= 6:
+            continue
+        owner[c] = p
+        known[p] |= 1 << c
+        placed[c] = index
+        changed = True
+    blank = know.blank
+    if isinstance(state, FuchsenState) and blank < 0:
+        turned = event.get("turned")
+        if event.get("type") == "call" and isinstance(turned, str):
+            blank = INDEX.get(turned, -1)
+            changed = True
+        elif event.get("type") == "play" and turned is True and state.turned:
+            blank = INDEX.get(event.get("card", ""), -1)
+            changed = True
+    if not changed:
+        return state
+    return evolve(state, know=Knowledge(tuple(owner), tuple(known), tuple(placed), blank))
+
+
+def accepts(state: GameState, event: Event, index: int) -> bool:
+    """Would ``event`` be accepted after ``state`` (at position ``index``)?"""
+    try:
+        apply(_with_event_knowledge(state, event, index), event, index)
+    except Illegal:
+        return False
+    except NeedPartner:
+        return True  # accepted for some candidate: the replay decides which
+    return True
+
+
+def _playable(state: GameState, p: int) -> list[int]:
+    know = state.know
+    table = state.table
+    assert know is not None and table is not None
+    mine = know.known[p] & ~state.played
+    if know.full(p):
+        return list(bits(mine))
+    elsewhere = 0
+    for q in range(table.n):
+        if q != p:
+            elsewhere |= know.known[q]
+    return list(bits((table.deck & ~state.played & ~elsewhere) | mine))
+
+
+def legal_moves(state: GameState, index: int) -> Legal:
+    """The events acceptable after ``state`` as the record's event number ``index``."""
+    table = state.table
+    if table is None or state.decision is not None or state.annulled:
+        return Legal()
+    cards: list[str] = []
+    raises: list[tuple[str, str]] = []
+    can_end = False
+    bids: list[str] = []
+    can_pass = can_join = False
+    calls: CallOptions | None = None
+    if state.phase == "play" and state.to_act >= 0:
+        p = state.to_act
+        name = table.active[p]
+        for c in _playable(state, p):
+            event: dict[str, Any] = {"type": "play", "player": name, "card": CODES[c]}
+            if accepts(state, event, index):
+                cards.append(CODES[c])
+                continue
+            if isinstance(state, FuchsenState) and state.turned and p == state.macher:
+                event["turned"] = True
+                if accepts(state, event, index):
+                    cards.append(CODES[c])
+    if isinstance(state, FuchsenState):
+        if state.phase == "play" and not state.raising_ended and state.level < 8:
+            level = FUCHSEN_LEVELS[state.level]
+            for name in table.active:
+                if accepts(state, {"type": "raise", "player": name, "level": level}, index):
+                    raises.append((name, level))
+        if state.phase == "play":
+            can_end = accepts(state, {"type": "end_raising"}, index)
+        if state.phase == "call":
+            calls = _call_options(state, index)
+    if isinstance(state, KoenigState) and state.phase == "auction":
+        name = table.active[state.to_act]
+        for contract in CONTRACTS:
+            if _biddable(state, name, contract, index):
+                bids.append(contract)
+        can_pass = accepts(state, {"type": "pass", "player": name}, index)
+        can_join = accepts(state, {"type": "join", "player": name}, index)
+    return Legal(
+        cards=tuple(cards),
+        raises=tuple(raises),
+        can_end_raising=can_end,
+        bids=tuple(bids),
+        can_pass=can_pass,
+        can_join=can_join,
+        calls=calls,
+    )
+
+
+def _biddable(state: KoenigState, name: str, contract: str, index: int) -> bool:
+    event: dict[str, Any] = {"type": "bid", "player": name, "contract": contract}
+    if contract not in WITH_CALLED:
+        return accepts(state, event, index)
+    table = state.table
+    assert table is not None
+    return any(accepts(state, {**event, "called": CODES[c]}, index) for c in bits(table.deck))
+
+
+def _call_options(state: FuchsenState, index: int) -> CallOptions:
+    table = state.table
+    know = state.know
+    assert table is not None and know is not None
+    macher = know.owner[INDEX["EO"]]
+    if macher < 0:
+        return CallOptions(turn=("?",))
+    name = table.active[macher]
+    cards = tuple(
+        CODES[c]
+        for c in bits(table.deck)
+        if accepts(state, {"type": "call", "player": name, "card": CODES[c]}, index)
+    )
+    alone = accepts(state, {"type": "call", "player": name, "alone": True}, index)
+    if not know.full(macher):
+        turn: tuple[str, ...] = ("?",)
+    else:
+        turn = tuple(
+            CODES[c]
+            for c in bits(know.known[macher])
+            if accepts(
+                state, {"type": "call", "player": name, "alone": True, "turned": CODES[c]}, index
+            )
+            or any(
+                accepts(
+                    state,
+                    {"type": "call", "player": name, "card": CODES[k], "turned": CODES[c]},
+                    index,
+                )
+                for k in bits(table.deck)
+            )
+        )
+    return CallOptions(cards=cards, alone=alone, turn=turn)
+
+
+def _merge(a: Legal, b: Legal) -> Legal:
+    def union(x: tuple[Any, ...], y: tuple[Any, ...]) -> tuple[Any, ...]:
+        return x + tuple(v for v in y if v not in x)
+
+    return Legal(
+        cards=union(a.cards, b.cards),
+        raises=union(a.raises, b.raises),
+        can_end_raising=a.can_end_raising or b.can_end_raising,
+        bids=union(a.bids, b.bids),
+        can_pass=a.can_pass or b.can_pass,
+        can_join=a.can_join or b.can_join,
+        calls=a.calls or b.calls,
+    )
+
+
+# ----------------------------------------------------------------------------- view
+
+
+def table_view(record: object) -> TableView:
+    """The table after ``record``: seats, the trick on the table, the tricks taken,
+    whose turn it is and what is legal next. Never raises."""
+    result = replay(record)
+    try:
+        variant, rules, events, undo_error = prepare(record)
+    except _RecordError:
+        return TableView(game=result.game, status=result.status, result=result)
+    next_index = len(record["events"]) if isinstance(record, dict) else 0
+    states: list[GameState] = []
+    try:
+        state, _ = fold(variant, rules, events, undo_error)
+        states.append(state)
+    except NeedPartner as need:
+        for q in need.candidates:
+            state, error = fold(variant, rules, events, undo_error, assumed=(q, need.called))
+            if error is None or result.status == "invalid":
+                states.append(state)
+    if not states:  # pragma: no cover - replay found a survivor, so the view does too
+        return TableView(game=result.game, status=result.status, result=result)
+    state = states[0]
+    legal = Legal()
+    if result.status != "invalid":
+        for s in states:
+            legal = _merge(legal, legal_moves(s, next_index))
+    return _describe(state, result, legal, len(events), partner_known=len(states) == 1)
+
+
+def _describe(
+    state: GameState, result: Result, legal: Legal, effective: int, *, partner_known: bool
+) -> TableView:
+    table = state.table
+    base: dict[str, Any] = {
+        "game": state.variant.name,
+        "status": result.status,
+        "result": result,
+        "awaiting": result.awaiting,
+        "to_act": result.to_act,
+        "legal": legal,
+        "events_effective": effective,
+    }
+    if table is None:
+        if result.status == "in_progress":
+            base["awaiting"] = "deal"
+        return TableView(**base)
+    name = table.active
+    base.update(
+        players=table.players,
+        active=table.active,
+        dealer=table.dealer,
+        sitting_out=table.sitting_out,
+        trick=tuple((name[p], CODES[c]) for p, c in state.trick),
+        tricks=tuple(
+            TrickView(name[leader], tuple((name[p], CODES[c]) for p, c in cards), name[winner])
+            for leader, cards, winner in state.tricks
+        ),
+        contract=result.contract,
+        declarers=result.declarers or (),
+    )
+    if isinstance(state, FuchsenState):
+        base["level"] = FUCHSEN_LEVELS[state.level - 1] if state.level else None
+        if state.macher >= 0:
+            base["macher"] = name[state.macher]
+            if partner_known or state.hilfer < 0:
+                side = 1 << state.macher
+                if state.hilfer >= 0:
+                    side |= 1 << state.hilfer
+                from engine.fuchsen import _augen
+
+                ours = sum(_augen(w) for q, w in enumerate(state.won_cards) if side >> q & 1)
+                theirs = sum(_augen(w) for q, w in enumerate(state.won_cards) if not side >> q & 1)
+                base["augen"] = {"declarers": ours, "opponents": theirs}
+        if state.phase == "call" and state.know is not None and result.status == "in_progress":
+            holder = state.know.owner[INDEX["EO"]]
+            base["to_act"] = name[holder] if holder >= 0 else None
+    if isinstance(state, KoenigState) and state.declarer >= 0:
+        base["declarer"] = name[state.declarer]
+    if result.status in ("finished", "annulled", "invalid"):
+        base["to_act"] = None
+    return TableView(**base)
+
+
+_ = (NEVER, EngineError, WITH_FACE_DOWN)
