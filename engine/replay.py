@@ -169,6 +169,8 @@ def replay(record: object) -> Result:
         return _with_candidates(variant, rules, events, undo_error, need.candidates, need.called)
     if error is not None:
         return _error_result(error, variant.name)
+    if state.table is None:
+        return Result(status="in_progress", game=variant.name, awaiting="deal")
     return variant.result(state)
 
 
