@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "axes",
     "clubs",
     "games",
+    "ledger",
 ]
 
 MIDDLEWARE = [

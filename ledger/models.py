@@ -1,0 +1,487 @@
+"""The ledger (money: append-only entries, payments, settlement plans) and its projections.
+
+Models hold data and constraints only; every write goes through
+``ledger.services`` and every read used by views through ``ledger.selectors``.
+
+Two kinds of tables live here:
+
+- **The books** — ``LedgerEntry``, ``Payment``, ``SettlementPlan`` and
+  ``SettlementTransfer``. Ledger entries are double-entry bookkeeping in
+  integers (the club's unit: cents or points): every group of entries written
+  together sums to zero, and an entry is never changed or deleted. A
+  correction is a new entry (a reversal). So every balance — of an evening, a
+  season, a club — is a plain ``SUM`` and always sums to zero across players.
+- **Projections** — ``StandingRow``, ``PlayerRating``, ``SeasonSeries`` and
+  their checkpoint ``ProjectionState``. They are derived from the games'
+  stored results by the Celery task in ``ledger.tasks``, replaced wholesale on
+  every recomputation and can be rebuilt at any time
+  (``manage.py rebuild_projections``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Player, Season
+from ledger.standings import DEFAULT_TIE_BREAK
+
+
+class AppendOnlyError(Exception):
+    """Someone tried to change or delete a ledger entry: write a reversal instead."""
+
+
+# --- The books -----------------------------------------------------------------------
+
+
+class Payment(models.Model):
+    """Money handed from one player to another to settle a debt.
+
+    The payer's balance goes up by ``amount`` (he owes less), the payee's down
+    (he is owed less); the two ``LedgerEntry`` rows of kind ``payment`` say so.
+    """
+
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="payments", verbose_name=_("club")
+    )
+    season = models.ForeignKey(
+        Season,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="payments",
+        verbose_name=_("season"),
+    )
+    evening = models.ForeignKey(
+        "games.Evening",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="payments",
+        verbose_name=_("evening"),
+    )
+    payer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="payments_made", verbose_name=_("payer")
+    )
+    payee = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="payments_received",
+        verbose_name=_("payee"),
+    )
+    amount = models.BigIntegerField(_("amount"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="payments_recorded",
+        verbose_name=_("recorded by"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["club_id", "-created_at", "-id"]
+        verbose_name = _("payment")
+        verbose_name_plural = _("payments")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(amount__gt=0), name="ledger_payment_positive"
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(payer=models.F("payee")), name="ledger_payment_not_to_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer_id} → {self.payee_id}: {self.amount}"
+
+
+class LedgerEntryQuerySet(models.QuerySet["LedgerEntry"]):
+    """Entries are appended, never changed: bulk update and delete refuse."""
+
+    def update(self, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError("ledger entries are append-only: they cannot be updated")
+
+    def delete(self) -> NoReturn:
+        raise AppendOnlyError("ledger entries are append-only: they cannot be deleted")
+
+
+class LedgerEntry(models.Model):
+    """One line of the books: ``amount`` (integer, the club's unit) for ``player``.
+
+    Positive means the player won / is owed, negative that he lost / owes.
+
+    - ``result``: a game's payout to the player (``game`` set).
+    - ``reversal``: cancels earlier result entries of ``game`` (an undo took the
+      game back into play, an annulment, or a changed result).
+    - ``payment``: one side of a ``Payment`` (``payment`` set).
+
+    ``season`` and ``evening`` are copied from the game (or the payment) so a
+    balance is a single indexed ``SUM``.
+    """
+
+    class Kind(models.TextChoices):
+        RESULT = "result", _("result")
+        REVERSAL = "reversal", _("reversal")
+        PAYMENT = "payment", _("payment")
+
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="ledger_entries", verbose_name=_("club")
+    )
+    season = models.ForeignKey(
+        Season,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="ledger_entries",
+        verbose_name=_("season"),
+    )
+    evening = models.ForeignKey(
+        "games.Evening",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="ledger_entries",
+        verbose_name=_("evening"),
+    )
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="ledger_entries",
+        verbose_name=_("game"),
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="ledger_entries", verbose_name=_("player")
+    )
+    amount = models.BigIntegerField(_("amount"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    payment = models.ForeignKey(
+        Payment,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="entries",
+        verbose_name=_("payment"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, editable=False)
+
+    objects = LedgerEntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
+        indexes = [
+            models.Index(fields=["game", "player"], name="ledger_entry_game_player"),
+            models.Index(fields=["club", "player"], name="ledger_entry_club_player"),
+            models.Index(fields=["season", "player"], name="ledger_entry_season_player"),
+            models.Index(fields=["evening", "player"], name="ledger_entry_evening_player"),
+        ]
+        constraints = [
+            # A game entry belongs to a game and no payment; a payment entry the reverse.
+            models.CheckConstraint(
+                condition=(
+                    models.Q(
+                        kind__in=["result", "reversal"],
+                        game__isnull=False,
+                        payment__isnull=True,
+                    )
+                    | models.Q(kind="payment", game__isnull=True, payment__isnull=False)
+                ),
+                name="ledger_entry_kind_matches_source",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.player_id}: {self.amount:+d}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("ledger entries are append-only: a stored entry cannot change")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError("ledger entries are append-only: a stored entry cannot be deleted")
+
+
+class SettlementPlan(models.Model):
+    """Who pays whom to clear an evening's or a season's open balances.
+
+    ``balances`` is the snapshot the plan was made from ({player id: amount});
+    the transfers are the fewest that clear it (``ledger.settlement.settle``).
+    """
+
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="settlement_plans", verbose_name=_("club")
+    )
+    season = models.ForeignKey(
+        Season,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="settlement_plans",
+        verbose_name=_("season"),
+    )
+    evening = models.ForeignKey(
+        "games.Evening",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="settlement_plans",
+        verbose_name=_("evening"),
+    )
+    balances = models.JSONField(_("balances"), default=dict)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="settlement_plans_created",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["club_id", "-created_at", "-id"]
+        verbose_name = _("settlement plan")
+        verbose_name_plural = _("settlement plans")
+        constraints = [
+            # A plan settles an evening or a season, never both or neither.
+            models.CheckConstraint(
+                condition=(
+                    models.Q(evening__isnull=False, season__isnull=True)
+                    | models.Q(evening__isnull=True, season__isnull=False)
+                ),
+                name="ledger_plan_evening_xor_season",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        scope = f"evening {self.evening_id}" if self.evening_id else f"season {self.season_id}"
+        return f"plan {self.pk} ({scope})"
+
+
+class SettlementTransfer(models.Model):
+    """One transfer of a plan; ``payment`` is set once it has been marked paid."""
+
+    plan = models.ForeignKey(
+        SettlementPlan, on_delete=models.CASCADE, related_name="transfers", verbose_name=_("plan")
+    )
+    payer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("payer")
+    )
+    payee = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("payee")
+    )
+    amount = models.BigIntegerField(_("amount"))
+    paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
+    paid_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("marked paid by"),
+    )
+    payment = models.OneToOneField(
+        Payment,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="settlement_transfer",
+        verbose_name=_("payment"),
+    )
+
+    class Meta:
+        ordering = ["plan_id", "id"]
+        verbose_name = _("settlement transfer")
+        verbose_name_plural = _("settlement transfers")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(amount__gt=0), name="ledger_transfer_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer_id} → {self.payee_id}: {self.amount}"
+
+    @property
+    def is_paid(self) -> bool:
+        return self.paid_at is not None
+
+
+# --- Projections -----------------------------------------------------------------------
+
+
+def default_tie_break() -> list[str]:
+    return list(DEFAULT_TIE_BREAK)
+
+
+class StandingsConfig(models.Model):
+    """How a club ranks its tables (see ``ledger.standings.StandingsConfig``)."""
+
+    club = models.OneToOneField(
+        Club, on_delete=models.CASCADE, related_name="standings_config", verbose_name=_("club")
+    )
+    min_games = models.PositiveIntegerField(
+        _("minimum games"),
+        default=0,
+        help_text=_("Players with fewer games in a season stay unranked."),
+    )
+    tie_break = models.JSONField(
+        _("tie-break order"),
+        default=default_tie_break,
+        help_text=_('Sort keys, most important first: "net", "per_game", "wins".'),
+    )
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("standings configuration")
+        verbose_name_plural = _("standings configurations")
+
+    def __str__(self) -> str:
+        return f"{self.club_id}: min {self.min_games}, {'/'.join(self.tie_break)}"
+
+
+class ProjectionState(models.Model):
+    """The checkpoint of a season's projections, and the row their writes lock.
+
+    ``version`` counts the changes to the season's inputs: every ledger sync
+    that writes entries for one of its games (a game finished, taken back into
+    play, annulled) and every change of the club's standings configuration
+    adds one, in the same transaction as the change. ``computed_from`` is the
+    version the stored projections were computed from (``None``: never).
+    A season is *behind* while ``computed_from`` is not ``version``.
+
+    Why a counter and not the newest entry id: ids are handed out at insert,
+    not at commit, so a slower transaction can commit an entry with a smaller
+    id after a projection already saw a larger one; the counter is bumped
+    under this row's lock, so its committed value always covers exactly the
+    committed changes.
+    """
+
+    season = models.OneToOneField(
+        Season, on_delete=models.CASCADE, related_name="projection_state", verbose_name=_("season")
+    )
+    version = models.BigIntegerField(_("version"), default=0)
+    computed_from = models.BigIntegerField(_("computed from version"), null=True, blank=True)
+    computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
+    games = models.PositiveIntegerField(_("finished games"), default=0)
+    runs = models.PositiveIntegerField(_("recomputations"), default=0)
+
+    class Meta:
+        verbose_name = _("projection state")
+        verbose_name_plural = _("projection states")
+
+    def __str__(self) -> str:
+        return f"season {self.season_id}: v{self.version}, computed from {self.computed_from}"
+
+    @property
+    def is_behind(self) -> bool:
+        return self.computed_from != self.version
+
+
+class StandingRow(models.Model):
+    """One player's line in a season table (``evening`` null) or an evening table."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="standing_rows", verbose_name=_("season")
+    )
+    evening = models.ForeignKey(
+        "games.Evening",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="standing_rows",
+        verbose_name=_("evening"),
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="standing_rows", verbose_name=_("player")
+    )
+    position = models.PositiveIntegerField(_("position"))
+    rank = models.PositiveIntegerField(_("rank"), null=True, blank=True)
+    net = models.BigIntegerField(_("net"), default=0)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    win_pct = models.FloatField(_("win %"), default=0.0)
+    per_game = models.FloatField(_("per game"), default=0.0)
+    macher_games = models.PositiveIntegerField(_("games as Macher"), default=0)
+    macher_wins = models.PositiveIntegerField(_("wins as Macher"), default=0)
+    partner_games = models.PositiveIntegerField(_("games as partner"), default=0)
+
+    class Meta:
+        ordering = ["season_id", "evening_id", "position"]
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "player"],
+                condition=models.Q(evening__isnull=True),
+                name="ledger_standing_unique_season_player",
+            ),
+            models.UniqueConstraint(
+                fields=["evening", "player"],
+                condition=models.Q(evening__isnull=False),
+                name="ledger_standing_unique_evening_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank or '-'}. {self.player_id}: {self.net}"
+
+
+class PlayerRating(models.Model):
+    """A player's openskill rating after a season's games, with its history.
+
+    ``history`` is a list of ``[game_id, mu, sigma, ordinal]``, one per game he
+    was rated in, in game order.
+    """
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("season")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("player")
+    )
+    mu = models.FloatField(_("mu"))
+    sigma = models.FloatField(_("sigma"))
+    ordinal = models.FloatField(_("ordinal"))
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+    history = models.JSONField(_("history"), default=list)
+
+    class Meta:
+        ordering = ["season_id", "-ordinal", "player_id"]
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "player"], name="ledger_rating_unique_season_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.ordinal:.2f}"
+
+
+class SeasonSeries(models.Model):
+    """A season's chart series: running net per player, and head-to-head balances."""
+
+    season = models.OneToOneField(
+        Season, on_delete=models.CASCADE, related_name="series", verbose_name=_("season")
+    )
+    cumulative = models.JSONField(_("cumulative net"), default=dict)
+    head_to_head = models.JSONField(_("head to head"), default=dict)
+
+    class Meta:
+        verbose_name = _("season series")
+        verbose_name_plural = _("season series")
+
+    def __str__(self) -> str:
+        return f"series of season {self.season_id}"

@@ -1,0 +1,179 @@
+"""From games' stored results to the rows of the projections — no database access.
+
+``ledger.selectors.season_game_rows`` reads a season's finished games;
+:func:`outcome_from_result` turns each into a :class:`GameOutcome` and
+:func:`compute_season` runs the pure functions (standings, season table,
+ratings, chart series) over them. The service then replaces the stored rows
+with :func:`standing_rows` / :func:`rating_rows`. The incremental task and
+``rebuild_projections`` both go through here, so they cannot differ.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ledger.models import PlayerRating, StandingRow
+from ledger.ratings import rate_games, rating_teams
+from ledger.series import as_cents, cumulative_net, head_to_head
+from ledger.standings import GameOutcome, StandingsConfig, TableRow, player_standings, season_table
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """What the projections need of one finished game, as read from the database."""
+
+    game_id: int
+    evening_id: int
+    played_at: datetime
+    kind: str
+    result: Mapping[str, Any]
+
+
+def outcome_from_result(row: GameRow) -> GameOutcome:
+    """The :class:`GameOutcome` of a finished game's stored engine result.
+
+    Players are ``str(player.pk)`` as in the result's ``payouts``. The result
+    does not list who sat out, so the active players are taken from an
+    ``"active"`` list if the result carries one, else they are the players
+    with a non-zero payout plus the declarers (a seated player who sat out is
+    paid 0; in both games every active player otherwise wins or pays).
+    Raises ``ValueError`` when the result contradicts itself.
+    """
+    result = row.result
+    payouts = {str(p): amount for p, amount in (result.get("payouts") or {}).items()}
+    declarers = tuple(str(p) for p in (result.get("declarers") or ()))
+    if isinstance(result.get("active"), list):
+        active = tuple(str(p) for p in result["active"])
+    else:
+        active = tuple(
+            sorted({p for p, amount in payouts.items() if amount} | set(declarers), key=str)
+        )
+    won = result.get("won")
+    return GameOutcome(
+        game_id=row.game_id,
+        played_at=row.played_at,
+        kind=row.kind,
+        payouts=payouts,
+        active=active,
+        declarers=declarers,
+        won=won if isinstance(won, bool) else None,
+        contract=str(result.get("contract") or ""),
+    )
+
+
+@dataclass
+class SeasonProjections:
+    """Everything projected for one season, ready to store."""
+
+    games: int = 0
+    table: list[TableRow] = field(default_factory=list)
+    evening_tables: dict[int, list[TableRow]] = field(default_factory=dict)
+    ratings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cumulative: dict[str, Any] = field(default_factory=dict)
+    head_to_head: dict[str, dict[str, float]] = field(default_factory=dict)
+
+
+def compute_season(*, rows: Iterable[GameRow], rules: StandingsConfig) -> SeasonProjections:
+    """Run standings, tables, ratings and series over a season's finished games.
+
+    A game whose result cannot be read as an outcome, or cannot be rated, is
+    logged and left out of what it breaks (its money is in the ledger all the
+    same): one bad row must not stop a club's tables.
+    """
+    outcomes: list[GameOutcome] = []
+    by_evening: dict[int, list[GameOutcome]] = defaultdict(list)
+    for row in rows:
+        try:
+            outcome = outcome_from_result(row)
+        except (ValueError, TypeError, AttributeError):
+            logger.exception("game %s: its result cannot be projected; left out", row.game_id)
+            continue
+        outcomes.append(outcome)
+        by_evening[row.evening_id].append(outcome)
+
+    projected = SeasonProjections(games=len(outcomes))
+    projected.table = season_table(player_standings(outcomes), rules.min_games, rules.tie_break)
+    # An evening is one night: everyone who played is ranked, by the club's keys.
+    projected.evening_tables = {
+        evening_id: season_table(player_standings(evening_outcomes), 0, rules.tie_break)
+        for evening_id, evening_outcomes in sorted(by_evening.items())
+    }
+
+    ratable = []
+    for outcome in outcomes:
+        try:
+            rating_teams(outcome)
+        except ValueError:
+            logger.warning("game %s cannot be rated; left out of the ratings", outcome.game_id)
+            continue
+        ratable.append(outcome)
+    ratings = rate_games(ratable)
+    projected.ratings = {
+        player: {
+            "mu": rating.mu,
+            "sigma": rating.sigma,
+            "ordinal": rating.ordinal,
+            "history": [list(point) for point in ratings.history[player]],
+        }
+        for player, rating in ratings.ratings.items()
+    }
+    projected.cumulative = cumulative_net(outcomes).as_dict()
+    projected.head_to_head = as_cents(head_to_head(outcomes))
+    return projected
+
+
+def _standing_row(
+    *, season_id: int, evening_id: int | None, position: int, row: TableRow
+) -> StandingRow:
+    s = row.standing
+    return StandingRow(
+        season_id=season_id,
+        evening_id=evening_id,
+        player_id=int(s.player_id),
+        position=position,
+        rank=row.rank,
+        net=s.net,
+        games=s.games,
+        wins=s.wins,
+        win_pct=s.win_pct,
+        per_game=s.per_game,
+        macher_games=s.macher_games,
+        macher_wins=s.macher_wins,
+        partner_games=s.partner_games,
+    )
+
+
+def standing_rows(*, season_id: int, computed: SeasonProjections) -> list[StandingRow]:
+    """The season table (``evening`` null) and every evening's table, as unsaved rows."""
+    rows = [
+        _standing_row(season_id=season_id, evening_id=None, position=i, row=row)
+        for i, row in enumerate(computed.table, start=1)
+    ]
+    for evening_id, table in computed.evening_tables.items():
+        rows += [
+            _standing_row(season_id=season_id, evening_id=evening_id, position=i, row=row)
+            for i, row in enumerate(table, start=1)
+        ]
+    return rows
+
+
+def rating_rows(*, season_id: int, computed: SeasonProjections) -> list[PlayerRating]:
+    return [
+        PlayerRating(
+            season_id=season_id,
+            player_id=int(player),
+            mu=rating["mu"],
+            sigma=rating["sigma"],
+            ordinal=rating["ordinal"],
+            games=len(rating["history"]),
+            history=rating["history"],
+        )
+        for player, rating in computed.ratings.items()
+    ]

@@ -1,0 +1,188 @@
+"""Reads of the ledger: balances, payments, plans and the stored projections.
+
+Balances are sums over the append-only entries, so they are exact and
+immediate (no projection involved) and, over all players of any scope, sum
+to zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from django.db.models import F, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
+
+from clubs.models import Club, Season
+from games.models import Evening, Game
+from ledger.models import (
+    LedgerEntry,
+    Payment,
+    PlayerRating,
+    ProjectionState,
+    SeasonSeries,
+    SettlementPlan,
+    SettlementTransfer,
+    StandingRow,
+    StandingsConfig,
+)
+from ledger.projections import GameRow
+
+GAME_KINDS = (LedgerEntry.Kind.RESULT, LedgerEntry.Kind.REVERSAL)
+
+
+def _entries(
+    *, club: Club, evening: Evening | None = None, season: Season | None = None
+) -> QuerySet[LedgerEntry]:
+    entries = LedgerEntry.objects.filter(club=club)
+    if evening is not None:
+        entries = entries.filter(evening=evening)
+    if season is not None:
+        entries = entries.filter(season=season)
+    return entries
+
+
+def balance_list(
+    *, club: Club, evening: Evening | None = None, season: Season | None = None
+) -> QuerySet[Any]:
+    """Per player of ``club`` with entries in the scope: results, payments and the open balance.
+
+    Rows are dicts ``{player_id, display_name, results, payments, balance}``
+    (``balance = results + payments``), by name. The scope is the whole club,
+    or an evening and/or a season. The balances of a scope sum to zero.
+    """
+    return (
+        _entries(club=club, evening=evening, season=season)
+        .values("player_id", display_name=F("player__display_name"))
+        .annotate(
+            results=Coalesce(Sum("amount", filter=Q(kind__in=GAME_KINDS)), 0),
+            payments=Coalesce(Sum("amount", filter=Q(kind=LedgerEntry.Kind.PAYMENT)), 0),
+            balance=Sum("amount"),
+        )
+        .order_by("display_name", "player_id")
+    )
+
+
+def balance_map(
+    *, club: Club, evening: Evening | None = None, season: Season | None = None
+) -> dict[int, int]:
+    """{player pk: open balance} of the scope, players at zero included."""
+    rows = (
+        _entries(club=club, evening=evening, season=season)
+        .values("player_id")
+        .annotate(balance=Sum("amount"))
+        .order_by("player_id")
+    )
+    return {row["player_id"]: int(row["balance"]) for row in rows}
+
+
+def game_entry_totals(*, game: Game) -> dict[int, int]:
+    """{player pk: sum of the game's entries}; what the ledger holds for one game."""
+    rows = LedgerEntry.objects.filter(game=game).values("player_id").annotate(total=Sum("amount"))
+    return {row["player_id"]: int(row["total"]) for row in rows.order_by("player_id")}
+
+
+def entry_list(*, club: Club, game: Game | None = None) -> QuerySet[LedgerEntry]:
+    entries = LedgerEntry.objects.filter(club=club).select_related("player")
+    if game is not None:
+        entries = entries.filter(game=game)
+    return entries.order_by("id")
+
+
+def payment_list(
+    *, club: Club, evening: Evening | None = None, season: Season | None = None
+) -> QuerySet[Payment]:
+    payments = Payment.objects.filter(club=club).select_related("payer", "payee", "recorded_by")
+    if evening is not None:
+        payments = payments.filter(evening=evening)
+    if season is not None:
+        payments = payments.filter(season=season)
+    return payments.order_by("-created_at", "-id")
+
+
+def evening_get(*, club: Club, evening_id: int) -> Evening:
+    """Raise ``Evening.DoesNotExist`` if it is not an evening of ``club``."""
+    return Evening.objects.get(club=club, pk=evening_id)
+
+
+def settlement_plan_list(*, club: Club) -> QuerySet[SettlementPlan]:
+    return (
+        SettlementPlan.objects.filter(club=club)
+        .select_related("evening", "season", "created_by")
+        .prefetch_related("transfers__payer", "transfers__payee")
+        .order_by("-created_at", "-id")
+    )
+
+
+def settlement_plan_get(*, club: Club, plan_id: int) -> SettlementPlan:
+    """Raise ``SettlementPlan.DoesNotExist`` if it is not a plan of ``club``."""
+    return settlement_plan_list(club=club).get(pk=plan_id)
+
+
+def settlement_transfer_get(*, plan: SettlementPlan, transfer_id: int) -> SettlementTransfer:
+    return SettlementTransfer.objects.select_related("payer", "payee").get(
+        plan=plan, pk=transfer_id
+    )
+
+
+# --- Projections ------------------------------------------------------------------------------
+
+
+def season_game_rows(*, season_id: int) -> Iterator[GameRow]:
+    """The season's finished games with their stored results, for the projections."""
+    games = (
+        Game.objects.filter(evening__season_id=season_id, status=Game.Status.FINISHED)
+        .values_list("pk", "evening_id", "finished_at", "created_at", "game_kind", "result")
+        .order_by("pk")
+    )
+    for pk, evening_id, finished_at, created_at, kind, result in games.iterator(chunk_size=5000):
+        yield GameRow(
+            game_id=pk,
+            evening_id=evening_id,
+            played_at=finished_at or created_at,
+            kind=kind,
+            result=result or {},
+        )
+
+
+def projection_state_get(*, season: Season) -> ProjectionState | None:
+    return ProjectionState.objects.filter(season=season).first()
+
+
+def standing_list(*, season: Season, evening: Evening | None = None) -> QuerySet[StandingRow]:
+    """The season table (or the evening's table), in table order."""
+    rows = StandingRow.objects.filter(season=season).select_related("player")
+    rows = (
+        rows.filter(evening=evening) if evening is not None else rows.filter(evening__isnull=True)
+    )
+    return rows.order_by("position", "id")
+
+
+def rating_list(*, season: Season) -> QuerySet[PlayerRating]:
+    """The season's ratings, best conservative rating (ordinal) first."""
+    return (
+        PlayerRating.objects.filter(season=season)
+        .select_related("player")
+        .defer("history")
+        .order_by("-ordinal", "player_id")
+    )
+
+
+def rating_get(*, season: Season, player_id: int) -> PlayerRating:
+    """Raise ``PlayerRating.DoesNotExist`` if the player has no rating in the season."""
+    return PlayerRating.objects.select_related("player").get(season=season, player_id=player_id)
+
+
+def season_series_get(*, season: Season) -> SeasonSeries | None:
+    return SeasonSeries.objects.filter(season=season).first()
+
+
+def standings_config_get(*, club: Club) -> StandingsConfig:
+    """The club's configuration; an unsaved default one if it never set any."""
+    return StandingsConfig.objects.filter(club=club).first() or StandingsConfig(club=club)
+
+
+def seasons_behind() -> QuerySet[ProjectionState]:
+    """States of seasons whose projections miss changes (never computed or older version)."""
+    behind = Q(computed_from__isnull=True) | ~Q(computed_from=F("version"))
+    return ProjectionState.objects.filter(behind).order_by("season_id")

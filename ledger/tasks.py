@@ -1,0 +1,88 @@
+"""Celery tasks of the ledger: thin adapters that take ids and call a service.
+
+- ``project_season(season_id)``: recompute one season's projections; enqueued
+  on commit by ``ledger.services.projection_request`` whenever a game of the
+  season finishes, is taken back or annulled.
+- ``repair_projections()`` (beat, every few minutes): recompute every season
+  whose projections are behind its version — whatever a dead broker, a lost
+  worker or a failed run left out.
+- ``close_expired_seasons()`` (beat, daily): close open seasons past their end.
+
+Every task is idempotent (the projections are recompute-and-replace behind a
+version check), so ``acks_late`` redelivery and retries are harmless.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.db import DatabaseError
+from django.utils import timezone
+
+from clubs.models import Season
+from ledger import selectors, services
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(
+    name="ledger.tasks.project_season",
+    autoretry_for=(DatabaseError,),
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def project_season(season_id: int) -> int | None:
+    """Recompute the projections of one season; returns the version they were computed from."""
+    if not Season.objects.filter(pk=season_id).exists():
+        logger.info("season %s is gone; nothing to project", season_id)
+        return None
+    state = services.season_projections_recompute(season_id=season_id)
+    return state.computed_from
+
+
+@shared_task(name="ledger.tasks.repair_projections")
+def repair_projections() -> list[int]:
+    """Recompute every season whose projections are behind; returns their ids.
+
+    Runs them here, one after the other, rather than enqueueing: a repair must
+    not depend on the queue it repairs after. One failing season is logged and
+    does not stop the others.
+    """
+    repaired: list[int] = []
+    for season_id in list(selectors.seasons_behind().values_list("season_id", flat=True)):
+        try:
+            services.season_projections_recompute(season_id=season_id)
+        except Exception:
+            logger.exception("repairing the projections of season %s failed", season_id)
+            continue
+        repaired.append(season_id)
+    if repaired:
+        logger.info("repaired the projections of seasons %s", repaired)
+    return repaired
+
+
+@shared_task(name="ledger.tasks.close_expired_seasons")
+def close_expired_seasons() -> list[int]:
+    """Close every open season whose end date has passed in its club's time zone."""
+    from clubs.services import season_close  # the clubs app's own write
+
+    closed: list[int] = []
+    candidates = Season.objects.filter(
+        status=Season.Status.OPEN, end__isnull=False, end__lte=timezone.now().date()
+    ).select_related("club")
+    # A local date is at most one day ahead of UTC: end <= UTC today is a superset;
+    # the club's own date decides.
+    for season in candidates:
+        assert season.end is not None
+        if season.end >= timezone.localdate(timezone=season.club.zone):
+            continue
+        try:
+            season_close(season=season)
+        except Exception:
+            # Closed meanwhile by an admin, or invalid: not this task's business to force.
+            logger.info("season %s was not closed", season.pk, exc_info=True)
+            continue
+        closed.append(season.pk)
+    return closed
