@@ -175,7 +175,7 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     # Behind a TLS-terminating proxy that sets X-Forwarded-Proto.
     if env_bool("SECURE_PROXY_SSL_HEADER", True):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -203,6 +203,13 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Name shared choice sets once; apps add theirs (e.g. a game's status) here, else
+    # two "status" enums collide and `check --deploy` warns.
+    "ENUM_NAME_OVERRIDES": {
+        "SeasonStatusEnum": "clubs.models.Season.Status",
+        "RoleEnum": "clubs.models.Role",
+        "GameKindEnum": "clubs.models.GameKind",
+    },
 }
 
 # --- Celery ---------------------------------------------------------------------

@@ -7,22 +7,67 @@ The personas are the people a permission test asks about:
 - ``anonymous``: nobody logged in.
 
 Each is a logged-in ``APIClient`` (session login, so it works for the API and the
-HTML pages alike) with ``.user`` set (``None`` for ``anonymous``). Use
+HTML pages alike) with ``.user`` set (``None`` for ``anonymous``). It sends JSON by
+default; post to a page's form with ``format="multipart"``. Use
 ``persona_client(name)`` to get one by name in table-driven tests.
 """
 
 from __future__ import annotations
 
+import functools
+import os
+import shutil
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
 from rest_framework.test import APIClient
 
 from clubs.models import Club, Role
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
 PERSONAS: tuple[str, ...] = ("owner", "admin", "scorer", "member", "outsider", "anonymous")
+
+
+# --- Markers for tests that need a real service -----------------------------------
+# Each skips with the reason when its service is absent, so `make test` passes on a
+# laptop with nothing but Python; CI (.ci/run) provides all three.
+
+
+def _uses_postgres() -> bool:
+    return bool(django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql"))
+
+
+@functools.cache
+def _redis_unreachable_reason() -> str | None:
+    url = os.environ.get("CELERY_TEST_BROKER_URL", "")
+    if not url:
+        return "CELERY_TEST_BROKER_URL is not set (.ci/run sets it to a Redis database)"
+    try:
+        import redis
+
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except Exception as error:  # any failure to connect means: skip, with the reason
+        return f"Redis at CELERY_TEST_BROKER_URL is not reachable: {error}"
+    return None
+
+
+def chromium_path() -> str | None:
+    """The Chromium binary for e2e tests: $CHROMIUM, else chromium on PATH."""
+    candidate = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return candidate if os.path.exists(candidate) else None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("postgres") and not _uses_postgres():
+        pytest.skip("needs PostgreSQL: set DATABASE_URL=postgres://... (as .ci/run does)")
+    if item.get_closest_marker("celery_worker"):
+        reason = _redis_unreachable_reason()
+        if reason:
+            pytest.skip(reason)
+    if item.get_closest_marker("e2e") and chromium_path() is None:
+        pytest.skip("needs Chromium: set CHROMIUM or install Debian's chromium package")
 
 
 class PersonaClient(APIClient):
