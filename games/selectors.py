@@ -1,0 +1,257 @@
+"""Reads of the games app: querysets with their joins set, records built from events.
+
+A game's record (the spec's JSON document) is always rebuilt from its stored
+events, upcast to the current schema; players appear in it as ``str(player.pk)``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from clubs.models import Club, GameKind, Player, Season
+from engine import table_view
+from games.models import Evening, EveningSeat, Game, GameEvent
+
+logger = logging.getLogger(__name__)
+
+# Seated players a game needs: Fuchsen 4 or 5 active (6 seated: one sits out),
+# Königrufen exactly 4.
+SEATS_ALLOWED: dict[str, tuple[int, int]] = {
+    GameKind.FUCHSEN: (4, 6),
+    GameKind.KOENIGRUFEN: (4, 4),
+}
+
+
+# --- Evenings ---------------------------------------------------------------------------
+
+
+def evening_list(*, club: Club, season: Season | None = None) -> QuerySet[Evening]:
+    evenings = Evening.objects.filter(club=club).select_related("season", "rule_profile")
+    if season is not None:
+        evenings = evenings.filter(season=season)
+    return evenings.order_by("-date", "-id")
+
+
+def evening_get(*, evening_id: int) -> Evening:
+    """Raise ``Evening.DoesNotExist`` for an unknown id (the caller checks membership)."""
+    return Evening.objects.select_related("club", "season", "rule_profile").get(pk=evening_id)
+
+
+def evening_seats(*, evening: Evening, active_only: bool = True) -> list[EveningSeat]:
+    """The evening's seats in clockwise order (active ones, or the whole history)."""
+    seats = EveningSeat.objects.filter(evening=evening).select_related("player")
+    if active_only:
+        seats = seats.filter(left_at__isnull=True)
+    return list(seats.order_by("position", "joined_at", "id"))
+
+
+def evening_games(*, evening: Evening) -> QuerySet[Game]:
+    return Game.objects.filter(evening=evening).order_by("number", "id")
+
+
+# --- Games ------------------------------------------------------------------------------
+
+
+def game_get(*, game_id: int) -> Game:
+    """Raise ``Game.DoesNotExist`` for an unknown id (the caller checks membership)."""
+    return Game.objects.select_related("evening", "evening__club").get(pk=game_id)
+
+
+def game_events(*, game: Game) -> QuerySet[GameEvent]:
+    return GameEvent.objects.filter(game=game).select_related("recorded_by").order_by("seq")
+
+
+def game_record(*, game: Game, events: list[GameEvent] | None = None) -> dict[str, Any]:
+    """The game's record as the engine and the export read it."""
+    stored = events if events is not None else list(GameEvent.objects.filter(game=game))
+    return {
+        "game": game.game_kind,
+        "rules": dict(game.house_rules) or None,
+        "events": [event.as_event() for event in sorted(stored, key=lambda e: e.seq)],
+    }
+
+
+def record_player_names(record: dict[str, Any]) -> set[str]:
+    """Every player name a record mentions (deal seats, dealer, hands, ``player`` fields)."""
+    names: set[str] = set()
+    events = record.get("events") if isinstance(record, dict) else None
+    if not isinstance(events, list):
+        return names
+    for event in events:
+        if not isinstance(event, dict):
+            continue
+        candidates: list[Any] = [event.get("player"), event.get("dealer"), event.get("sitting_out")]
+        if isinstance(event.get("players"), list):
+            candidates.extend(event["players"])
+        if isinstance(event.get("hands"), dict):
+            candidates.extend(event["hands"].keys())
+        names.update(name for name in candidates if isinstance(name, str) and name)
+    return names
+
+
+def players_legend(*, club: Club, records: list[dict[str, Any]]) -> dict[str, str]:
+    """``{str(pk): display_name}`` for every player of ``club`` the records mention."""
+    ids = {
+        int(name)
+        for record in records
+        for name in record_player_names(record)
+        if name.isdigit() and len(name) < 19
+    }
+    players = Player.objects.filter(club=club, pk__in=ids).order_by("id")
+    return {str(player.pk): player.display_name for player in players}
+
+
+def game_export(*, game: Game, events: list[GameEvent] | None = None) -> dict[str, Any]:
+    """``{"record", "players", "result"}``: the record with ids and a legend beside it."""
+    record = game_record(game=game, events=events)
+    return {
+        "record": record,
+        "players": players_legend(club=game.evening.club, records=[record]),
+        "result": game.result,
+    }
+
+
+def game_exports(*, games: QuerySet[Game]) -> list[dict[str, Any]]:
+    games = games.select_related("evening", "evening__club").prefetch_related(
+        Prefetch("events", queryset=GameEvent.objects.order_by("seq"))
+    )
+    return [game_export(game=game, events=list(game.events.all())) for game in games]
+
+
+def season_games(*, season: Season) -> QuerySet[Game]:
+    return Game.objects.filter(evening__season=season).order_by(
+        "evening__date", "evening_id", "number", "id"
+    )
+
+
+def effective_deal(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The deal event still standing after the record's ``undo``s, if any.
+
+    Undos form a stack: each removes the latest earlier event that is neither an
+    undo nor already removed (as in the spec's fine points).
+    """
+    standing: list[dict[str, Any]] = []
+    for event in record.get("events", []):
+        if not isinstance(event, dict):
+            continue
+        if event.get("type") == "undo":
+            if standing:
+                standing.pop()
+        else:
+            standing.append(event)
+    deals = [event for event in standing if event.get("type") == "deal"]
+    return deals[-1] if deals else None
+
+
+# --- The next deal ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealProposal:
+    """Who deals next, who plays (clockwise) and who sits out (Fuchsen, six seated)."""
+
+    dealer: Player | None
+    players: list[Player]
+    sitting_out: Player | None
+    # The deal event the proposal amounts to, or None when the seats do not allow a game.
+    event: dict[str, Any] | None
+    problem: str | None = None
+
+
+def _next_dealer(evening: Evening, seats: list[EveningSeat]) -> Player:
+    """The seated player clockwise after the previous game's dealer (first seat for game 1).
+
+    If the previous dealer has left the table, the deal passes to the first seated
+    player after the seat he held.
+    """
+    previous = (
+        Game.objects.filter(evening=evening, dealer__isnull=False)
+        .order_by("-number", "-id")
+        .values_list("dealer_id", flat=True)
+        .first()
+    )
+    if previous is None:
+        return seats[0].player
+    positions = [seat.position for seat in seats]
+    seated_ids = [seat.player_id for seat in seats]
+    if previous in seated_ids:
+        index = seated_ids.index(previous)
+        return seats[(index + 1) % len(seats)].player
+    last_seat = (
+        EveningSeat.objects.filter(evening=evening, player_id=previous)
+        .order_by("-joined_at", "-id")
+        .first()
+    )
+    if last_seat is None:  # dealt without ever being seated (an imported game)
+        return seats[0].player
+    later = [i for i, position in enumerate(positions) if position > last_seat.position]
+    return seats[later[0]].player if later else seats[0].player
+
+
+def next_deal(*, evening: Evening, house_rules: dict[str, Any] | None = None) -> DealProposal:
+    """Propose the next game's deal from the seats.
+
+    With six seated at a Fuchsen table one sits out: under the default house rule
+    ``sit_out: "dealer"`` the dealer (the deal event names nobody, the engine knows);
+    under ``sit_out: "named"`` we propose the player clockwise after the dealer, so
+    that the one sitting out goes round the table with the deal.
+    """
+    seats = evening_seats(evening=evening)
+    low, high = SEATS_ALLOWED[evening.game_kind]
+    if not low <= len(seats) <= high:
+        return DealProposal(
+            dealer=None,
+            players=[seat.player for seat in seats],
+            sitting_out=None,
+            event=None,
+            problem=(
+                f"{evening.get_game_kind_display()} needs {low}"
+                + (f" to {high}" if high != low else "")
+                + f" seated players; {len(seats)} are seated."
+            ),
+        )
+    players = [seat.player for seat in seats]
+    dealer = _next_dealer(evening, seats)
+    event: dict[str, Any] = {
+        "type": "deal",
+        "dealer": str(dealer.pk),
+        "players": [str(player.pk) for player in players],
+    }
+    sitting_out: Player | None = None
+    if evening.game_kind == GameKind.FUCHSEN and len(players) == 6:
+        rules = house_rules if house_rules is not None else evening_house_rules(evening=evening)
+        if rules.get("sit_out", "dealer") == "named":
+            sitting_out = players[(players.index(dealer) + 1) % len(players)]
+            event["sitting_out"] = str(sitting_out.pk)
+        else:
+            sitting_out = dealer
+    return DealProposal(dealer=dealer, players=players, sitting_out=sitting_out, event=event)
+
+
+def evening_house_rules(*, evening: Evening) -> dict[str, Any]:
+    """The house-rule overrides a new game of the evening starts with (a fresh copy).
+
+    The evening's rule profile, else its season's, else the defaults (``{}``).
+    """
+    profile = evening.rule_profile or evening.season.rule_profile
+    if profile is None or profile.game_kind != evening.game_kind:
+        return {}
+    return dict(profile.overrides or {})
+
+
+def table_state(*, record: dict[str, Any]) -> dict[str, Any]:
+    """The engine's view of the table after ``record`` (whose turn, the trick, what is legal).
+
+    ``engine.table_view`` never raises by contract; should it ever, the page
+    still loads without the state (and the traceback is logged).
+    """
+    try:
+        view: dict[str, Any] = table_view(record).to_dict()
+    except Exception:
+        logger.exception("engine.table_view raised on a record")
+        return {"status": "unavailable"}
+    return view

@@ -1,0 +1,677 @@
+"""Writes of the games app: keyword-only functions, each one transaction.
+
+They raise Django's ``ValidationError`` for input a user can get wrong (400) and
+the errors of ``games.errors`` for conflicts (409) and engine rejections (422).
+Permission to call them is checked by the caller (``clubs.permissions``).
+
+The engine decides what is legal: the services never judge an event
+themselves, they replay the stored events plus the new ones and store the new
+ones only if the whole record is still valid.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import engine
+from clubs.models import Club, GameKind, Player, RuleProfile, Season
+from games import selectors
+from games.errors import EngineRejected, EveningClosed, IdempotencyKeyReused, StaleSequence
+from games.events import CURRENT_SCHEMA_VERSION, split_event
+from games.models import Evening, EveningSeat, Game, GameEvent, IdempotencyRecord
+from ledger.services import ledger_sync_game
+
+logger = logging.getLogger(__name__)
+
+# The engine's result statuses that end a game (and make the ledger write entries).
+DONE_STATUSES = frozenset({Game.Status.FINISHED, Game.Status.ANNULLED})
+
+
+# --- The ledger hook ------------------------------------------------------------------------
+
+
+def _ledger_sync(game: Game) -> None:
+    """Write the game's payouts into the ledger, inside the caller's transaction.
+
+    Money is never lost because a queue is down: the ledger's entries for a
+    finished (or annulled, or undone) game are written in the same transaction
+    that appends its events. Any error inside the hook rolls the append back.
+    """
+    ledger_sync_game(game=game)
+
+
+# --- Evenings -------------------------------------------------------------------------------
+
+
+def _check_seat_count(game_kind: str, count: int, *, field_name: str = "players") -> None:
+    low, high = selectors.SEATS_ALLOWED[game_kind]
+    if not low <= count <= high:
+        label = GameKind(game_kind).label
+        if low == high:
+            message = _("%(game)s is played by exactly %(n)d players.") % {"game": label, "n": low}
+        else:
+            message = _("%(game)s is played by %(low)d to %(high)d players.") % {
+                "game": label,
+                "low": low,
+                "high": high,
+            }
+        raise ValidationError({field_name: message})
+
+
+def _club_players(club: Club, player_ids: list[int], *, field_name: str) -> list[Player]:
+    if len(set(player_ids)) != len(player_ids):
+        raise ValidationError({field_name: _("A player can sit at the table only once.")})
+    found = {p.pk: p for p in Player.objects.filter(club=club, pk__in=player_ids)}
+    missing = [pid for pid in player_ids if pid not in found]
+    if missing:
+        raise ValidationError(
+            {
+                field_name: _("No such player in this club: %(ids)s.")
+                % {"ids": ", ".join(str(pid) for pid in missing)}
+            }
+        )
+    return [found[pid] for pid in player_ids]
+
+
+@transaction.atomic
+def evening_create(
+    *,
+    club: Club,
+    user: Any,
+    season: Season,
+    players: list[int],
+    game_kind: str | None = None,
+    date: datetime.date | None = None,
+    place: str = "",
+    rule_profile: RuleProfile | None = None,
+) -> Evening:
+    """Open an evening of ``season`` with ``players`` seated clockwise in that order."""
+    if season.club_id != club.pk:
+        raise ValidationError({"season": _("This season belongs to another club.")})
+    game_kind = game_kind or season.game_kind
+    if game_kind != season.game_kind:
+        raise ValidationError({"game_kind": _("The season is for another game.")})
+    if not season.is_open:
+        raise ValidationError({"season": _("This season is closed.")})
+    if rule_profile is not None:
+        if rule_profile.club_id != club.pk:
+            raise ValidationError({"rule_profile": _("This rule profile belongs to another club.")})
+        if rule_profile.game_kind != game_kind:
+            raise ValidationError({"rule_profile": _("This rule profile is for another game.")})
+    _check_seat_count(game_kind, len(players))
+    seated = _club_players(club, players, field_name="players")
+    evening = Evening(
+        club=club,
+        season=season,
+        game_kind=game_kind,
+        date=date or timezone.localdate(timezone=club.zone),
+        place=place,
+        rule_profile=rule_profile,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    evening.full_clean()
+    evening.save()
+    EveningSeat.objects.bulk_create(
+        EveningSeat(evening=evening, player=player, position=position)
+        for position, player in enumerate(seated, start=1)
+    )
+    return evening
+
+
+def _lock_evening(evening: Evening) -> Evening:
+    """Lock the evening row: seat changes and game numbering of one evening go one at a time."""
+    locked = Evening.objects.select_for_update().select_related("club", "season").get(pk=evening.pk)
+    if not locked.is_open:
+        raise EveningClosed(_("This evening is closed."))
+    return locked
+
+
+@transaction.atomic
+def evening_close(*, evening: Evening) -> Evening:
+    """Close an evening: no more games, seats or events. Games left in progress stay so."""
+    # Conditional update: of two concurrent closes exactly one changes the row.
+    changed = Evening.objects.filter(pk=evening.pk, status=Evening.Status.OPEN).update(
+        status=Evening.Status.CLOSED, closed_at=timezone.now()
+    )
+    if changed != 1:
+        raise EveningClosed(_("This evening is already closed."))
+    evening.refresh_from_db()
+    return evening
+
+
+@transaction.atomic
+def evening_seat_add(
+    *, evening: Evening, player: Player, position: int | None = None
+) -> EveningSeat:
+    """Seat ``player`` at ``position`` (1 = first seat; default: last).
+
+    The players at that position and after it move one seat on. Seats change
+    between games: a game already started keeps the deal it was started with.
+    """
+    evening = _lock_evening(evening)
+    if player.club_id != evening.club_id:
+        raise ValidationError({"player": _("No such player in this club.")})
+    seats = selectors.evening_seats(evening=evening)
+    if any(seat.player_id == player.pk for seat in seats):
+        raise ValidationError({"player": _("This player is already seated.")})
+    high = selectors.SEATS_ALLOWED[evening.game_kind][1]
+    if len(seats) >= high:
+        raise ValidationError({"player": _("The table is full (%(n)d players).") % {"n": high}})
+    if position is None or position > len(seats):
+        position = len(seats) + 1
+    # Renumber the active seats 1..n with a gap at ``position``; from the last seat
+    # back, so the unique active-position constraint never sees two at one place.
+    wanted = {seat.pk: (i if i < position else i + 1) for i, seat in enumerate(seats, start=1)}
+    for seat in sorted(seats, key=lambda s: s.position, reverse=True):
+        if seat.position != wanted[seat.pk]:
+            # Park far away first: moving down to a lower number could collide.
+            seat.position = wanted[seat.pk] + 1000
+            seat.save(update_fields=["position"])
+    for seat in seats:
+        if seat.position != wanted[seat.pk]:
+            seat.position = wanted[seat.pk]
+            seat.save(update_fields=["position"])
+    return EveningSeat.objects.create(evening=evening, player=player, position=position)
+
+
+@transaction.atomic
+def evening_seat_remove(*, evening: Evening, player: Player) -> EveningSeat:
+    """The player leaves the table (his seat is kept as history with ``left_at``)."""
+    evening = _lock_evening(evening)
+    seat = EveningSeat.objects.filter(evening=evening, player=player, left_at__isnull=True).first()
+    if seat is None:
+        raise ValidationError({"player": _("This player is not seated at this evening.")})
+    seat.left_at = timezone.now()
+    seat.save(update_fields=["left_at"])
+    return seat
+
+
+# --- Replaying and storing ------------------------------------------------------------------
+
+
+def _replay(record: Any) -> engine.Result:
+    """``engine.replay``, which never raises by contract; should it ever, the record is
+    refused (422) and the traceback logged, rather than answering a 500."""
+    try:
+        return engine.replay(record)
+    except Exception:
+        logger.exception("engine.replay raised on a record")
+        return engine.Result(
+            status="invalid",
+            error=engine.EngineError(
+                -1, "engine_failure", "The rules engine failed on this record."
+            ),
+        )
+
+
+def _player_id(name: object) -> int | None:
+    if isinstance(name, str) and name.isdigit() and len(name) < 19:
+        return int(name)
+    return None
+
+
+def _apply_result(game: Game, result: engine.Result, record: dict[str, Any]) -> None:
+    """Refresh the game's cached status, result and dealer from a (valid) replay."""
+    previous_status = game.status
+    game.status = result.status
+    game.result = result.to_dict()
+    if game.status in DONE_STATUSES:
+        if previous_status not in DONE_STATUSES or game.finished_at is None:
+            game.finished_at = timezone.now()
+    else:
+        game.finished_at = None
+    deal = selectors.effective_deal(record)
+    dealer_id = _player_id(deal.get("dealer")) if deal else None
+    game.dealer_id = (
+        dealer_id
+        if dealer_id is not None
+        and Player.objects.filter(pk=dealer_id, club_id=game.evening.club_id).exists()
+        else None
+    )
+
+
+def _store_events(
+    game: Game, events: list[dict[str, Any]], *, first_seq: int, user: Any, key: str | None
+) -> list[GameEvent]:
+    recorded_by = user if getattr(user, "is_authenticated", False) else None
+    now = timezone.now()
+    rows = []
+    for seq, event in enumerate(events, start=first_seq):
+        event_type, payload = split_event(event)
+        rows.append(
+            GameEvent(
+                game=game,
+                seq=seq,
+                type=event_type,
+                payload=payload,
+                schema_version=CURRENT_SCHEMA_VERSION,
+                recorded_by=recorded_by,
+                recorded_at=now,
+                idempotency_key=key,
+            )
+        )
+    return GameEvent.objects.bulk_create(rows)
+
+
+@transaction.atomic
+def game_events_append(
+    *,
+    game: Game,
+    user: Any,
+    expected_seq: int,
+    events: list[dict[str, Any]],
+    idempotency_key: str | None = None,
+) -> Game:
+    """Append ``events`` to the game if the client saw its latest state and the record stays valid.
+
+    Raises ``StaleSequence`` if ``expected_seq`` is not the game's ``last_seq``,
+    ``EngineRejected`` (nothing written) if the engine finds the combined record
+    invalid, ``EveningClosed`` if the evening is closed.
+    """
+    # The row lock serialises appends to one game: of two scorers who both saw
+    # seq 7, the second waits here and then sees last_seq 8, so he gets a 409
+    # instead of both appending seq 8 (the unique (game, seq) is the last guard).
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    evening = Evening.objects.get(pk=game.evening_id)
+    game.evening = evening
+    if not evening.is_open:
+        raise EveningClosed(_("This evening is closed: its games cannot change any more."))
+    if expected_seq != game.last_seq:
+        raise StaleSequence(current_seq=game.last_seq, expected_seq=expected_seq)
+    _check_deals_seat_club_players(evening, events)
+    stored = list(GameEvent.objects.filter(game=game).order_by("seq"))
+    record = selectors.game_record(game=game, events=stored)
+    record["events"] = record["events"] + list(events)
+    result = _replay(record)
+    if result.status == "invalid":
+        raise EngineRejected(error=_error_dict(result), event_offset=len(stored))
+    _store_events(game, list(events), first_seq=game.last_seq + 1, user=user, key=idempotency_key)
+    game.last_seq += len(events)
+    _apply_result(game, result, record)
+    game.save(update_fields=["status", "result", "last_seq", "finished_at", "dealer"])
+    _ledger_sync(game)
+    return game
+
+
+def _deal_names(event: dict[str, Any]) -> set[str]:
+    """The player names a deal event seats (well-typed fields only; the engine judges types)."""
+    if event.get("type") != "deal":
+        return set()
+    return selectors.record_player_names({"events": [event]})
+
+
+def _check_deals_seat_club_players(evening: Evening, events: list[dict[str, Any]]) -> None:
+    """A new deal (after undoing the old one) may seat only players of the club.
+
+    The engine takes any names; the ledger needs player ids, so a deal naming
+    anyone else is refused before the engine sees it.
+    """
+    names = set().union(*(_deal_names(event) for event in events))
+    ids = {_player_id(name) for name in names}
+    known = set(
+        Player.objects.filter(
+            club_id=evening.club_id, pk__in=[pid for pid in ids if pid is not None]
+        ).values_list("pk", flat=True)
+    )
+    if None in ids or not ids <= known:
+        raise ValidationError(
+            {"events": _("A deal may seat only players of this club, by id (str(player.pk)).")}
+        )
+
+
+def _error_dict(result: engine.Result) -> dict[str, Any]:
+    if result.error is None:  # pragma: no cover - the engine always explains an invalid record
+        return {"index": -1, "code": "invalid", "message": "The engine rejected the record."}
+    return result.error.to_dict()
+
+
+def _new_game(
+    *,
+    evening: Evening,
+    user: Any,
+    house_rules: dict[str, Any],
+    events: list[dict[str, Any]],
+    result: engine.Result,
+    record: dict[str, Any],
+) -> Game:
+    number = (Game.objects.filter(evening=evening).aggregate(n=Max("number"))["n"] or 0) + 1
+    game = Game(
+        evening=evening,
+        number=number,
+        game_kind=evening.game_kind,
+        house_rules=house_rules,
+        last_seq=len(events),
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    _apply_result(game, result, record)
+    game.save()
+    _store_events(game, events, first_seq=1, user=user, key=None)
+    _ledger_sync(game)
+    return game
+
+
+@transaction.atomic
+def game_start(*, evening: Evening, user: Any, deal: dict[str, Any] | None = None) -> Game:
+    """Start the evening's next game with its deal as the first event.
+
+    The house rules are copied from the evening's rule profile (else the
+    season's, else the defaults): later changes to the club's rules never
+    change this game. Without a ``deal`` the proposed one is written
+    (``selectors.next_deal``); a given deal must seat only players of this
+    evening (by ``str(pk)``) and is judged by the engine like any event.
+    A previous game still in progress does not block a new one: a table may
+    abandon a deal.
+    """
+    evening = _lock_evening(evening)
+    house_rules = selectors.evening_house_rules(evening=evening)
+    if deal is None:
+        proposal = selectors.next_deal(evening=evening, house_rules=house_rules)
+        if proposal.event is None:
+            raise ValidationError({"deal": proposal.problem or _("No game can be dealt.")})
+        deal_event = proposal.event
+    else:
+        deal_event = {**deal, "type": "deal"}
+        seated = {str(seat.player_id) for seat in selectors.evening_seats(evening=evening)}
+        if not _deal_names(deal_event) <= seated:
+            raise ValidationError(
+                {"deal": _("The deal may seat only players at this evening's table (by id).")}
+            )
+    record = {"game": evening.game_kind, "rules": house_rules or None, "events": [deal_event]}
+    result = _replay(record)
+    if result.status == "invalid":
+        raise EngineRejected(error=_error_dict(result), event_offset=0)
+    return _new_game(
+        evening=evening,
+        user=user,
+        house_rules=house_rules,
+        events=[deal_event],
+        result=result,
+        record=record,
+    )
+
+
+# --- Import ---------------------------------------------------------------------------------
+
+MAX_IMPORT_RECORDS = 500
+
+
+@dataclass
+class ImportOutcome:
+    """What became of one imported record."""
+
+    index: int
+    imported: bool
+    game: Game | None = None
+    reason: str | None = None  # engine_error, game_kind_mismatch, unknown_players, ...
+    detail: str | None = None
+    error: dict[str, Any] | None = None
+    unknown_players: list[str] = field(default_factory=list)
+
+
+def _name_resolver(
+    evening: Evening, mapping: dict[str, Player]
+) -> Callable[[str, str | None], Player | None]:
+    """Find the player a record's name stands for.
+
+    An explicit mapping first; then the evening's seated players' display names,
+    then the club's players', both case-insensitive.
+    """
+    seated = {
+        seat.player.display_name.casefold(): seat.player
+        for seat in selectors.evening_seats(evening=evening, active_only=False)
+    }
+    club_players = {
+        player.display_name.casefold(): player
+        for player in Player.objects.filter(club_id=evening.club_id)
+    }
+
+    def resolve(name: str, legend_name: str | None) -> Player | None:
+        if name in mapping:
+            return mapping[name]
+        for candidate in (legend_name, name):
+            if candidate is None:
+                continue
+            key = candidate.casefold()
+            if key in seated:
+                return seated[key]
+            if key in club_players:
+                return club_players[key]
+        return None
+
+    return resolve
+
+
+def _rename(value: Any, names: dict[str, str], *, key: str | None = None) -> Any:
+    """Replace player names by ids in an event's player-valued fields."""
+    if key in ("player", "dealer", "sitting_out") and isinstance(value, str):
+        return names.get(value, value)
+    if key == "players" and isinstance(value, list):
+        return [names.get(v, v) if isinstance(v, str) else v for v in value]
+    if key == "hands" and isinstance(value, dict):
+        return {names.get(k, k): v for k, v in value.items()}
+    return value
+
+
+def _renamed_record(record: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    return {
+        **record,
+        "events": [
+            {k: _rename(v, names, key=k) for k, v in event.items()}
+            if isinstance(event, dict)
+            else event
+            for event in record["events"]
+        ],
+    }
+
+
+def _import_one(
+    *,
+    evening: Evening,
+    user: Any,
+    index: int,
+    item: Any,
+    resolve: Callable[[str, str | None], Player | None],
+) -> ImportOutcome:
+    legend: dict[str, Any] = {}
+    record = item
+    # An exported entry ({"record", "players", "result"}) imports as its record,
+    # with its legend giving the names behind the ids.
+    if isinstance(item, dict) and "record" in item and "events" not in item:
+        record = item["record"]
+        legend = item["players"] if isinstance(item.get("players"), dict) else {}
+    # The engine first: an invalid record is rejected with the engine's own index
+    # and code, whatever its names are.
+    result = _replay(record)
+    if result.status == "invalid":
+        error = _error_dict(result)
+        return ImportOutcome(
+            index=index, imported=False, reason="engine_error", detail=error["message"], error=error
+        )
+    if record.get("game") != evening.game_kind:
+        return ImportOutcome(
+            index=index,
+            imported=False,
+            reason="game_kind_mismatch",
+            detail=_("This record is a game of %(game)s; the evening plays %(evening)s.")
+            % {"game": record.get("game"), "evening": evening.game_kind},
+        )
+    names = sorted(selectors.record_player_names(record))
+    resolved: dict[str, str] = {}
+    unknown: list[str] = []
+    for name in names:
+        legend_name = legend.get(name)
+        player = resolve(name, legend_name if isinstance(legend_name, str) else None)
+        if player is None:
+            unknown.append(name)
+        else:
+            resolved[name] = str(player.pk)
+    if unknown:
+        return ImportOutcome(
+            index=index,
+            imported=False,
+            reason="unknown_players",
+            detail=_("No player of this club is called %(names)s.") % {"names": ", ".join(unknown)},
+            unknown_players=unknown,
+        )
+    if len(set(resolved.values())) != len(resolved):
+        return ImportOutcome(
+            index=index,
+            imported=False,
+            reason="players_collide",
+            detail=_("Two names of the record stand for the same player."),
+        )
+    renamed = _renamed_record(record, resolved)
+    result = _replay(renamed)
+    if result.status == "invalid":  # pragma: no cover - names are opaque to the engine
+        error = _error_dict(result)
+        return ImportOutcome(
+            index=index, imported=False, reason="engine_error", detail=error["message"], error=error
+        )
+    rules = record.get("rules")
+    events = list(renamed["events"])
+    with transaction.atomic():
+        game = _new_game(
+            evening=evening,
+            user=user,
+            house_rules=dict(rules) if isinstance(rules, dict) else {},
+            events=events,
+            result=result,
+            record=renamed,
+        )
+    return ImportOutcome(index=index, imported=True, game=game)
+
+
+def games_import(
+    *,
+    evening: Evening,
+    user: Any,
+    records: list[Any],
+    players: dict[str, int] | None = None,
+) -> list[ImportOutcome]:
+    """Store each valid record as a new game of the evening, all-or-nothing per record.
+
+    ``players`` maps names used in the records to player ids of the club; other
+    names are matched case-insensitively against the evening's seated players'
+    display names, then the club's players'. A record is rejected (and the others
+    still imported) when the engine finds it invalid, when it is a game of the
+    other kind, or when a name matches no player.
+    """
+    if len(records) > MAX_IMPORT_RECORDS:
+        raise ValidationError(
+            {"records": _("At most %(n)d records at a time.") % {"n": MAX_IMPORT_RECORDS}}
+        )
+    evening = Evening.objects.select_related("club", "season").get(pk=evening.pk)
+    if not evening.is_open:
+        raise EveningClosed(_("This evening is closed."))
+    mapping: dict[str, Player] = {}
+    if players:
+        ids = list(players.values())
+        found = {p.pk: p for p in Player.objects.filter(club_id=evening.club_id, pk__in=ids)}
+        missing = sorted({pid for pid in ids if pid not in found})
+        if missing:
+            raise ValidationError(
+                {
+                    "players": _("No such player in this club: %(ids)s.")
+                    % {"ids": ", ".join(str(pid) for pid in missing)}
+                }
+            )
+        mapping = {name: found[pid] for name, pid in players.items()}
+    resolve = _name_resolver(evening, mapping)
+    outcomes = []
+    for index, item in enumerate(records):
+        # One transaction per record: the evening row lock keeps game numbers in
+        # order against a concurrent start, and a failure undoes only this record.
+        with transaction.atomic():
+            _lock_evening(evening)
+            outcomes.append(
+                _import_one(evening=evening, user=user, index=index, item=item, resolve=resolve)
+            )
+    return outcomes
+
+
+# --- Idempotency ----------------------------------------------------------------------------
+
+
+def request_fingerprint(*, method: str, path: str, body: Any) -> str:
+    """sha256 of the method, the path and the body (canonical JSON)."""
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(f"{method.upper()}\n{path}\n{canonical}".encode()).hexdigest()
+
+
+def idempotency_lookup(*, user: Any, key: str, fingerprint: str) -> IdempotencyRecord | None:
+    """The stored answer to this request, or None if the key is new.
+
+    Raises ``IdempotencyKeyReused`` if the key answered a different request.
+    """
+    stored = IdempotencyRecord.objects.filter(user=user, key=key).first()
+    if stored is not None and stored.fingerprint != fingerprint:
+        raise IdempotencyKeyReused(
+            _(
+                "This Idempotency-Key was already used for a different request; "
+                "use a new key for a new request."
+            )
+        )
+    return stored
+
+
+@dataclass(frozen=True)
+class IdempotentAnswer:
+    status: int
+    body: Any
+    replayed: bool
+
+
+@transaction.atomic
+def idempotent_call(
+    *,
+    user: Any,
+    key: str | None,
+    fingerprint: str,
+    lock: Callable[[], object],
+    work: Callable[[], tuple[int, Any]],
+) -> IdempotentAnswer:
+    """Run ``work`` once per (user, key): a retry gets the first answer back.
+
+    ``lock`` takes the row lock ``work`` will take anyway (e.g. the game row);
+    the key is looked up again under it, so a retry racing its original waits
+    for it and then gets its answer instead of a 409. Only successful answers
+    are stored: an error wrote nothing, so a retry may simply try again.
+    """
+    if key is None:
+        status, body = work()
+        return IdempotentAnswer(status=status, body=body, replayed=False)
+    stored = idempotency_lookup(user=user, key=key, fingerprint=fingerprint)
+    if stored is None:
+        lock()
+        stored = idempotency_lookup(user=user, key=key, fingerprint=fingerprint)
+    if stored is not None:
+        return IdempotentAnswer(
+            status=stored.response_status, body=stored.response_body, replayed=True
+        )
+    status, body = work()
+    IdempotencyRecord.objects.create(
+        user=user, key=key, fingerprint=fingerprint, response_status=status, response_body=body
+    )
+    return IdempotentAnswer(status=status, body=body, replayed=False)
+
+
+def game_lock(*, game: Game) -> Game:
+    """Lock the game row (inside the caller's transaction)."""
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def evening_lock(*, evening: Evening) -> Evening:
+    """Lock the evening row (inside the caller's transaction), refusing a closed evening."""
+    return _lock_evening(evening)
