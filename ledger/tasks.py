@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 
 
 @shared_task(
-    name="ledger.tasks.project_season",
+    name="ledger.project_season",
     autoretry_for=(DatabaseError,),
     retry_backoff=True,
     retry_backoff_max=60,
@@ -42,7 +42,7 @@ def project_season(season_id: int) -> int | None:
     return state.computed_from
 
 
-@shared_task(name="ledger.tasks.repair_projections")
+@shared_task(name="ledger.repair_projections")
 def repair_projections() -> list[int]:
     """Recompute every season whose projections are behind; returns their ids.
 
@@ -63,7 +63,7 @@ def repair_projections() -> list[int]:
     return repaired
 
 
-@shared_task(name="ledger.tasks.close_expired_seasons")
+@shared_task(name="ledger.close_expired_seasons")
 def close_expired_seasons() -> list[int]:
     """Close every open season whose end date has passed in its club's time zone."""
     from clubs.services import season_close  # the clubs app's own write

@@ -236,6 +236,8 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 60)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 90)
 # Periodic tasks: apps add their entries here (e.g. the ledger's repair task).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+CELERY_BEAT_SCHEDULE["ledger-repair"] = {"task": "ledger.repair_projections", "schedule": 300.0}
+CELERY_BEAT_SCHEDULE["ledger-close"] = {"task": "ledger.close_expired_seasons", "schedule": 3600}
 
 # --- Logging ------------------------------------------------------------------------
 

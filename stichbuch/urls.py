@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("clubs.api_urls")),
+    path("api/", include("ledger.api_urls")),
     path("api/", include("games.api_urls")),
     path("", include("clubs.urls")),
 ]

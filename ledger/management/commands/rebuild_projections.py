@@ -1,0 +1,63 @@
+"""``manage.py rebuild_projections``: rebuild every projection from the games' stored results.
+
+For each season that has games (or projections): first the ledger is checked
+against the games' results in one aggregate query per season and any game
+whose entries disagree is re-synced (normally none); then the season's
+standings, evening tables, ratings and chart series are recomputed from the
+finished games' results and replace what is stored — the same code path as
+the incremental Celery task, so the two cannot differ.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from games.models import Evening
+from ledger import services
+from ledger.models import ProjectionState
+
+
+class Command(BaseCommand):
+    help = "Rebuild standings, ratings and chart series of every season from the games' results."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--season", type=int, action="append", dest="seasons", help="only this season (repeat)"
+        )
+        parser.add_argument(
+            "--skip-ledger-check",
+            action="store_true",
+            help="do not compare the ledger with the games' results first",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        started = time.perf_counter()
+        if options["seasons"]:
+            season_ids = sorted(set(options["seasons"]))
+        else:
+            with_games = Evening.objects.filter(games__isnull=False).values_list(
+                "season_id", flat=True
+            )
+            with_state = ProjectionState.objects.values_list("season_id", flat=True)
+            season_ids = sorted(set(with_games) | set(with_state))
+        games = repaired = 0
+        for season_id in season_ids:
+            season_started = time.perf_counter()
+            if not options["skip_ledger_check"]:
+                repaired += services.ledger_repair_season(season_id=season_id)
+            state = services.season_projections_recompute(season_id=season_id, force=True)
+            games += state.games
+            self.stdout.write(
+                f"season {season_id}: {state.games} finished games, "
+                f"{time.perf_counter() - season_started:.2f} s"
+            )
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"rebuilt {len(season_ids)} seasons, {games} finished games, "
+                f"{repaired} games re-synced into the ledger, "
+                f"{time.perf_counter() - started:.2f} s"
+            )
+        )
