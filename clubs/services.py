@@ -279,7 +279,9 @@ def invitation_accept(*, token: str, user: Any) -> Membership:
     """
     # Lock the invitation: two accepts of one link must not both succeed.
     invitation = (
-        Invitation.objects.select_for_update().select_related("club", "player").filter(token=token)
+        Invitation.objects.select_for_update(of=("self",))
+        .select_related("club")
+        .filter(token=token)
     ).first()
     if invitation is None:
         raise ValidationError({"token": _("This invitation does not exist.")})

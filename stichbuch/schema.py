@@ -6,17 +6,29 @@ named in the settings; were both in one module, the import would be circular.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 
 
 class AutoSchema(SpectacularAutoSchema):
-    """drf-spectacular's schema, naming nested serializers after their view.
+    """drf-spectacular's schema, naming operations and nested serializers after their view.
 
     Every view nests its own ``InputSerializer``/``OutputSerializer``; without the
     view's name in front, all of them would be one clashing component "Input".
+    Each view is one operation, so its class name (``SeasonCloseApi`` →
+    ``season_close``) is a unique operationId; derived from the path, a list and
+    a detail URL would collide.
     """
+
+    def get_operation_id(self) -> str:
+        name = type(self.view).__name__.removesuffix("Api").removesuffix("View")
+        operation_id = re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+        methods = [m for m in self.view.allowed_methods if m not in ("OPTIONS", "HEAD")]
+        if len(methods) > 1:
+            operation_id = f"{operation_id}_{self.method.lower()}"
+        return operation_id
 
     def _get_serializer_name(
         self, serializer: Any, direction: Any, bypass_extensions: bool = False

@@ -18,7 +18,6 @@ import functools
 import os
 import shutil
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
@@ -83,12 +82,6 @@ def _client_for(user: object | None) -> PersonaClient:
         client.force_login(user)  # type: ignore[arg-type]
     client.user = user  # type: ignore[assignment]
     return client
-
-
-@pytest.fixture(autouse=True)
-def _plain_http_in_tests(settings: Any) -> None:
-    """The test client speaks plain HTTP; production redirects it to HTTPS."""
-    settings.SECURE_SSL_REDIRECT = False
 
 
 @pytest.fixture

@@ -79,3 +79,11 @@ def test_the_api_docs_and_schema_are_served() -> None:
     assert schema.status_code == 200
     assert b"/api/clubs/{slug}/seasons/create/" in schema.content
     assert client.get("/api/docs/").status_code == 200
+
+
+def test_the_pages_speak_german_first_with_the_clubs_own_catalogue(member: PersonaClient) -> None:
+    html = member.get("/").content.decode()
+    assert "Meine Vereine" in html
+    assert "Verein gründen" in html
+    english = member.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Found a club" in english

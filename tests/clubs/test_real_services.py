@@ -1,0 +1,82 @@
+"""Against real services: PostgreSQL, a Celery worker on Redis, headless Chromium.
+
+Each test skips (naming what is missing) where its service is absent; .ci/run
+provides all three.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from clubs.models import GameKind, Season
+from tests.conftest import chromium_path
+from tests.factories import PASSWORD, SeasonFactory, UserFactory
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_postgresql_enforces_one_open_season_with_a_partial_unique_index() -> None:
+    assert connection.vendor == "postgresql"
+    season = SeasonFactory.create(game_kind=GameKind.KOENIGRUFEN)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Season.objects.create(
+            club=season.club,
+            name="Race",
+            game_kind=GameKind.KOENIGRUFEN,
+            start=datetime.date(2026, 1, 1),
+        )
+    # A closed one of the same game is fine: the index covers open seasons only.
+    Season.objects.create(
+        club=season.club,
+        name="Old",
+        game_kind=GameKind.KOENIGRUFEN,
+        start=datetime.date(2025, 1, 1),
+        status=Season.Status.CLOSED,
+    )
+
+
+@pytest.mark.celery_worker
+def test_a_real_worker_runs_a_task_sent_through_redis() -> None:
+    from celery import Celery
+    from celery.contrib.testing.worker import start_worker
+
+    url = os.environ["CELERY_TEST_BROKER_URL"]
+    # The project's Celery configuration, pointed at the test Redis database.
+    app = Celery("stichbuch-worker-test")
+    app.config_from_object("django.conf:settings", namespace="CELERY")
+    app.conf.update(broker_url=url, result_backend=url, task_always_eager=False)
+
+    @app.task(name="tests.add")
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+        assert add.delay(2, 3).get(timeout=30) == 5
+
+
+@pytest.mark.e2e
+def test_a_member_logs_in_with_a_real_browser_and_sees_german_pages(live_server: Any) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    # Create the account before Playwright starts its event loop: Django refuses
+    # database calls from a thread that runs one.
+    UserFactory.create(username="franz")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium_path(), args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            page = browser.new_page(locale="de-AT")
+            page.goto(f"{live_server.url}/accounts/login/")
+            assert page.locator("h1").inner_text() == "Anmelden"
+            page.fill("#id_username", "franz")
+            page.fill("#id_password", PASSWORD)
+            page.click("button[type=submit]")
+            page.wait_for_url(f"{live_server.url}/")
+            assert "Meine Vereine" in page.content()
+        finally:
+            browser.close()
