@@ -97,10 +97,7 @@ def make_table(
     club = club or ClubFactory.create()
     season = SeasonFactory.create(club=club, game_kind=game_kind)
     evening = EveningFactory.create(season=season, club=club)
-    seated = [
-        PlayerFactory.create(club=club, display_name=f"Spieler {chr(65 + i)} {club.pk}")
-        for i in range(players)
-    ]
+    seated = [PlayerFactory.create(club=club) for _ in range(players)]
     return Table(club, season, evening, seated)
 
 
