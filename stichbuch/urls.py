@@ -15,4 +15,6 @@ urlpatterns = [
     path("api/", include("ledger.api_urls")),
     path("api/", include("games.api_urls")),
     path("", include("clubs.urls")),
+    path("", include("games.page_urls")),
+    path("", include("ledger.page_urls")),
 ]

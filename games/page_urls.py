@@ -1,0 +1,24 @@
+"""URLs of the evening and game pages (the HTML side; the API lives in games.api_urls)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from games import pages
+
+urlpatterns = [
+    path("clubs/<slug:slug>/book/", pages.club_book, name="club-book"),
+    path("clubs/<slug:slug>/evenings/new/", pages.evening_new, name="evening-new"),
+    path("evenings/<int:evening_id>/", pages.evening_page, name="evening-page"),
+    path("evenings/<int:evening_id>/close/", pages.evening_close, name="evening-close-page"),
+    path("evenings/<int:evening_id>/settle/", pages.evening_settle, name="evening-settle"),
+    path(
+        "evenings/<int:evening_id>/transfers/<int:transfer_id>/paid/",
+        pages.transfer_paid,
+        name="transfer-paid",
+    ),
+    path("evenings/<int:evening_id>/import/", pages.evening_import, name="evening-import-page"),
+    path("evenings/<int:evening_id>/new-game/", pages.game_new, name="game-new"),
+    path("games/<int:game_id>/", pages.game_page, name="game-page"),
+    path("games/<int:game_id>/replay/", pages.game_replay, name="game-replay"),
+]

@@ -1,0 +1,899 @@
+"""The web pages of evenings and games: thin views over the games selectors and services.
+
+Who sees what follows ``clubs.permissions``: anonymous visitors are sent to the
+login page, non-members of the club get a 404, members read, scorers record.
+The recording page draws the table in the browser (``static/js/record.js``)
+from the same JSON the API answers, so a tap is one POST and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubs import selectors as club_selectors
+from clubs.models import Club, GameKind, Membership, Role, Season, role_at_least
+from clubs.permissions import membership_for
+from engine.rules import FUCHSEN_LEVELS, effective_rules
+from engine.view import table_view
+from games import selectors, services
+from games.errors import EngineRejected, GamesError
+from games.models import Evening, Game
+
+# --- Cards as the pages show them ----------------------------------------------------------------
+
+SUITS = "EGRS"
+FUCHSEN_TRUMPS = ("EO", "GO", "EU", "GU", "SU", "RU", "RA", "R10", "RK", "RO", "R9", "R8", "R7")
+WITH_CALLED = ("durchmarsch", "durchmarsch_hundert")
+KOENIG_CONTRACTS = (
+    "bettler",
+    "durchmarsch",
+    "durchmarsch_letzter",
+    "plauderer",
+    "durchmarsch_hundert",
+    "zehnermord",
+    "koenigmord",
+    "hundertermord",
+    "schurln",
+)
+AUGEN = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2}
+
+
+def suit_names(face: str) -> dict[str, str]:
+    if face == Club.CardFace.FRENCH:
+        return {
+            "E": pgettext("french suit", "Clubs"),
+            "G": pgettext("french suit", "Spades"),
+            "R": pgettext("french suit", "Hearts"),
+            "S": pgettext("french suit", "Diamonds"),
+        }
+    return {
+        "E": pgettext("german suit", "Acorns"),
+        "G": pgettext("german suit", "Leaves"),
+        "R": pgettext("german suit", "Hearts"),
+        "S": pgettext("german suit", "Bells"),
+    }
+
+
+def rank_labels(face: str) -> dict[str, str]:
+    """What the corner of a card shows."""
+    if face == Club.CardFace.FRENCH:
+        # Translators: the letters on French cards: Dame (Queen), Bube (Jack).
+        q, j = pgettext("french card corner", "Q"), pgettext("french card corner", "J")
+        return {"A": "A", "10": "10", "K": "K", "O": q, "U": j, "9": "9", "8": "8", "7": "7"}
+    return {r: r for r in ("A", "10", "K", "O", "U", "9", "8", "7")}
+
+
+def rank_names(face: str) -> dict[str, str]:
+    ctx = "french card" if face == Club.CardFace.FRENCH else "german card"
+    names = {
+        "A": pgettext(ctx, "Ace"),
+        "10": pgettext(ctx, "Ten"),
+        "K": pgettext(ctx, "King"),
+        "9": pgettext(ctx, "Nine"),
+        "8": pgettext(ctx, "Eight"),
+        "7": pgettext(ctx, "Seven"),
+    }
+    if face == Club.CardFace.FRENCH:
+        names.update(O=pgettext(ctx, "Queen"), U=pgettext(ctx, "Jack"))
+    else:
+        names.update(O=pgettext(ctx, "Ober"), U=pgettext(ctx, "Unter"))
+    return names
+
+
+def card_view(code: str, face: str, kind: str) -> dict[str, Any]:
+    """What the card templates need to draw ``code``."""
+    suit, rank = code[0], code[1:]
+    return {
+        "code": code,
+        "suit": suit,
+        "rank": rank_labels(face).get(rank, rank),
+        "trump": kind == GameKind.FUCHSEN and code in FUCHSEN_TRUMPS,
+        # Translators: a card's name, e.g. "Ober of Acorns"; German: "Eichel-Ober".
+        "name": _("%(rank)s of %(suit)s")
+        % {"suit": suit_names(face)[suit], "rank": rank_names(face).get(rank, rank)},
+        "sprite": ("f-" if face == Club.CardFace.FRENCH else "g-") + suit,
+    }
+
+
+def level_names() -> dict[str, str]:
+    return {
+        "kontra": _("Kontra"),
+        "re": _("Re"),
+        "supp": _("Supp"),
+        "mort": _("Mort"),
+        "hirsch": _("Hirsch"),
+        "bock": _("Bock"),
+        "feuer": _("Feuer"),
+        "end": _("End"),
+    }
+
+
+def contract_names() -> dict[str, str]:
+    return {
+        "partner": _("with a partner"),
+        "alone": _("alone (Herausspielen)"),
+        "bettler": _("Bettler"),
+        "durchmarsch": _("Durchmarsch"),
+        "durchmarsch_letzter": _("Durchmarsch am Letzten"),
+        "plauderer": _("Plauderer"),
+        "durchmarsch_hundert": _("Durchmarsch mit Hundert"),
+        "zehnermord": _("Zehnermord"),
+        "koenigmord": _("Königmord"),
+        "hundertermord": _("Hundertermord"),
+        "schurln": _("Schurln"),
+    }
+
+
+def reason_names() -> dict[str, str]:
+    return {
+        "played_out": _("played to the end"),
+        "no_kontra": _("nobody said Kontra"),
+        "no_re": _("Kontra without Re"),
+        "fuchs_forgotten": _("Fuchs forgotten"),
+        "decided": _("decided early"),
+        "forfeit": _("forfeited"),
+    }
+
+
+def error_titles() -> dict[str, str]:
+    """A plain heading for each engine error code (the engine's message follows it)."""
+    return {
+        "malformed_record": _("This record cannot be read"),
+        "invalid_rules": _("The house rules are not valid"),
+        "malformed_event": _("This entry is incomplete or malformed"),
+        "unknown_card": _("No such card in this game"),
+        "unknown_player": _("This player does not play in this game"),
+        "invalid_deal": _("The deal is not valid"),
+        "out_of_order": _("That does not fit now"),
+        "not_your_turn": _("Not his turn"),
+        "card_not_in_hand": _("He cannot hold this card"),
+        "card_already_played": _("This card was already played"),
+        "must_follow_suit": _("He must follow suit (Farbzwang)"),
+        "must_overtake": _("He must beat the trick (Stichzwang)"),
+        "must_trump": _("He must trump or overtrump (Trumpfzwang)"),
+        "invalid_call": _("This call is not allowed"),
+        "invalid_bid": _("This bid is not allowed"),
+        "invalid_raise": _("This raise is not allowed"),
+        "invalid_announcement": _("Fuchs cannot be announced here"),
+        "face_down_card_mismatch": _("The face-down card does not match"),
+        "game_finished": _("The game is already decided"),
+        "nothing_to_undo": _("Nothing to undo"),
+    }
+
+
+def money(amount: int | float | None, club: Club) -> str:
+    if amount is None:
+        return ""
+    if club.currency_unit == Club.CurrencyUnit.POINTS:
+        return _("%(v)s pt") % {"v": amount}
+    return _("%(v)s ct") % {"v": amount}
+
+
+def signed_money(amount: int | float | None, club: Club) -> str:
+    """``+40 ct`` / ``-20 ct`` / ``0 ct``: at a glance who is owed and who owes."""
+    text = money(amount, club)
+    return f"+{text}" if amount and amount > 0 else text
+
+
+def fuchsen_values(rules: dict[str, Any]) -> dict[str, int]:
+    """V(L) for every level (``""``: no level yet), under the game's house rules."""
+    values: dict[str, int] = {"": int(rules["min_value"]), "kontra": int(rules["min_value"])}
+    for level in FUCHSEN_LEVELS[1:]:
+        value = int(rules["level_values"][level]) + int(rules["game_cost"])
+        if level == "end":
+            value += int(rules["end_bonus"])
+        values[level] = value
+    return values
+
+
+def koenig_values(rules: dict[str, Any]) -> dict[str, int]:
+    return {contract: int(rules["values"].get(contract, 0)) for contract in KOENIG_CONTRACTS}
+
+
+def safe_rules(kind: str, overrides: dict[str, Any] | None) -> dict[str, Any]:
+    try:
+        return effective_rules(kind, overrides or None)
+    except Exception:  # a stored game always has valid rules; never let a page fail on it
+        return effective_rules(kind, None)
+
+
+# --- Access --------------------------------------------------------------------------------------
+
+
+def _evening_for(
+    request: HttpRequest, evening_id: int, min_role: str = Role.MEMBER
+) -> tuple[Evening, Membership]:
+    try:
+        evening = selectors.evening_get(evening_id=evening_id)
+    except ObjectDoesNotExist:
+        raise Http404 from None
+    return evening, membership_for(request.user, evening.club.slug, min_role)
+
+
+def _game_for(
+    request: HttpRequest, game_id: int, min_role: str = Role.MEMBER
+) -> tuple[Game, Membership]:
+    try:
+        game = selectors.game_get(game_id=game_id)
+    except ObjectDoesNotExist:
+        raise Http404 from None
+    return game, membership_for(request.user, game.evening.club.slug, min_role)
+
+
+def _names(club: Club) -> dict[str, str]:
+    return {str(p.pk): p.display_name for p in club_selectors.player_list(club=club)}
+
+
+def _report(request: HttpRequest, error: Exception) -> None:
+    """Put a service's refusal on the page as a message, in plain words."""
+    if isinstance(error, EngineRejected):
+        code = str(error.error.get("code", ""))
+        messages.error(request, f"{error_titles().get(code, _('Not accepted'))}: {error.message}")
+    elif isinstance(error, GamesError):
+        messages.error(request, error.message)
+    elif isinstance(error, ValidationError):
+        for message in error.messages:
+            messages.error(request, message)
+
+
+def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any]:
+    """One line of a games list: who won what, from the cached result."""
+    result = game.result or {}
+    declarers = [names.get(str(p), str(p)) for p in result.get("declarers") or []]
+    payouts = [
+        {"name": names.get(str(p), str(p)), "amount": amount, "text": money(amount, club)}
+        for p, amount in (result.get("payouts") or {}).items()
+    ]
+    payouts.sort(key=lambda row: -row["amount"])
+    contract = result.get("contract")
+    if game.game_kind == GameKind.FUCHSEN:
+        what = level_names().get(result.get("level") or "", _("no raise"))
+        if contract == "alone":
+            what = f"{contract_names()['alone']} · {what}"
+    else:
+        what = contract_names().get(contract or "", "")
+    if game.status == Game.Status.FINISHED:
+        won = result.get("won")
+        if won is None:
+            outcome = contract_names().get(contract or "", "")
+        else:
+            outcome = (_("%(who)s won") if won else _("%(who)s lost")) % {
+                "who": " + ".join(declarers) or "—"
+            }
+    elif game.status == Game.Status.ANNULLED:
+        outcome = _("annulled")
+    else:
+        outcome = _("in progress")
+    return {
+        "game": game,
+        "what": what,
+        "outcome": outcome,
+        "reason": reason_names().get(result.get("reason") or "", ""),
+        "value": money(result.get("value"), club) if result.get("value") is not None else "",
+        "payouts": payouts,
+        "dealer": names.get(str(game.dealer_id), "") if game.dealer_id else "",
+    }
+
+
+# --- Club book -----------------------------------------------------------------------------------
+
+
+@login_required
+def club_book(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's score book: open evenings, the current tables, the latest games."""
+    membership = membership_for(request.user, slug)
+    club = membership.club
+    names = _names(club)
+    evenings = list(selectors.evening_list(club=club)[:20])
+    open_evenings = [e for e in evenings if e.is_open]
+    recent = list(
+        Game.objects.filter(evening__club=club)
+        .exclude(status=Game.Status.IN_PROGRESS)
+        .select_related("evening")
+        .order_by("-finished_at", "-id")[:8]
+    )
+    from ledger import selectors as ledger_selectors
+
+    tables = []
+    for season in club_selectors.season_list(club=club).filter(status=Season.Status.OPEN):
+        rows = list(ledger_selectors.standing_list(season=season)[:10])
+        tables.append({"season": season, "rows": rows})
+    context = {
+        "club": club,
+        "membership": membership,
+        "can_record": role_at_least(membership.role, Role.SCORER),
+        "open_evenings": open_evenings,
+        "past_evenings": [e for e in evenings if not e.is_open][:8],
+        "tables": tables,
+        "recent": [game_summary(g, names, club) for g in recent],
+        "seasons": club_selectors.season_list(club=club),
+    }
+    return render(request, "games/club_book.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def evening_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """Open an evening: the season and who sits where, clockwise."""
+    membership = membership_for(request.user, slug, Role.SCORER)
+    club = membership.club
+    seasons = list(club_selectors.season_list(club=club).filter(status=Season.Status.OPEN))
+    players = list(club_selectors.player_list(club=club, active=True))
+    chosen: list[str] = [""] * 6
+    if request.method == "POST":
+        chosen = [request.POST.get(f"seat{i}", "") for i in range(1, 7)]
+        ids = [int(v) for v in chosen if v.isdigit()]
+        season = next((s for s in seasons if str(s.pk) == request.POST.get("season")), None)
+        if season is None:
+            messages.error(request, _("Choose an open season."))
+        elif len(set(ids)) != len(ids):
+            messages.error(request, _("A player cannot sit at two places."))
+        else:
+            try:
+                evening = services.evening_create(
+                    club=club,
+                    user=request.user,
+                    season=season,
+                    players=ids,
+                    place=request.POST.get("place", "")[:100],
+                )
+            except (ValidationError, GamesError) as error:
+                _report(request, error)
+            else:
+                return redirect("evening-page", evening_id=evening.pk)
+    return render(
+        request,
+        "games/evening_new.html",
+        {
+            "club": club,
+            "seasons": seasons,
+            "players": players,
+            "seats": [(i, chosen[i - 1]) for i in range(1, 7)],
+        },
+    )
+
+
+# --- Evening -------------------------------------------------------------------------------------
+
+
+@login_required
+def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """The evening: the table, the games and their results, balances, settlement."""
+    evening, membership = _evening_for(request, evening_id)
+    club = evening.club
+    names = _names(club)
+    seats = selectors.evening_seats(evening=evening)
+    games = list(selectors.evening_games(evening=evening))
+    proposal = selectors.next_deal(evening=evening) if evening.is_open else None
+    from ledger import selectors as ledger_selectors
+
+    balances = list(ledger_selectors.balance_list(club=club, evening=evening))
+    for row in balances:
+        row["balance_text"] = signed_money(row["balance"], club)
+        row["results_text"] = signed_money(row["results"], club)
+        row["payments_text"] = money(row["payments"], club)
+    plans = [
+        p for p in ledger_selectors.settlement_plan_list(club=club) if p.evening_id == evening.pk
+    ]
+    plan = plans[0] if plans else None
+    transfers = []
+    if plan is not None:
+        for t in plan.transfers.all():
+            transfers.append({"t": t, "amount": money(t.amount, club)})
+    in_progress = [g for g in games if g.status == Game.Status.IN_PROGRESS]
+    context = {
+        "club": club,
+        "evening": evening,
+        "membership": membership,
+        "can_record": role_at_least(membership.role, Role.SCORER),
+        "seats": seats,
+        "proposal": proposal,
+        "games": [game_summary(g, names, club) for g in reversed(games)],
+        "in_progress": in_progress,
+        "balances": balances,
+        "plan": plan,
+        "transfers": transfers,
+        "unbalanced": any(row["balance"] for row in balances),
+        "records_api": reverse("evening-records", args=[evening.pk]),
+    }
+    return render(request, "games/evening.html", context)
+
+
+@login_required
+@require_POST
+def evening_close(request: HttpRequest, evening_id: int) -> HttpResponse:
+    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    try:
+        services.evening_close(evening=evening)
+    except (ValidationError, GamesError) as error:
+        _report(request, error)
+    else:
+        messages.success(request, _("The evening is closed."))
+    return redirect("evening-page", evening_id=evening.pk)
+
+
+@login_required
+@require_POST
+def evening_settle(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Make a settlement plan from the evening's open balances."""
+    from ledger import services as ledger_services
+
+    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    try:
+        ledger_services.settlement_plan_create(
+            club=evening.club, created_by=request.user, evening=evening
+        )
+    except ValidationError as error:
+        _report(request, error)
+    return redirect(reverse("evening-page", args=[evening.pk]) + "#settlement")
+
+
+@login_required
+@require_POST
+def transfer_paid(request: HttpRequest, evening_id: int, transfer_id: int) -> HttpResponse:
+    """Mark one transfer of the evening's plan as paid (idempotent: a double tap books once)."""
+    from ledger import services as ledger_services
+    from ledger.models import SettlementTransfer
+
+    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    transfer = (
+        SettlementTransfer.objects.filter(
+            pk=transfer_id, plan__evening=evening, plan__club=evening.club
+        )
+        .select_related("plan")
+        .first()
+    )
+    if transfer is None:
+        raise Http404
+    ledger_services.settlement_transfer_mark_paid(transfer=transfer, paid_by=request.user)
+    return redirect(reverse("evening-page", args=[evening.pk]) + "#settlement")
+
+
+@login_required
+@require_POST
+def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Upload a JSON file of records (one, a list, or an evening's export) into the evening."""
+    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    upload = request.FILES.get("records")
+    if upload is None or upload.size > 2_000_000:
+        messages.error(request, _("Choose a JSON file of at most 2 MB."))
+        return redirect("evening-page", evening_id=evening.pk)
+    try:
+        body = json.loads(upload.read().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        messages.error(request, _("This file is not JSON."))
+        return redirect("evening-page", evening_id=evening.pk)
+    records = (
+        body
+        if isinstance(body, list)
+        else body.get("records", [body])
+        if isinstance(body, dict)
+        else []
+    )
+    if not isinstance(records, list):
+        records = [records]
+    try:
+        outcomes = services.games_import(evening=evening, user=request.user, records=records[:500])
+    except (ValidationError, GamesError) as error:
+        _report(request, error)
+        return redirect("evening-page", evening_id=evening.pk)
+    imported = sum(1 for o in outcomes if o.imported)
+    messages.success(
+        request, _("%(n)d of %(total)d records imported.") % {"n": imported, "total": len(outcomes)}
+    )
+    for outcome in outcomes:
+        if not outcome.imported:
+            messages.error(
+                request,
+                _("Record %(i)d rejected: %(why)s")
+                % {"i": outcome.index + 1, "why": outcome.detail or outcome.reason},
+            )
+    return redirect("evening-page", evening_id=evening.pk)
+
+
+# --- A new game ----------------------------------------------------------------------------------
+
+
+def _parse_hand(text: str) -> list[str]:
+    return [c.strip().upper() for c in text.replace(",", " ").split() if c.strip()]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Deal the next game: the dealer (next clockwise) is pre-filled; hands are optional."""
+    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    club = evening.club
+    proposal = selectors.next_deal(evening=evening)
+    seats = selectors.evening_seats(evening=evening)
+    rules = safe_rules(evening.game_kind, selectors.evening_house_rules(evening=evening))
+    six = evening.game_kind == GameKind.FUCHSEN and len(seats) == 6
+    named_sit_out = six and rules.get("sit_out") == "named"
+    if request.method == "POST" and proposal.event is not None:
+        deal: dict[str, Any] | None = None
+        if request.POST.get("quick") != "1":
+            seated = [str(seat.player_id) for seat in seats]
+            dealer = request.POST.get("dealer", "")
+            deal = dict(proposal.event)
+            if dealer in seated:
+                deal["dealer"] = dealer
+            if named_sit_out:
+                out = request.POST.get("sitting_out", "")
+                if out in seated:
+                    deal["sitting_out"] = out
+            hands = {}
+            for pid in seated:
+                cards = _parse_hand(request.POST.get(f"hand{pid}", ""))
+                if cards:
+                    hands[pid] = cards
+            if hands:
+                deal["hands"] = hands
+        try:
+            game = services.game_start(evening=evening, user=request.user, deal=deal)
+        except (ValidationError, GamesError) as error:
+            _report(request, error)
+        else:
+            return redirect("game-page", game_id=game.pk)
+        if request.POST.get("quick") == "1":
+            return redirect("evening-page", evening_id=evening.pk)
+    return render(
+        request,
+        "games/game_new.html",
+        {
+            "club": club,
+            "evening": evening,
+            "proposal": proposal,
+            "seats": seats,
+            "named_sit_out": named_sit_out,
+            "six": six,
+            "posted": request.POST if request.method == "POST" else {},
+        },
+    )
+
+
+# --- Recording a game ----------------------------------------------------------------------------
+
+
+def record_strings() -> dict[str, Any]:
+    """Every text record.js shows, translated here so the pages need no JS catalogue."""
+    return {
+        "money": _("%(v)s ct"),
+        "suit_g": suit_names(Club.CardFace.GERMAN),
+        "suit_f": suit_names(Club.CardFace.FRENCH),
+        "rank_g": rank_labels(Club.CardFace.GERMAN),
+        "rank_f": rank_labels(Club.CardFace.FRENCH),
+        "rank_name_g": rank_names(Club.CardFace.GERMAN),
+        "rank_name_f": rank_names(Club.CardFace.FRENCH),
+        "card_name": _("%(rank)s of %(suit)s"),
+        "levels": level_names(),
+        "contracts": contract_names(),
+        "reasons": reason_names(),
+        "errors": error_titles(),
+        "face_down": _("face down"),
+        "seats": _("Seats, clockwise"),
+        "dealer": _("dealer"),
+        "sits_out": _("sits out"),
+        "macher": _("Macher"),
+        "hilfer": _("Hilfer"),
+        "declarer": _("declarer"),
+        "partner": _("partner"),
+        "trump": _("Trump"),
+        "on_table": _("The trick on the table"),
+        "st_finished": _("Game over"),
+        "st_annulled": _("Annulled"),
+        "st_invalid": _("The record is invalid"),
+        "st_deal": _("Deal the cards"),
+        "st_call": _("%(p)s calls"),
+        "st_call_unknown": _("The Macher calls"),
+        "st_bid": _("%(p)s bids"),
+        "st_play": _("%(p)s plays"),
+        "st_lead": _("%(p)s leads"),
+        "st_raise_or_end": _("The first trick is complete: raise, or collect it"),
+        "st_partner": _("Who is the partner?"),
+        "alone": _("alone (Herausspielen)"),
+        "called": _("called:"),
+        "no_level": _("no raise"),
+        "fuchs_said": _("Fuchs!"),
+        "augen_so_far": _("Augen: Macher's side %(d)s, opponents %(o)s"),
+        "last_trick": _("Trick %(n)s went to %(p)s"),
+        "augen_final": _("Augen: Macher's side %(d)s, opponents %(o)s"),
+        "say_level": _("Say %(l)s (%(v)s)?"),
+        "end_hint": _("No more raising: the first trick is collected."),
+        "end_raising": _("Trick done (Stich fertig)"),
+        "fuchs_toggle": _("Fuchs! — announce with this card"),
+        "turned_toggle": _("This is the turned card (face down)"),
+        "tap_card": _("Tap the card %(p)s plays"),
+        "no_legal": _("No card is legal now: undo the last entry or check the record."),
+        "call_title": _("The call"),
+        "who_macher": _("Who has the Eichel-Ober (Macher)?"),
+        "call_partner": _("Call a partner"),
+        "call_alone": _("Play alone"),
+        "pick_called": _("Tap the called card:"),
+        "turn_q": _("Did he turn a card?"),
+        "turn_none": _("No"),
+        "turn_unknown": _("Yes, card unknown"),
+        "turned_short": _("turned a card"),
+        "do_call": _("%(p)s calls %(c)s"),
+        "do_alone": _("%(p)s plays alone"),
+        "bid_title": _("Auction — %(p)s speaks"),
+        "with_called": _("calls a card"),
+        "join": _("Join (mitbetteln / mitplaudern)"),
+        "join_hint": _("becomes the declarer's partner"),
+        "pass": _("Pass (gut / weiter)"),
+        "pass_hint": _("out of the auction"),
+        "pick_bid_called": _("%(b)s: tap the called card"),
+        "do_bid_called": _("%(b)s, calling %(c)s"),
+        "calls_card": _("calls %(c)s"),
+        "partner_q": _("Who holds %(c)s?"),
+        "partner_hint": _("The result depends on the partner: name him."),
+        "won": _("%(p)s won"),
+        "lost": _("%(p)s lost"),
+        "value_is": _("value %(v)s"),
+        "annulled_hint": _("Nobody pays for this game."),
+        "new_game": _("New game"),
+        "to_evening": _("Back to the evening"),
+        "replay": _("Replay"),
+        "undo": _("Undo"),
+        "undo_title": _("Take back the latest entry"),
+        "show": _("Show"),
+        "forfeit": _("Forfeit"),
+        "annul": _("Annul"),
+        "last": _("Latest entry:"),
+        "show_title": _("Show cards"),
+        "show_hint": _(
+            "A player shows cards without playing them, e.g. the partner after an early end."
+        ),
+        "show_do": _("Show"),
+        "cancel": _("Cancel"),
+        "forfeit_title": _("Forfeit (table penalty)"),
+        "forfeit_hint": _("The game ends; this player's side loses."),
+        "forfeit_do": _("Forfeit the game"),
+        "reason": _("Reason (optional)"),
+        "annul_title": _("Annul the game"),
+        "annul_hint": _("Misdeal or new deal: the game is void, nobody pays."),
+        "annul_do": _("Annul the game"),
+        "tricks_title": _("Tricks"),
+        "concerns": _("Entry:"),
+        "retry": _("Send again"),
+        "err_stale": _("Someone else recorded in the meantime: the table has been reloaded."),
+        "err_network": _("No connection. Nothing was lost: send again when you have a signal."),
+        "err_forbidden": _("Only scorers may record games."),
+        "err_generic": _("Not accepted"),
+        "ev_deal": _("%(p)s deals"),
+        "ev_call": _("%(p)s calls %(c)s"),
+        "ev_alone": _("%(p)s plays alone"),
+        "ev_play": _("%(p)s plays %(c)s"),
+        "ev_raise": _("%(p)s says %(l)s"),
+        "ev_end_raising": _("Trick done, the raising is over"),
+        "ev_bid": _("%(p)s bids %(b)s"),
+        "ev_pass": _("%(p)s passes"),
+        "ev_join": _("%(p)s joins"),
+        "ev_show": _("%(p)s shows %(c)s"),
+        "ev_forfeit": _("%(p)s forfeits"),
+        "ev_annul": _("The game is annulled"),
+        "ev_undo": _("Undo"),
+        "readonly": _(
+            "You are looking on: only scorers record, and only while the evening is open."
+        ),
+    }
+
+
+@login_required
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Record a game at the table (or look at it, for members who do not score)."""
+    from games.apis import game_detail_data
+
+    game, membership = _game_for(request, game_id)
+    club = game.evening.club
+    rules = safe_rules(game.game_kind, game.house_rules)
+    data = game_detail_data(game)
+    names = _names(club)
+    names.update(data.get("players") or {})
+    strings = record_strings()
+    if club.currency_unit == Club.CurrencyUnit.POINTS:
+        strings["money"] = _("%(v)s pt")
+    config = {
+        "game_id": game.pk,
+        "kind": game.game_kind,
+        "face": club.card_face,
+        "names": names,
+        "game_api": reverse("game-detail", args=[game.pk]),
+        "events_api": reverse("game-event-append", args=[game.pk]),
+        "evening_url": reverse("evening-page", args=[game.evening_id]),
+        "new_game_url": reverse("game-new", args=[game.evening_id]),
+        "replay_url": reverse("game-replay", args=[game.pk]),
+        "readonly": not role_at_least(membership.role, Role.SCORER) or not game.evening.is_open,
+        "removed_cards": rules.get("removed_cards", ["S7", "G7"]),
+        "level_values": fuchsen_values(rules) if game.game_kind == GameKind.FUCHSEN else {},
+        "contract_values": koenig_values(rules) if game.game_kind == GameKind.KOENIGRUFEN else {},
+        "with_called": list(WITH_CALLED),
+        "t": strings,
+    }
+    return render(
+        request,
+        "games/record.html",
+        {
+            "club": club,
+            "game": game,
+            "evening": game.evening,
+            "config": config,
+            "data": {
+                "state": data["state"],
+                "last_seq": data["last_seq"],
+                "events": [{"type": e["type"], **e["payload"]} for e in data["events"]],
+            },
+        },
+    )
+
+
+# --- Replay --------------------------------------------------------------------------------------
+
+
+def _augen(code: str, kind: str) -> int:
+    if kind != GameKind.FUCHSEN:
+        return 0
+    if code == "EO":
+        return 4
+    return AUGEN.get(code[1:], 0)
+
+
+@login_required
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through a game trick by trick: who played what, the raises, the Augen, the payout."""
+    game, _membership = _game_for(request, game_id)
+    club = game.evening.club
+    face, kind = club.card_face, game.game_kind
+    names = _names(club)
+    record = selectors.game_record(game=game)
+    view = table_view(record).to_dict()
+    result = view["result"]
+    declarers = set(result.get("declarers") or view.get("declarers") or [])
+    stand: list[dict[str, Any]] = []
+    for event in record["events"]:
+        if event.get("type") == "undo":
+            if stand:
+                stand.pop()
+        else:
+            stand.append(event)
+
+    def who(pid: Any) -> str:
+        return names.get(str(pid), str(pid))
+
+    levels, contracts = level_names(), contract_names()
+
+    def describe(event: dict[str, Any]) -> tuple[str, str]:
+        typ = event.get("type")
+        p = who(event.get("player"))
+        if typ == "deal":
+            return "deal", _("%(p)s deals") % {"p": who(event.get("dealer"))}
+        if typ == "call":
+            if event.get("alone"):
+                text = _("%(p)s plays alone") % {"p": p}
+            else:
+                text = _("%(p)s calls %(c)s") % {
+                    "p": p,
+                    "c": card_view(event["card"], face, kind)["name"],
+                }
+            if event.get("turned"):
+                text += " · " + _("turned a card")
+            return "call", text
+        if typ == "raise":
+            return "raise", _("%(p)s says %(l)s") % {
+                "p": p,
+                "l": levels.get(event.get("level", ""), ""),
+            }
+        if typ == "bid":
+            text = _("%(p)s bids %(b)s") % {
+                "p": p,
+                "b": contracts.get(event.get("contract", ""), ""),
+            }
+            if event.get("called"):
+                text += " · " + _("calls %(c)s") % {
+                    "c": card_view(event["called"], face, kind)["name"]
+                }
+            return "bid", text
+        if typ == "pass":
+            return "pass", _("%(p)s passes") % {"p": p}
+        if typ == "join":
+            return "join", _("%(p)s joins") % {"p": p}
+        if typ == "show":
+            cards = ", ".join(card_view(c, face, kind)["name"] for c in event.get("cards", []))
+            return "show", _("%(p)s shows %(c)s") % {"p": p, "c": cards}
+        if typ == "forfeit":
+            return "forfeit", _("%(p)s forfeits") % {"p": p}
+        if typ == "annul":
+            return "annul", _("The game is annulled")
+        if typ == "end_raising":
+            return "end", _("Trick done, the raising is over")
+        if typ == "play" and event.get("fuchs"):
+            return "raise", _("%(p)s: Fuchs!") % {"p": p}
+        return "", ""
+
+    # Split the standing events into the part before the first card and one part per trick.
+    active = len(view.get("active") or []) or 4
+    opening: list[str] = []
+    per_trick: list[list[tuple[str, str]]] = [[] for _ in range(7)]
+    plays = 0
+    for event in stand:
+        kind_text = describe(event)
+        if event.get("type") == "play":
+            if kind_text[1]:
+                per_trick[min(plays // active, 6)].append(kind_text)
+            plays += 1
+            continue
+        if not kind_text[1]:
+            continue
+        if plays == 0:
+            opening.append(kind_text[1])
+        else:
+            per_trick[min((plays - 1) // active, 6)].append(kind_text)
+
+    steps = []
+    ours = theirs = 0
+    for i, trick in enumerate(view.get("tricks") or []):
+        augen = sum(_augen(code, kind) for _p, code in trick["cards"])
+        if trick["winner"] in declarers:
+            ours += augen
+        else:
+            theirs += augen
+        steps.append(
+            {
+                "no": i + 1,
+                "cards": [
+                    {
+                        "who": who(p),
+                        "card": card_view(code, face, kind),
+                        "won": p == trick["winner"],
+                    }
+                    for p, code in trick["cards"]
+                ],
+                "winner": who(trick["winner"]),
+                "augen": augen,
+                "ours": ours,
+                "theirs": theirs,
+                "notes": per_trick[i],
+            }
+        )
+    leftover = [
+        {"who": who(p), "card": card_view(code, face, kind), "won": False}
+        for p, code in view.get("trick") or []
+    ]
+    payouts = [
+        {"who": who(p), "amount": amount, "text": money(amount, club)}
+        for p, amount in (result.get("payouts") or {}).items()
+    ]
+    payouts.sort(key=lambda row: -row["amount"])
+    summary = game_summary(game, names, club)
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "club": club,
+            "game": game,
+            "evening": game.evening,
+            "view": view,
+            "result": result,
+            "summary": summary,
+            "opening": opening,
+            "steps": steps,
+            "leftover": leftover,
+            "late_notes": [note for notes in per_trick[len(steps) :] for note in notes],
+            "payouts": payouts,
+            "declarers": ", ".join(who(p) for p in result.get("declarers") or []),
+            "is_fuchsen": kind == GameKind.FUCHSEN,
+            "players": [who(p) for p in view.get("players") or []],
+            "dealer": who(view.get("dealer")) if view.get("dealer") else "",
+            "augen": result.get("augen"),
+        },
+    )

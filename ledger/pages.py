@@ -1,0 +1,241 @@
+"""The web pages of the ledger: a season's table with its charts, and a player's page.
+
+Thin views over ``ledger.selectors``: the numbers are the stored projections
+(recomputed on commit by the ledger's tasks). Charts are inline SVG drawn here,
+on the server: no chart library travels to the phone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from clubs import selectors as club_selectors
+from clubs.models import Club, Season
+from clubs.permissions import membership_for
+from games.models import Game
+from games.pages import game_summary, money
+from ledger import selectors
+
+# Distinct at a glance, also for the common colour blindnesses (Okabe–Ito, then darker).
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B")
+
+
+def line_chart(
+    series: Mapping[str, Sequence[float]],
+    *,
+    labels: Mapping[str, str],
+    width: int = 360,
+    height: int = 190,
+) -> dict[str, Any] | None:
+    """Polylines for an inline SVG: one line per key, x = index, y scaled to fit.
+
+    Returns None when there is nothing to draw (no series, or fewer than two points).
+    """
+    lengths = [len(values) for values in series.values() if values]
+    if not lengths or max(lengths) < 2:
+        return None
+    left, right, top, bottom = 34, 8, 10, 20
+    low = min(min(v) for v in series.values() if v)
+    high = max(max(v) for v in series.values() if v)
+    low, high = min(low, 0), max(high, 0)
+    if high == low:
+        high = low + 1
+    n = max(lengths)
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x(i: int) -> float:
+        return round(left + plot_w * i / (n - 1), 1)
+
+    def y(v: float) -> float:
+        return round(top + plot_h * (high - v) / (high - low), 1)
+
+    lines = []
+    for i, (key, values) in enumerate(series.items()):
+        if not values:
+            continue
+        points = " ".join(f"{x(j)},{y(v)}" for j, v in enumerate(values))
+        lines.append(
+            {
+                "key": key,
+                "label": labels.get(key, key),
+                "color": PALETTE[i % len(PALETTE)],
+                "points": points,
+                "last": values[-1],
+                "end_x": x(len(values) - 1),
+                "end_y": y(values[-1]),
+            }
+        )
+    ticks = [
+        {"y": y(v), "label": _format_tick(v)}
+        for v in sorted({high, low, round((high + low) / 2, 1)})
+    ]
+    return {
+        "width": width,
+        "height": height,
+        "lines": lines,
+        "ticks": ticks,
+        "zero": y(0),
+        "left": left,
+        "right": width - right,
+        "bottom": height - bottom,
+        "n": n,
+    }
+
+
+def _format_tick(v: float) -> str:
+    return f"{v:.0f}" if abs(v) >= 10 or float(v).is_integer() else f"{v:.1f}"
+
+
+def _season_for(club: Club, season_id: int | None) -> Season:
+    seasons = club_selectors.season_list(club=club)
+    if season_id is not None:
+        try:
+            return club_selectors.season_get(club=club, season_id=season_id)
+        except ObjectDoesNotExist:
+            raise Http404 from None
+    season = seasons.filter(status=Season.Status.OPEN).first() or seasons.first()
+    if season is None:
+        raise Http404
+    return season
+
+
+@login_required
+def season_current(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's current season table (the open one, else the latest)."""
+    club = membership_for(request.user, slug).club
+    season = _season_for(club, None)
+    return redirect("standings-page", slug=club.slug, season_id=season.pk)
+
+
+@login_required
+def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """The season table, the running net and rating charts, and head-to-head."""
+    club = membership_for(request.user, slug).club
+    season = _season_for(club, season_id)
+    names = {str(p.pk): p.display_name for p in club_selectors.player_list(club=club)}
+    rows = list(selectors.standing_list(season=season))
+    ratings = {r.player_id: r for r in selectors.rating_list(season=season)}
+    table = [
+        {
+            "row": row,
+            "net": money(row.net, club),
+            "per_game": money(round(row.per_game, 1), club),
+            "win_pct": round(row.win_pct),
+            "rating": round(ratings[row.player_id].ordinal, 1)
+            if row.player_id in ratings
+            else None,
+        }
+        for row in rows
+    ]
+    series = selectors.season_series_get(season=season)
+    cumulative = line_chart(
+        (series.cumulative or {}).get("values", {}) if series else {}, labels=names
+    )
+    rating_history = {
+        str(r.player_id): [
+            point[3]
+            for point in (selectors.rating_get(season=season, player_id=r.player_id).history or [])
+        ]
+        for r in ratings.values()
+    }
+    rating_chart = line_chart(rating_history, labels=names)
+    h2h = (series.head_to_head or {}) if series else {}
+    order = [str(row.player_id) for row in rows if str(row.player_id) in h2h]
+    matrix = [
+        {
+            "name": names.get(a, a),
+            "cells": [{"value": h2h.get(a, {}).get(b), "self": a == b} for b in order],
+        }
+        for a in order
+    ]
+    state = selectors.projection_state_get(season=season)
+    return render(
+        request,
+        "ledger/standings.html",
+        {
+            "club": club,
+            "season": season,
+            "seasons": club_selectors.season_list(club=club),
+            "table": table,
+            "cumulative": cumulative,
+            "rating_chart": rating_chart,
+            "h2h_heads": [names.get(b, b)[:3] for b in order],
+            "h2h_names": [names.get(b, b) for b in order],
+            "matrix": matrix,
+            "behind": state is not None and state.is_behind,
+            "unit": money(0, club).replace("0", "").strip(),
+        },
+    )
+
+
+@login_required
+def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """One player's season: his numbers, his running net and rating, whom he beats."""
+    club = membership_for(request.user, slug).club
+    try:
+        player = club_selectors.player_get(club=club, player_id=player_id)
+    except ObjectDoesNotExist:
+        raise Http404 from None
+    season_param = request.GET.get("season", "")
+    season = _season_for(club, int(season_param) if season_param.isdigit() else None)
+    key = str(player.pk)
+    names = {str(p.pk): p.display_name for p in club_selectors.player_list(club=club)}
+    standing = selectors.standing_list(season=season).filter(player=player).first()
+    rating = None
+    try:
+        rating = selectors.rating_get(season=season, player_id=player.pk)
+    except ObjectDoesNotExist:
+        rating = None
+    series = selectors.season_series_get(season=season)
+    mine = ((series.cumulative or {}).get("values", {}).get(key) if series else None) or []
+    net_chart = line_chart({key: mine}, labels=names) if mine else None
+    rating_chart = (
+        line_chart({key: [p[3] for p in rating.history]}, labels=names)
+        if rating is not None and rating.history
+        else None
+    )
+    h2h_row = ((series.head_to_head or {}).get(key, {}) if series else {}) or {}
+    opponents = sorted(
+        (
+            {"name": names.get(b, b), "value": v, "text": money(round(v, 2), club)}
+            for b, v in h2h_row.items()
+        ),
+        key=lambda r: -r["value"],
+    )
+    games = list(
+        Game.objects.filter(evening__season=season, status=Game.Status.FINISHED)
+        .select_related("evening")
+        .order_by("-finished_at", "-id")[:200]
+    )
+    recent = [
+        {**game_summary(g, names, club), "mine": (g.result.get("payouts") or {}).get(key)}
+        for g in games
+        if key in (g.result.get("payouts") or {})
+    ][:15]
+    for row in recent:
+        row["mine_text"] = money(row["mine"], club) if row["mine"] is not None else ""
+    return render(
+        request,
+        "ledger/player.html",
+        {
+            "club": club,
+            "season": season,
+            "seasons": club_selectors.season_list(club=club),
+            "player": player,
+            "standing": standing,
+            "net": money(standing.net, club) if standing else money(0, club),
+            "per_game": money(round(standing.per_game, 1), club) if standing else "",
+            "win_pct": round(standing.win_pct) if standing else None,
+            "rating": rating,
+            "net_chart": net_chart,
+            "rating_chart": rating_chart,
+            "opponents": opponents,
+            "recent": recent,
+        },
+    )

@@ -1,0 +1,625 @@
+/* Stichbuch: recording a game at the table.
+ *
+ * The page embeds its configuration (#record-config: the game, the player names,
+ * the card faces, every text already translated) and the table as the server saw
+ * it (#record-data: {state, last_seq, events}). Every tap that records something
+ * sends ONE POST to /api/games/{id}/events/ with the sequence number we last saw;
+ * the answer (or a fresh GET) is the table we draw next. Nothing of the game is
+ * decided here: the engine says what is legal, this file only shows it.
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("record");
+  if (!root) return;
+  var cfg = JSON.parse(document.getElementById("record-config").textContent);
+  var boot = JSON.parse(document.getElementById("record-data").textContent);
+  var T = cfg.t;
+  cfg.csrf = root.getAttribute("data-csrf") || "";
+
+  var state = boot.state;
+  var seq = boot.last_seq;
+  var events = boot.events || []; // the stored events, for the log and the called card
+  var busy = false;
+  var problem = null; // {title, event, detail, retry}
+  var pending = null; // a request that failed on the network: {body, key}
+  var ui = resetUi();
+
+  function resetUi() {
+    return {
+      fuchs: false, turned: false, panel: null,
+      callMode: "partner", callCard: null, turnChoice: "none", macher: null,
+      bid: null, bidCard: null,
+      who: null, cards: [], reason: ""
+    };
+  }
+
+  // ---------------------------------------------------------------- helpers
+  function esc(s) {
+    return String(s == null ? "" : s).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+  function fmt(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (_, k) { return values[k] == null ? "" : values[k]; });
+  }
+  function name(pid) { return cfg.names[pid] || pid; }
+  function money(v) { return fmt(T.money, { v: v }); }
+  function suitOf(code) { return code.charAt(0); }
+  function rankOf(code) { return code.slice(1); }
+  var TRUMPS = ["EO", "GO", "EU", "GU", "SU", "RU", "RA", "R10", "RK", "RO", "R9", "R8", "R7"];
+  function isTrump(code) { return cfg.kind === "fuchsen" && TRUMPS.indexOf(code) >= 0; }
+  function rankLabel(code) {
+    var r = rankOf(code);
+    return (cfg.face === "french" ? T.rank_f : T.rank_g)[r] || r;
+  }
+  function cardName(code) {
+    if (!code) return "";
+    var names = cfg.face === "french" ? T.suit_f : T.suit_g;
+    return fmt(T.card_name, { suit: names[suitOf(code)], rank: (cfg.face === "french" ? T.rank_name_f : T.rank_name_g)[rankOf(code)] });
+  }
+  function suitSvg(code) {
+    return '<svg class="s" aria-hidden="true"><use href="#' + (cfg.face === "french" ? "f-" : "g-") + suitOf(code) + '"></use></svg>';
+  }
+  function cardFace(code, extra) {
+    return '<span class="r">' + esc(rankLabel(code)) + "</span>" + suitSvg(code) + (extra || "");
+  }
+  function cardSpan(code, cls) {
+    if (code === true || code === "?") return '<span class="pc back ' + (cls || "") + '" title="' + esc(T.face_down) + '"><span class="r">?</span></span>';
+    return '<span class="pc s-' + suitOf(code) + (isTrump(code) ? " trump" : "") + " " + (cls || "") +
+      '" title="' + esc(cardName(code)) + '">' + cardFace(code) + "</span>";
+  }
+
+  // The deck in play, row by row (7 columns): Fuchsen trumps first, then the plain suits.
+  function deckRows() {
+    var active = state.active || [];
+    if (cfg.kind === "koenigrufen") {
+      return ["E", "G", "R", "S"].map(function (s) {
+        return { label: s, cards: ["A", "K", "O", "U", "10", "9"].map(function (r) { return s + r; }) };
+      });
+    }
+    var removed = [];
+    var deal = effectiveEvents().filter(function (e) { return e.type === "deal"; })[0];
+    if (active.length === 4) removed = ["E8", "E7", "G8", "G7", "R8", "R7", "S8", "S7"];
+    else if (active.length === 5) removed = (deal && deal.removed) || cfg.removed_cards || ["S7", "G7"];
+    function keep(list) { return list.map(function (c) { return removed.indexOf(c) >= 0 ? null : c; }); }
+    return [
+      { label: "T", cards: keep(["EO", "GO", "EU", "GU", "SU", "RU"]) },
+      { label: "R", cards: keep(["RA", "R10", "RK", "RO", "R9", "R8", "R7"]) },
+      { label: "E", cards: keep(["EA", "E10", "EK", "E9", "E8", "E7"]) },
+      { label: "G", cards: keep(["GA", "G10", "GK", "G9", "G8", "G7"]) },
+      { label: "S", cards: keep(["SA", "S10", "SK", "SO", "S9", "S8", "S7"]) }
+    ];
+  }
+  function playedCards() {
+    var out = {};
+    (state.tricks || []).forEach(function (t) { t.cards.forEach(function (pc) { out[pc[1]] = true; }); });
+    (state.trick || []).forEach(function (pc) { out[pc[1]] = true; });
+    return out;
+  }
+
+  // The events still standing after the undos (a stack, as in the spec).
+  function effectiveEvents() {
+    var standing = [];
+    events.forEach(function (e) {
+      if (e.type === "undo") { if (standing.length) standing.pop(); } else standing.push(e);
+    });
+    return standing;
+  }
+  function theCall() {
+    var calls = effectiveEvents().filter(function (e) { return e.type === "call"; });
+    return calls.length ? calls[calls.length - 1] : null;
+  }
+  function calledCard() {
+    var c = theCall();
+    if (c) return c.card || null;
+    var bids = effectiveEvents().filter(function (e) { return e.type === "bid" && e.called; });
+    var decl = state.declarer;
+    for (var i = bids.length - 1; i >= 0; i--) if (!decl || bids[i].player === decl) return bids[i].called;
+    return null;
+  }
+  function fuchsSaid() {
+    return effectiveEvents().some(function (e) { return e.type === "play" && e.fuchs; });
+  }
+  function turnedPlayed() {
+    return effectiveEvents().some(function (e) { return e.type === "play" && e.turned; });
+  }
+
+  function describe(e) {
+    if (!e || typeof e !== "object") return "";
+    var p = name(e.player);
+    switch (e.type) {
+      case "deal": return fmt(T.ev_deal, { p: name(e.dealer) });
+      case "call":
+        if (e.alone) return fmt(T.ev_alone, { p: p }) + (e.turned ? " · " + T.turned_short : "");
+        return fmt(T.ev_call, { p: p, c: cardName(e.card) }) + (e.turned ? " · " + T.turned_short : "");
+      case "play": return fmt(T.ev_play, { p: p, c: cardName(e.card) }) + (e.fuchs ? " · " + T.fuchs_said : "") + (e.turned ? " · " + T.turned_short : "");
+      case "raise": return fmt(T.ev_raise, { p: p, l: T.levels[e.level] || e.level });
+      case "end_raising": return T.ev_end_raising;
+      case "bid": return fmt(T.ev_bid, { p: p, b: T.contracts[e.contract] || e.contract }) + (e.called ? " · " + fmt(T.calls_card, { c: cardName(e.called) }) : "");
+      case "pass": return fmt(T.ev_pass, { p: p });
+      case "join": return fmt(T.ev_join, { p: p });
+      case "show": return fmt(T.ev_show, { p: p, c: (e.cards || []).map(cardName).join(", ") });
+      case "forfeit": return fmt(T.ev_forfeit, { p: p });
+      case "annul": return T.ev_annul;
+      case "undo": return T.ev_undo;
+    }
+    return String(e.type);
+  }
+  // Engine messages name players by their ids; put their names in.
+  function withNames(message) {
+    return String(message || "").replace(/\b(\d+)('s)?\b/g, function (m, id, s) {
+      return cfg.names[id] ? cfg.names[id] + (s || "") : m;
+    });
+  }
+
+  // ---------------------------------------------------------------- talking to the API
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2);
+  }
+  function send(newEvents) {
+    if (busy) return Promise.resolve();
+    return request({ expected_seq: seq, events: newEvents }, uuid());
+  }
+  function request(body, key) {
+    busy = true;
+    root.classList.add("busy");
+    problem = null;
+    render();
+    return fetch(cfg.events_api, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": cfg.csrf, "Idempotency-Key": key, "Accept": "application/json" },
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (data) { return { status: r.status, data: data }; });
+    }).then(function (res) {
+      pending = null;
+      if (res.status === 201 || res.status === 200) {
+        events = events.concat(body.events);
+        ui = resetUi();
+        return adopt(res.data);
+      }
+      if (res.status === 409) {
+        problem = { title: T.err_stale, detail: "" };
+        return reload();
+      }
+      if (res.status === 422 && res.data && res.data.error) {
+        // The error's index counts the stored events first; ours start at event_offset.
+        var err = res.data.error;
+        var local = (err.index || 0) - (res.data.event_offset || 0);
+        var ev = local >= 0 ? body.events[local] : null;
+        problem = { title: T.errors[err.code] || T.err_generic, code: err.code, event: ev ? describe(ev) : "", detail: withNames(err.message) };
+        return;
+      }
+      var detail = (res.data && (res.data.detail || JSON.stringify(res.data))) || String(res.status);
+      problem = { title: res.status === 403 ? T.err_forbidden : T.err_generic, detail: detail };
+    }).catch(function () {
+      pending = { body: body, key: key };
+      problem = { title: T.err_network, detail: "", retry: true };
+    }).then(function () {
+      busy = false;
+      root.classList.remove("busy");
+      render();
+    });
+  }
+  // Take the table from an API answer (GET /api/games/{id}/ and a 201 have the same shape).
+  function adopt(data) {
+    if (!data || !data.state) return reload();
+    state = data.state;
+    if (data.last_seq != null) seq = data.last_seq;
+    if (data.players) Object.keys(data.players).forEach(function (k) { cfg.names[k] = data.players[k]; });
+    if (data.events) events = data.events.map(function (e) { return Object.assign({ type: e.type }, e.payload || {}); });
+  }
+  function reload() {
+    return fetch(cfg.game_api, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (data) { if (data && data.state) adopt(data); });
+  }
+
+  // ---------------------------------------------------------------- drawing
+  function seatsHtml() {
+    var players = state.players || [];
+    var decl = state.declarers || [];
+    return '<ul class="seats" aria-label="' + esc(T.seats) + '">' + players.map(function (p) {
+      var tags = [];
+      if (p === state.dealer) tags.push(T.dealer);
+      if (p === state.sitting_out) tags.push(T.sits_out);
+      if (p === state.macher) tags.push(T.macher);
+      else if (cfg.kind === "fuchsen" && decl.indexOf(p) > 0) tags.push(T.hilfer);
+      if (cfg.kind === "koenigrufen" && p === state.declarer) tags.push(T.declarer);
+      else if (cfg.kind === "koenigrufen" && decl.indexOf(p) > 0) tags.push(T.partner);
+      var cls = "seat" + (p === state.to_act ? " to-act" : "") + (p === state.sitting_out ? " out" : "") + (decl.indexOf(p) >= 0 ? " decl" : "");
+      return '<li class="' + cls + '" data-player="' + esc(p) + '"' + (p === state.to_act ? ' aria-current="true"' : "") + ">" +
+        esc(name(p)) + '<span class="tags">' + esc(tags.join(" · ")) + "</span></li>";
+    }).join("") + "</ul>";
+  }
+
+  function statusText() {
+    var who = state.to_act ? '<span class="who">' + esc(name(state.to_act)) + "</span>" : "";
+    switch (state.status) {
+      case "finished": return esc(T.st_finished);
+      case "annulled": return esc(T.st_annulled);
+      case "invalid": return esc(T.st_invalid);
+    }
+    switch (state.awaiting) {
+      case "deal": return esc(T.st_deal);
+      case "call": return who ? fmt(esc(T.st_call), { p: who }) : esc(T.st_call_unknown);
+      case "bid": return fmt(esc(T.st_bid), { p: who });
+      case "play":
+        return fmt(esc((state.trick || []).length ? T.st_play : T.st_lead), { p: who });
+      case "raise_or_end": return esc(T.st_raise_or_end);
+      case "partner": return esc(T.st_partner);
+    }
+    return "";
+  }
+
+  function levelBar() {
+    var parts = [];
+    if (cfg.kind === "fuchsen") {
+      if (state.contract === "alone") parts.push('<span class="lvl">' + esc(T.alone) + "</span>");
+      var called = calledCard();
+      if (called && state.contract !== "alone") parts.push(esc(T.called) + " " + cardSpan(called, "mini"));
+      var lv = state.level;
+      parts.push('<span class="lvl" data-level="' + esc(lv || "") + '">' + esc(lv ? T.levels[lv] : T.no_level) + " · " + esc(money(cfg.level_values[lv || ""])) + "</span>");
+      if (fuchsSaid()) parts.push('<span class="flag">' + esc(T.fuchs_said) + "</span>");
+      if (state.augen && (state.tricks || []).length) parts.push(esc(fmt(T.augen_so_far, { d: state.augen.declarers, o: state.augen.opponents })));
+    } else {
+      if (state.contract) parts.push('<span class="lvl">' + esc(T.contracts[state.contract] || state.contract) + " · " + esc(money(cfg.contract_values[state.contract])) + "</span>");
+      var c = calledCard();
+      if (c && (state.contract === "durchmarsch" || state.contract === "durchmarsch_hundert")) parts.push(esc(T.called) + " " + cardSpan(c, "mini"));
+    }
+    return '<div class="levelbar">' + parts.join(" ") + "</div>";
+  }
+
+  function trickHtml() {
+    var active = state.active || [];
+    if (!active.length) return "";
+    var trick = state.trick || [];
+    var start = trick.length ? active.indexOf(trick[0][0]) : active.indexOf(state.to_act);
+    if (start < 0) start = 0;
+    var slots = [];
+    for (var i = 0; i < active.length; i++) {
+      var p = active[(start + i) % active.length];
+      var played = trick[i];
+      var cardHtml = played ? cardSpan(played[1]) : '<span class="pc"></span>';
+      var label = played ? name(played[0]) : name(p);
+      slots.push('<div class="slot' + (played ? "" : " empty") + '" data-seat="' + esc(p) + '">' + cardHtml +
+        '<span class="name">' + esc(label) + "</span></div>");
+    }
+    return '<div class="trick" style="grid-template-columns:repeat(' + active.length + ',minmax(0,1fr))" aria-label="' + esc(T.on_table) + '">' + slots.join("") + "</div>";
+  }
+
+  function gridHtml(opts) {
+    // opts: {act, enabled: fn(code)->bool, picked: fn(code)->bool, hidePlayed}
+    var played = playedCards();
+    return '<div class="hand">' + deckRows().map(function (row) {
+      var trumpRow = cfg.kind === "fuchsen" && (row.label === "T" || row.label === "R");
+      var label = row.label === "T"
+        ? '<span class="row-label trump">' + esc(T.trump) + "</span>"
+        : '<span class="row-label' + (trumpRow ? " trump-suit" : "") + '">' + suitSvg(row.label + "A") + "</span>";
+      var cls = row.label === "T" ? " trumps" : " s-" + row.label + (trumpRow ? " trumps" : "");
+      return '<div class="hand-row' + cls + '">' + label + row.cards.map(function (code) {
+        if (!code || (opts.hidePlayed !== false && played[code])) return '<span class="pc gap"></span>';
+        var on = opts.enabled(code);
+        var pick = opts.picked && opts.picked(code);
+        return '<button type="button" class="pc s-' + suitOf(code) + (isTrump(code) ? " trump" : "") + (pick ? " picked" : "") +
+          '" data-act="' + opts.act + '" data-card="' + code + '" aria-label="' + esc(cardName(code)) + '"' +
+          (pick ? ' aria-pressed="true"' : "") + (on && !busy ? "" : " disabled") + ">" + cardFace(code) + "</button>";
+      }).join("") + "</div>";
+    }).join("") + "</div>";
+  }
+
+  function raisesHtml() {
+    var raises = (state.legal && state.legal.raises) || [];
+    var canEnd = state.legal && state.legal.can_end_raising;
+    if (!raises.length && !canEnd) return "";
+    var out = '<div class="panel raises">';
+    if (raises.length) {
+      var level = raises[0][1];
+      var mine = state.declarers || [];
+      out += "<h3>" + esc(fmt(T.say_level, { l: T.levels[level], v: money(cfg.level_values[level]) })) + "</h3><div class=\"btns\">";
+      raises.forEach(function (r) {
+        var declSide = mine.indexOf(r[0]) >= 0 || r[0] === state.macher;
+        out += '<button type="button" class="btn-raise' + (declSide ? " decl-side" : "") + '" data-act="raise" data-player="' + esc(r[0]) +
+          '" data-level="' + esc(r[1]) + '"' + (busy ? " disabled" : "") + ">" + esc(T.levels[r[1]]) + " – " + esc(name(r[0])) + "</button>";
+      });
+      out += "</div>";
+    }
+    if (canEnd) {
+      out += '<p class="meta">' + esc(T.end_hint) + '</p><button type="button" class="btn-big" data-act="end_raising"' + (busy ? " disabled" : "") + ">" + esc(T.end_raising) + "</button>";
+    }
+    return out + "</div>";
+  }
+
+  function playHtml() {
+    var legal = (state.legal && state.legal.cards) || [];
+    var out = raisesHtml();
+    if (state.awaiting === "play" && state.to_act) {
+      var toggles = "";
+      var firstTrick = !(state.tricks || []).length;
+      var decl = state.declarers || [];
+      var maybeHilfer = decl.length > 1 ? decl[1] === state.to_act : state.to_act !== state.macher;
+      if (cfg.kind === "fuchsen" && firstTrick && state.contract !== "alone" && maybeHilfer && !fuchsSaid()) {
+        toggles += '<label class="toggle' + (ui.fuchs ? " on" : "") + '"><input type="checkbox" data-act="toggle-fuchs"' + (ui.fuchs ? " checked" : "") + "> " + esc(T.fuchs_toggle) + "</label>";
+      }
+      var call = theCall();
+      if (cfg.kind === "fuchsen" && call && call.turned && state.to_act === state.macher && !turnedPlayed()) {
+        toggles += '<label class="toggle' + (ui.turned ? " on" : "") + '"><input type="checkbox" data-act="toggle-turned"' + (ui.turned ? " checked" : "") + "> " + esc(T.turned_toggle) + "</label>";
+      }
+      out += '<div class="panel play"><h3>' + fmt(esc(T.tap_card), { p: "<strong>" + esc(name(state.to_act)) + "</strong>" }) + "</h3>" +
+        (toggles ? '<div class="btns">' + toggles + "</div>" : "") +
+        gridHtml({ act: "play", enabled: function (c) { return legal.indexOf(c) >= 0; } }) +
+        (legal.length ? "" : '<p class="meta">' + esc(T.no_legal) + "</p>") + "</div>";
+    }
+    return out;
+  }
+
+  function callHtml() {
+    var opts = (state.legal && state.legal.calls) || { cards: [], alone: false, turn: ["?"] };
+    var macher = state.to_act || ui.macher;
+    var out = '<div class="panel call"><h3>' + esc(T.call_title) + "</h3>";
+    if (!state.to_act) {
+      out += '<p class="meta">' + esc(T.who_macher) + '</p><div class="btns">' + (state.active || []).map(function (p) {
+        return '<button type="button" class="' + (ui.macher === p ? "" : "btn-quiet") + '" data-act="pick-macher" data-player="' + esc(p) + '">' + esc(name(p)) + "</button>";
+      }).join("") + "</div>";
+    }
+    out += '<div class="choice" role="radiogroup">' +
+      '<label><input type="radio" name="callmode" data-act="callmode" value="partner"' + (ui.callMode === "partner" ? " checked" : "") + "> " + esc(T.call_partner) + "</label>" +
+      '<label><input type="radio" name="callmode" data-act="callmode" value="alone"' + (ui.callMode === "alone" ? " checked" : "") + "> " + esc(T.call_alone) + "</label></div>";
+    if (ui.callMode === "partner") {
+      var known = opts.cards && opts.cards.length;
+      out += '<p class="meta">' + esc(T.pick_called) + "</p>" + gridHtml({
+        act: "pick-call", hidePlayed: false,
+        enabled: function (c) { return known ? opts.cards.indexOf(c) >= 0 || (ui.turnChoice !== "none" && !isTrump(c)) : !isTrump(c); },
+        picked: function (c) { return c === ui.callCard; }
+      });
+    }
+    // Turning: a specific card when the Macher's hand is known, else just "turned".
+    var turnCodes = (opts.turn || []).filter(function (c) { return c !== "?"; });
+    var unknownHand = (opts.turn || []).indexOf("?") >= 0;
+    if (unknownHand || turnCodes.length) {
+      out += '<p class="meta">' + esc(T.turn_q) + '</p><div class="choice">' +
+        '<label><input type="radio" name="turn" data-act="turn" value="none"' + (ui.turnChoice === "none" ? " checked" : "") + "> " + esc(T.turn_none) + "</label>";
+      if (unknownHand) out += '<label><input type="radio" name="turn" data-act="turn" value="?"' + (ui.turnChoice === "?" ? " checked" : "") + "> " + esc(T.turn_unknown) + "</label>";
+      turnCodes.forEach(function (c) {
+        out += '<label><input type="radio" name="turn" data-act="turn" value="' + c + '"' + (ui.turnChoice === c ? " checked" : "") + "> " + cardSpan(c, "mini") + "</label>";
+      });
+      out += "</div>";
+    }
+    var ready = macher && (ui.callMode === "alone" || ui.callCard);
+    var label = ui.callMode === "alone" ? fmt(T.do_alone, { p: macher ? name(macher) : "…" })
+      : fmt(T.do_call, { p: macher ? name(macher) : "…", c: ui.callCard ? cardName(ui.callCard) : "…" });
+    out += '<button type="button" class="btn-big" data-act="call"' + (ready && !busy ? "" : " disabled") + ">" + esc(label) + "</button></div>";
+    return out;
+  }
+
+  function auctionHtml() {
+    var legal = state.legal || {};
+    var who = state.to_act;
+    var out = '<div class="panel auction"><h3>' + fmt(esc(T.bid_title), { p: "<strong>" + esc(name(who)) + "</strong>" }) + "</h3>";
+    var bids = effectiveEvents().filter(function (e) { return e.type === "bid" || e.type === "pass" || e.type === "join"; });
+    if (bids.length) out += '<ul class="evlist">' + bids.map(function (e) { return "<li>" + esc(describe(e)) + "</li>"; }).join("") + "</ul>";
+    out += '<div class="btns">';
+    (legal.bids || []).forEach(function (b) {
+      out += '<button type="button" class="bid-btn' + (ui.bid === b ? "" : " btn-quiet") + '" data-act="bid" data-contract="' + b + '"' + (busy ? " disabled" : "") + ">" +
+        esc(T.contracts[b] || b) + "<small>" + esc(money(cfg.contract_values[b])) + (cfg.with_called.indexOf(b) >= 0 ? " · " + esc(T.with_called) : "") + "</small></button>";
+    });
+    if (legal.can_join) out += '<button type="button" class="bid-btn" data-act="join"' + (busy ? " disabled" : "") + ">" + esc(T.join) + "<small>" + esc(T.join_hint) + "</small></button>";
+    if (legal.can_pass) out += '<button type="button" class="bid-btn btn-quiet" data-act="pass"' + (busy ? " disabled" : "") + ">" + esc(T.pass) + "<small>" + esc(T.pass_hint) + "</small></button>";
+    out += "</div>";
+    if (ui.bid && cfg.with_called.indexOf(ui.bid) >= 0) {
+      out += '<p class="meta">' + esc(fmt(T.pick_bid_called, { b: T.contracts[ui.bid] })) + "</p>" + gridHtml({
+        act: "pick-bidcard", hidePlayed: false, enabled: function () { return true; }, picked: function (c) { return c === ui.bidCard; }
+      }) + '<button type="button" class="btn-big" data-act="bid-called"' + (ui.bidCard && !busy ? "" : " disabled") + ">" +
+        esc(fmt(T.do_bid_called, { b: T.contracts[ui.bid], c: ui.bidCard ? cardName(ui.bidCard) : "…" })) + "</button>";
+    }
+    return out + "</div>";
+  }
+
+  function partnerHtml() {
+    var called = calledCard();
+    var decl = state.macher || state.declarer;
+    var out = '<div class="panel partner"><h3>' + esc(called ? fmt(T.partner_q, { c: cardName(called) }) : T.st_partner) + "</h3>" +
+      '<p class="meta">' + esc(T.partner_hint) + '</p><div class="btns">';
+    (state.active || []).forEach(function (p) {
+      if (p === decl) return;
+      out += '<button type="button" data-act="name-partner" data-player="' + esc(p) + '"' + (called && !busy ? "" : " disabled") + ">" + esc(name(p)) + "</button>";
+    });
+    return out + "</div></div>";
+  }
+
+  function resultHtml() {
+    var r = state.result || {};
+    var out = '<div class="panel result" data-status="' + esc(state.status) + '">';
+    if (state.status === "annulled") return out + "<h3>" + esc(T.st_annulled) + '</h3><p class="meta">' + esc(T.annulled_hint) + "</p>" + afterLinks() + "</div>";
+    if (state.status === "invalid") return out + "<h3>" + esc(T.st_invalid) + "</h3><p>" + esc(withNames(r.error && r.error.message)) + "</p></div>";
+    var decl = (r.declarers || []).map(name).join(" + ");
+    var headline;
+    if (r.won === null || r.won === undefined) headline = T.contracts[r.contract] || T.st_finished;
+    else headline = fmt(r.won ? T.won : T.lost, { p: decl || "—" });
+    out += "<h3>" + esc(headline) + "</h3><p>" + esc([
+      cfg.kind === "fuchsen" ? (r.contract === "alone" ? T.alone : (r.level ? T.levels[r.level] : T.no_level)) : (T.contracts[r.contract] || ""),
+      T.reasons[r.reason] || r.reason,
+      fmt(T.value_is, { v: money(r.value) })
+    ].filter(Boolean).join(" · ")) + "</p>";
+    if (r.augen) out += "<p>" + esc(fmt(T.augen_final, { d: r.augen.declarers, o: r.augen.opponents })) + "</p>";
+    if (r.payouts) {
+      out += '<table class="tbl"><tbody>' + (state.players || Object.keys(r.payouts)).map(function (p) {
+        var v = r.payouts[p] || 0;
+        return '<tr data-player="' + esc(p) + '"><td>' + esc(name(p)) + '</td><td class="num ' + (v > 0 ? "pos" : v < 0 ? "neg" : "") + '">' + (v > 0 ? "+" : "") + esc(money(v)) + "</td></tr>";
+      }).join("") + "</tbody></table>";
+    }
+    return out + afterLinks() + "</div>";
+  }
+  function afterLinks() {
+    return '<div class="btns" style="margin-top:.5rem"><a class="button" href="' + esc(cfg.new_game_url) + '">' + esc(T.new_game) + "</a>" +
+      '<a class="button secondary" href="' + esc(cfg.evening_url) + '">' + esc(T.to_evening) + "</a>" +
+      '<a class="button secondary" href="' + esc(cfg.replay_url) + '">' + esc(T.replay) + "</a></div>";
+  }
+
+  function toolsHtml() {
+    var decided = state.status !== "in_progress";
+    var started = effectiveEvents().some(function (e) { return e.type !== "deal"; });
+    var out = '<div class="tools">' +
+      '<button type="button" data-act="undo"' + (events.length && !busy ? "" : " disabled") + ' title="' + esc(T.undo_title) + '">↶ ' + esc(T.undo) + "</button>" +
+      '<button type="button" data-act="panel" data-panel="show"' + (busy ? " disabled" : "") + ">" + esc(T.show) + "</button>" +
+      '<button type="button" data-act="panel" data-panel="forfeit"' + (decided || !started || busy ? " disabled" : "") + ">" + esc(T.forfeit) + "</button>" +
+      '<button type="button" class="danger" data-act="panel" data-panel="annul"' + (state.status === "annulled" || busy ? " disabled" : "") + ">" + esc(T.annul) + "</button></div>";
+    var last = effectiveEvents().slice(-1)[0];
+    if (last) out += '<p class="meta last-event">' + esc(T.last) + " " + esc(describe(last)) + "</p>";
+    if (ui.panel === "show") {
+      out += '<div class="panel"><h3>' + esc(T.show_title) + '</h3><p class="meta">' + esc(T.show_hint) + "</p>" + whoButtons() +
+        gridHtml({ act: "pick-show", enabled: function () { return true; }, picked: function (c) { return ui.cards.indexOf(c) >= 0; } }) +
+        '<div class="btns"><button type="button" data-act="do-show"' + (ui.who && ui.cards.length ? "" : " disabled") + ">" + esc(T.show_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
+    } else if (ui.panel === "forfeit") {
+      out += '<div class="panel"><h3>' + esc(T.forfeit_title) + '</h3><p class="meta">' + esc(T.forfeit_hint) + "</p>" + whoButtons() +
+        '<label for="reason">' + esc(T.reason) + '</label><input id="reason" data-act="reason" value="' + esc(ui.reason) + '">' +
+        '<div class="btns" style="margin-top:.4rem"><button type="button" class="btn-danger" data-act="do-forfeit"' + (ui.who ? "" : " disabled") + ">" + esc(T.forfeit_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
+    } else if (ui.panel === "annul") {
+      out += '<div class="panel"><h3>' + esc(T.annul_title) + '</h3><p class="meta">' + esc(T.annul_hint) + "</p>" +
+        '<label for="reason">' + esc(T.reason) + '</label><input id="reason" data-act="reason" value="' + esc(ui.reason) + '">' +
+        '<div class="btns" style="margin-top:.4rem"><button type="button" class="btn-danger" data-act="do-annul">' + esc(T.annul_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
+    }
+    return out;
+  }
+  function whoButtons() {
+    return '<div class="btns">' + (state.active || []).map(function (p) {
+      return '<button type="button" class="' + (ui.who === p ? "" : "btn-quiet") + '" data-act="pick-who" data-player="' + esc(p) + '">' + esc(name(p)) + "</button>";
+    }).join("") + "</div>";
+  }
+
+  function tricksHtml() {
+    var tricks = state.tricks || [];
+    if (!tricks.length) return "";
+    var raises = effectiveEvents().filter(function (e) { return e.type === "raise"; });
+    return "<h2>" + esc(T.tricks_title) + '</h2><ol class="tricks" reversed>' + tricks.slice().reverse().map(function (t, i) {
+      var no = tricks.length - i;
+      var extra = no === 1 && raises.length ? '<div class="extra">' + esc(raises.map(describe).join(" · ")) + "</div>" : "";
+      return '<li><span class="no">' + no + '</span><div class="cards">' + t.cards.map(function (pc) {
+        return '<span class="play' + (pc[0] === t.winner ? " won" : "") + '">' + cardSpan(pc[1], "small") + '<span class="n">' + esc(name(pc[0])) + "</span></span>";
+      }).join("") + '<span class="meta">→ ' + esc(name(t.winner)) + "</span></div>" + extra + "</li>";
+    }).join("") + "</ol>";
+  }
+
+  function problemHtml() {
+    if (!problem) return "";
+    return '<div class="engine-error" role="alert" data-code="' + esc(problem.code || "") + '"><strong>' + esc(problem.title) + "</strong>" +
+      (problem.event ? '<div class="ev">' + esc(T.concerns) + " " + esc(problem.event) + "</div>" : "") +
+      (problem.detail ? '<div class="detail">' + esc(problem.detail) + "</div>" : "") +
+      (problem.retry ? '<button type="button" data-act="retry">' + esc(T.retry) + "</button>" : "") + "</div>";
+  }
+
+  function render() {
+    var body = "";
+    var mode = state.status === "in_progress" ? state.awaiting : "done";
+    body += problemHtml();
+    body += seatsHtml();
+    var showTrick = state.active && state.active.length && (mode === "play" || mode === "raise_or_end" || mode === "partner");
+    var lastTrick = (state.tricks || []).slice(-1)[0];
+    var lastLine = showTrick && lastTrick && !(state.trick || []).length
+      ? '<p class="sub">' + esc(fmt(T.last_trick, { n: (state.tricks || []).length, p: name(lastTrick.winner) })) + "</p>" : "";
+    body += '<div class="felt"><p class="status">' + statusText() + "</p>" + levelBar() + lastLine + (showTrick ? trickHtml() : "") + "</div>";
+    if (mode === "call") body += callHtml();
+    else if (mode === "bid") body += auctionHtml();
+    else if (mode === "play" || mode === "raise_or_end") body += playHtml();
+    else if (mode === "partner") body += partnerHtml();
+    else if (mode === "deal") body += '<div class="panel"><p>' + esc(T.st_deal) + '</p><a class="button" href="' + esc(cfg.new_game_url) + '">' + esc(T.new_game) + "</a></div>";
+    else body += resultHtml();
+    body += toolsHtml();
+    body += tricksHtml();
+    root.innerHTML = body;
+    root.setAttribute("data-seq", String(seq));
+    root.setAttribute("data-status", state.status || "");
+    root.setAttribute("data-awaiting", state.awaiting || "");
+    root.setAttribute("aria-busy", busy ? "true" : "false");
+    if (cfg.readonly) {
+      Array.prototype.forEach.call(root.querySelectorAll("[data-act]"), function (el) { el.disabled = true; });
+      var tools = root.querySelector(".tools");
+      if (tools) tools.outerHTML = '<p class="notice">' + esc(T.readonly) + "</p>";
+    }
+  }
+
+  // ---------------------------------------------------------------- taps
+  root.addEventListener("click", function (ev) {
+    var el = ev.target.closest("[data-act]");
+    if (!el || !root.contains(el) || el.disabled) return;
+    var act = el.getAttribute("data-act");
+    var card = el.getAttribute("data-card");
+    var player = el.getAttribute("data-player");
+    switch (act) {
+      case "play": {
+        var e = { type: "play", player: state.to_act, card: card };
+        if (ui.fuchs) e.fuchs = true;
+        if (ui.turned) e.turned = true;
+        send([e]);
+        return;
+      }
+      case "raise": send([{ type: "raise", player: player, level: el.getAttribute("data-level") }]); return;
+      case "end_raising": send([{ type: "end_raising" }]); return;
+      case "undo": send([{ type: "undo" }]); return;
+      case "retry": if (pending) request(pending.body, pending.key); return;
+      case "pick-macher": ui.macher = player; break;
+      case "pick-call": ui.callCard = card; break;
+      case "call": {
+        var c = { type: "call", player: state.to_act || ui.macher };
+        if (ui.callMode === "alone") c.alone = true; else c.card = ui.callCard;
+        if (ui.turnChoice !== "none") c.turned = ui.turnChoice === "?" ? true : ui.turnChoice;
+        send([c]);
+        return;
+      }
+      case "bid": {
+        var contract = el.getAttribute("data-contract");
+        if (cfg.with_called.indexOf(contract) >= 0) { ui.bid = contract; ui.bidCard = null; break; }
+        send([{ type: "bid", player: state.to_act, contract: contract }]);
+        return;
+      }
+      case "pick-bidcard": ui.bidCard = card; break;
+      case "bid-called": send([{ type: "bid", player: state.to_act, contract: ui.bid, called: ui.bidCard }]); return;
+      case "pass": send([{ type: "pass", player: state.to_act }]); return;
+      case "join": send([{ type: "join", player: state.to_act }]); return;
+      case "name-partner": send([{ type: "show", player: player, cards: [calledCard()] }]); return;
+      case "panel": ui.panel = el.getAttribute("data-panel") || null; ui.who = null; ui.cards = []; ui.reason = ""; break;
+      case "pick-who": ui.who = player; break;
+      case "pick-show": {
+        var i = ui.cards.indexOf(card);
+        if (i >= 0) ui.cards.splice(i, 1); else ui.cards.push(card);
+        break;
+      }
+      case "do-show": send([{ type: "show", player: ui.who, cards: ui.cards.slice() }]); return;
+      case "do-forfeit": {
+        var f = { type: "forfeit", player: ui.who };
+        if (ui.reason) f.reason = ui.reason;
+        send([f]);
+        return;
+      }
+      case "do-annul": {
+        var a = { type: "annul" };
+        if (ui.reason) a.reason = ui.reason;
+        send([a]);
+        return;
+      }
+      default: return;
+    }
+    render();
+  });
+  root.addEventListener("change", function (ev) {
+    var el = ev.target;
+    var act = el.getAttribute("data-act");
+    if (act === "toggle-fuchs") ui.fuchs = el.checked;
+    else if (act === "toggle-turned") ui.turned = el.checked;
+    else if (act === "callmode") { ui.callMode = el.value; ui.callCard = null; }
+    else if (act === "turn") ui.turnChoice = el.value;
+    else return;
+    render();
+  });
+  root.addEventListener("input", function (ev) {
+    if (ev.target.getAttribute("data-act") === "reason") ui.reason = ev.target.value;
+  });
+
+  // For the tests and the console: record any events, exactly as a tap would.
+  window.Stichbuch = { record: send, reload: function () { return reload().then(render); }, state: function () { return state; } };
+
+  render();
+})();

@@ -1,0 +1,66 @@
+"""Driving the pages in the browser: logging in, and tapping on the recording page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.factories import PASSWORD
+
+
+def log_in(page: Any, base_url: str, username: str, next_url: str = "/") -> None:
+    """Log in through the login form, as a member would."""
+    page.goto(f"{base_url}/accounts/login/?next={next_url}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_load_state()
+
+
+class RecordingPage:
+    """The recording page: each tap waits for the answer to be drawn."""
+
+    def __init__(self, page: Any, players: dict[str, Any]) -> None:
+        self.page = page
+        self.ids = {name: str(p.pk) for name, p in players.items()}
+
+    def seq(self) -> int:
+        return int(self.page.get_attribute("#record", "data-seq") or 0)
+
+    def state(self) -> dict[str, Any]:
+        state: dict[str, Any] = self.page.evaluate("window.Stichbuch.state()")
+        return state
+
+    def wait_ready(self) -> None:
+        self.page.wait_for_selector("#record[data-seq]")
+
+    def tap(self, selector: str) -> None:
+        """Tap something that records an event; fail with the page's error if it is refused."""
+        before = self.seq()
+        self.page.click(selector)
+        self.page.wait_for_function(
+            "seq => { const r = document.getElementById('record');"
+            " return r.getAttribute('aria-busy') === 'false' && (r.dataset.seq !== String(seq)"
+            " || r.querySelector('.engine-error')); }",
+            arg=before,
+        )
+        error = self.page.query_selector("#record .engine-error")
+        assert error is None, error.inner_text()
+
+    def play(self, card: str) -> None:
+        self.tap(f'#record button[data-act="play"][data-card="{card}"]')
+
+    def raise_(self, name: str, level: str) -> None:
+        who = self.ids[name]
+        self.tap(f'#record button[data-act="raise"][data-level="{level}"][data-player="{who}"]')
+
+    def card_enabled(self, card: str) -> bool:
+        return bool(
+            self.page.eval_on_selector(
+                f'#record button[data-act="play"][data-card="{card}"]', "b => !b.disabled"
+            )
+        )
+
+    def to_act(self) -> str | None:
+        state = self.state()
+        reverse = {v: k for k, v in self.ids.items()}
+        return reverse.get(state.get("to_act") or "")

@@ -1,0 +1,186 @@
+"""Recording at the table, in real Chromium on a phone-sized screen.
+
+A scorer signs in, deals a five-player Fuchsen game with known hands, records
+the call, the first trick with Kontra and Re, every card by tapping it, sees an
+illegal card disabled and a forced one refused with the engine's reason, takes
+a card back, finishes the game and settles the evening. A Königrufen
+Durchmarsch is recorded on French cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clubs.models import Club, GameKind, Role
+from tests.e2e.conftest import no_horizontal_scroll, shoot
+from tests.e2e.pages import RecordingPage, log_in
+from tests.e2e.tables import RE_PLAYED_OUT, open_evening, players_of, start
+from tests.factories import ClubFactory, MembershipFactory, UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+HANDS = RE_PLAYED_OUT["events"][0]["hands"]
+TRICKS_2_TO_6 = [
+    ("bert", "GO"), ("carl", "RU"), ("dora", "RK"), ("emil", "RO"), ("anna", "R8"),
+    ("bert", "EU"), ("carl", "GK"), ("dora", "SK"), ("emil", "G8"), ("anna", "S8"),
+    ("bert", "GU"), ("carl", "G10"), ("dora", "S10"), ("emil", "G9"), ("anna", "S9"),
+    ("bert", "SU"), ("carl", "GA"), ("dora", "SA"), ("emil", "SO"), ("anna", "E8"),
+    ("bert", "E7"), ("carl", "E10"), ("dora", "EK"), ("emil", "E9"), ("anna", "EA"),
+]  # fmt: skip
+
+
+def _scorer(club: Club) -> str:
+    user = UserFactory.create(username="schreiber")
+    MembershipFactory.create(club=club, user=user, role=Role.SCORER)
+    return "schreiber"
+
+
+def test_a_scorer_records_a_fuchsen_deal_with_raises_and_settles_the_evening(
+    live_server: Any, phone: Any
+) -> None:
+    club = ClubFactory.create(name="Stammtisch Gasthaus Post", slug="post")
+    username = _scorer(club)
+    players = players_of(club)
+    evening = open_evening(club, players)
+    page = phone
+    log_in(page, live_server.url, username, f"/evenings/{evening.pk}/")
+    assert page.url.endswith(f"/evenings/{evening.pk}/")
+    assert no_horizontal_scroll(page)
+
+    # The deal: Anna deals game 1 (pre-filled); the hands are typed in.
+    page.click(f'a[href="/evenings/{evening.pk}/new-game/"]')
+    assert page.input_value("#dealer") == str(players["anna"].pk)
+    page.click("#deal-form summary")
+    for name, cards in HANDS.items():
+        page.fill(f"#hand{players[name].pk}", " ".join(cards))
+    page.click("#deal-form button[type=submit]")
+    table = RecordingPage(page, players)
+    table.wait_ready()
+    assert table.state()["awaiting"] == "call"
+    assert table.to_act() == "bert"  # the record shows Bert holds EO: he is the Macher
+
+    # The call: Bert calls the Eichel-Zehner.
+    page.click('#record button[data-act="pick-call"][data-card="E10"]')
+    shoot(page, "phone-record-call")
+    assert no_horizontal_scroll(page)
+    table.tap('#record button[data-act="call"]')
+
+    # The first trick, with Kontra (Dora) and Re (Carl) after their cards.
+    table.play("EO")
+    table.play("RA")
+    table.play("R10")
+    assert page.query_selector(
+        f'#record button[data-act="raise"][data-level="kontra"][data-player="{players["dora"].pk}"]'
+    )
+    shoot(page, "phone-record-raise")
+    assert no_horizontal_scroll(page)
+    table.raise_("dora", "kontra")
+    table.raise_("carl", "re")
+    table.play("R9")
+    table.play("R7")
+    assert table.state()["level"] == "re"
+    table.tap('#record button[data-act="end_raising"]')
+
+    # Trick 2: Bert leads the Fuchs; Carl must follow with a trump, so his Grün-Sau is disabled.
+    table.play("GO")
+    assert table.to_act() == "carl"
+    assert not table.card_enabled("GA")
+    assert table.card_enabled("RU")
+    # Forcing the illegal card past the page: the engine refuses it and the page says why.
+    page.evaluate(
+        "id => window.Stichbuch.record([{type: 'play', player: id, card: 'GA'}])",
+        str(players["carl"].pk),
+    )
+    error = page.wait_for_selector('#record .engine-error[data-code="must_follow_suit"]')
+    assert "Carl" in error.inner_text()  # the engine's message, with his name put in
+    assert table.to_act() == "carl"  # nothing was recorded
+    shoot(page, "phone-record-error")
+    # Carl's trump, taken back, and played again.
+    table.play("RU")
+    assert table.to_act() == "dora"
+    table.tap('#record button[data-act="undo"]')
+    assert table.to_act() == "carl"
+    for name, card in TRICKS_2_TO_6[1:]:
+        assert table.to_act() == name
+        table.play(card)
+
+    page.wait_for_selector('#record[data-status="finished"]')
+    result = table.state()["result"]
+    assert result["payouts"] == {
+        str(players[n].pk): v
+        for n, v in {"anna": -20, "bert": 40, "carl": 20, "dora": -20, "emil": -20}.items()
+    }
+    assert "+40" in page.inner_text(f'#record tr[data-player="{players["bert"].pk}"]')
+    shoot(page, "phone-record-finished")
+    assert no_horizontal_scroll(page)
+
+    # The evening: the game, the balances, the settlement.
+    page.goto(f"{live_server.url}/evenings/{evening.pk}/")
+    assert "+40" in page.inner_text(f'#balances tr[data-player="{players["bert"].pk}"]')
+    page.click("#settle")
+    transfers = page.query_selector_all("#transfers li")
+    assert len(transfers) == 3  # Anna, Dora and Emil each pay 20; Bert and Carl receive
+    page.click("#transfers li:first-child button")
+    page.wait_for_selector("#transfers li.paid")
+    shoot(page, "phone-evening-settled")
+    assert no_horizontal_scroll(page)
+
+
+DURCHMARSCH_HANDS = {
+    "bert": ["EA", "EK", "GA", "GK", "RA", "RK"],
+    "carl": ["EO", "EU", "GO", "GU", "SA", "SK"],
+    "dora": ["E10", "E9", "G10", "G9", "SO", "SU"],
+    "anna": ["RO", "RU", "R10", "R9", "S10", "S9"],
+}
+DURCHMARSCH_PLAY = [
+    ("bert", "EA"), ("carl", "EU"), ("dora", "E9"), ("anna", "S9"),
+    ("bert", "EK"), ("carl", "EO"), ("dora", "E10"), ("anna", "S10"),
+    ("bert", "GA"), ("carl", "GU"), ("dora", "G9"), ("anna", "R9"),
+    ("bert", "GK"), ("carl", "GO"), ("dora", "G10"), ("anna", "R10"),
+    ("bert", "RA"), ("carl", "SK"), ("dora", "SU"), ("anna", "RU"),
+    ("bert", "RK"), ("carl", "SA"), ("dora", "SO"), ("anna", "RO"),
+]  # fmt: skip
+
+
+def test_a_scorer_records_a_koenigrufen_durchmarsch_on_french_cards(
+    live_server: Any, phone: Any
+) -> None:
+    club = ClubFactory.create(name="Königsrunde", slug="koenig", card_face=Club.CardFace.FRENCH)
+    username = _scorer(club)
+    players = players_of(club, ("Anna", "Bert", "Carl", "Dora"))
+    evening = open_evening(club, players, kind=GameKind.KOENIGRUFEN)
+    game = start(
+        evening,
+        players,
+        {"dealer": "anna", "players": ["anna", "bert", "carl", "dora"], "hands": DURCHMARSCH_HANDS},
+    )
+    page = phone
+    log_in(page, live_server.url, username, f"/games/{game.pk}/")
+    table = RecordingPage(page, players)
+    table.wait_ready()
+    assert table.state()["awaiting"] == "bid" and table.to_act() == "bert"
+
+    # Bert bids Durchmarsch calling the Karo-Ass (SA); the others pass.
+    page.click('#record button[data-act="bid"][data-contract="durchmarsch"]')
+    page.click('#record button[data-act="pick-bidcard"][data-card="SA"]')
+    shoot(page, "phone-record-auction")
+    assert no_horizontal_scroll(page)
+    table.tap('#record button[data-act="bid-called"]')
+    for name in ("carl", "dora", "anna"):
+        assert table.to_act() == name
+        table.tap('#record button[data-act="pass"]')
+
+    for name, card in DURCHMARSCH_PLAY:
+        assert table.to_act() == name
+        table.play(card)
+        if (name, card) == ("carl", "EO"):
+            shoot(page, "phone-record-koenigrufen-play")
+
+    page.wait_for_selector('#record[data-status="finished"]')
+    result = table.state()["result"]
+    assert result["contract"] == "durchmarsch" and result["won"] is True
+    assert result["payouts"][str(players["bert"].pk)] == 40
+    assert result["payouts"][str(players["carl"].pk)] == 40
+    shoot(page, "phone-record-durchmarsch-finished")
