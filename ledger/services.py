@@ -206,25 +206,16 @@ def projection_request(*, season_id: int) -> None:
     """Ask for the season's projections to be recomputed once this transaction commits.
 
     Not ``delay_on_commit``: that lets a broker error escape from the commit
-    hook into the request that recorded the game. Here an enqueue that fails
-    (broker down, or the task itself failing when tasks run eagerly) is
-    logged and dropped; the season stays *behind* and ``repair_projections``
-    recomputes it. ``retry=False`` makes a dead broker fail fast instead of
-    holding the request while Celery retries the publish.
+    hook into the request that recorded the game. Here the enqueue goes
+    through ``ledger.tasks.send_quietly``, which fails fast on a dead broker
+    and logs instead of raising; the season then stays *behind* and
+    ``repair_projections`` recomputes it.
     """
 
     def enqueue() -> None:
-        from ledger.tasks import project_season
+        from ledger.tasks import project_season, send_quietly
 
-        try:
-            project_season.apply_async(args=(season_id,), retry=False)
-        except Exception:
-            logger.warning(
-                "could not run or enqueue the projections of season %s; "
-                "the periodic repair will catch up",
-                season_id,
-                exc_info=True,
-            )
+        send_quietly(project_season, season_id)
 
     transaction.on_commit(enqueue)
 

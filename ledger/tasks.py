@@ -15,8 +15,9 @@ version check), so ``acks_late`` redelivery and retries are harmless.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.db import DatabaseError
 from django.utils import timezone
 
@@ -24,6 +25,37 @@ from clubs.models import Season
 from ledger import selectors, services
 
 logger = logging.getLogger(__name__)
+
+
+def send_quietly(task: Task[Any, Any], *args: Any) -> bool:
+    """Enqueue ``task(*args)``; on any failure log it and return False, never raise.
+
+    Used from on-commit hooks, after the money is safely committed: a dead
+    broker must not turn a recorded game into an error page. Celery's own
+    publish would retry the connection for seconds while the request waits,
+    so the connection is checked first with one quick attempt (about 0.1 s to
+    a refused port). With no broker configured (eager mode) the task runs
+    here, and its failure is logged the same way; the periodic repair catches
+    up either way. Returns True when the task was handed over (or ran).
+    """
+    try:
+        if task.app.conf.task_always_eager:
+            task.apply_async(args=args)
+            return True
+        with task.app.connection_for_write() as connection:
+            connection.ensure_connection(
+                max_retries=1, interval_start=0, interval_step=0, timeout=2
+            )
+            task.apply_async(args=args, producer=connection.Producer(), retry=False)
+        return True
+    except Exception:
+        logger.warning(
+            "could not run or enqueue %s%r; the periodic repair will catch up",
+            task.name,
+            args,
+            exc_info=True,
+        )
+        return False
 
 
 @shared_task(
