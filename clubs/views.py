@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -78,7 +79,9 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         "rule_profiles": selectors.rule_profile_list(club=club),
         "invitations": selectors.invitation_list(club=club, pending_only=True) if is_admin else [],
     }
-    return render(request, "clubs/club_page.html", context)
+    # Dates and times on a club's pages are the club's local ones.
+    with timezone.override(club.zone):
+        return render(request, "clubs/club_page.html", context)
 
 
 @login_required

@@ -130,3 +130,14 @@ def test_signing_up_on_the_page_logs_the_new_member_in() -> None:
 def test_logging_out_ends_the_session(member: PersonaClient) -> None:
     assert member.post("/accounts/logout/").status_code == 302
     assert member.get("/api/auth/me/").status_code == 401
+
+
+@override_settings(AXES_FAILURE_LIMIT=2)
+def test_the_login_page_locks_out_after_repeated_wrong_passwords() -> None:
+    UserFactory.create(username="resi")
+    client = Client()
+    for _ in range(2):
+        client.post("/accounts/login/", {"username": "resi", "password": "falsch"})
+    locked = client.post("/accounts/login/", {"username": "resi", "password": PASSWORD})
+    assert locked.status_code == 429
+    assert "Zu viele Versuche" in locked.content.decode()

@@ -54,3 +54,18 @@ def test_seed_demo_refuses_without_debug_and_creates_nothing() -> None:
     with pytest.raises(CommandError, match="DEBUG"):
         call_command("seed_demo", stdout=io.StringIO())
     assert not get_user_model().objects.filter(username="demo").exists()
+
+
+@override_settings(DEBUG=True)
+def test_an_apps_demo_module_adds_to_the_demo_club(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.machinery
+    import sys
+    import types
+
+    seen: list[str] = []
+    module = types.ModuleType("clubs.demo")
+    module.__spec__ = importlib.machinery.ModuleSpec("clubs.demo", loader=None)
+    module.seed_demo = lambda *, club, stdout: seen.append(club.slug)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "clubs.demo", module)
+    call_command("seed_demo", stdout=io.StringIO())
+    assert seen == ["stammtisch-demo"]

@@ -5,15 +5,19 @@ Creates (or finds) the club "Stammtisch Demo" with an owner account
 Fuchsen and an open Königrufen season and a rule profile for each. The demo
 account has a known password, so the command refuses to run unless DEBUG is on.
 
-Later apps extend the demo through ``seed_demo_extras``: e.g. the games app
-records an evening there. Each hook must be idempotent too.
+Later apps extend the demo through ``seed_demo_extras``: an app's ``demo.py``
+with ``seed_demo(*, club, stdout)`` (e.g. the games app records an evening
+there) is called automatically. Each hook must be idempotent too.
 """
 
 from __future__ import annotations
 
 import datetime
+import importlib
+import importlib.util
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
@@ -42,9 +46,18 @@ def seed_demo_extras(*, club: Club, stdout: Any) -> None:
     """Hook for later apps: add a recorded evening, games, payments to the demo club.
 
     Called after the club, its players, seasons and rule profiles exist, inside
-    the same transaction. Whatever is added here must be idempotent: look for
-    it first, create it only if it is missing. Does nothing yet.
+    the same transaction. Each installed app may provide a module ``<app>/demo.py``
+    with a function ``seed_demo(*, club, stdout)``; they run in INSTALLED_APPS
+    order (games before ledger). Whatever they add must be idempotent: look for
+    it first, create it only if it is missing.
     """
+    for app_config in apps.get_app_configs():
+        module_name = f"{app_config.name}.demo"
+        if importlib.util.find_spec(module_name) is None:
+            continue
+        hook = getattr(importlib.import_module(module_name), "seed_demo", None)
+        if hook is not None:
+            hook(club=club, stdout=stdout)
 
 
 class Command(BaseCommand):
