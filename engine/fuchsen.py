@@ -700,6 +700,7 @@ class Fuchsen(Variant):
         # A blank the record never identifies could be any card he was allowed to turn:
         # such a card proves nothing about its printed suit unless he holds two of them.
         amb = self._maybe_blank(state, p, plain) if has_blank and blank < 0 else 0
+        amb &= ~(1 << card)  # the card he plays face up is not his blank
         led_cards = _proven(plain & CLASS_MASK[led], amb)
         blank_follows = has_blank and not state.alone and led == state.called_suit
         card_cls = _card_class(state, blank, card)

@@ -132,3 +132,20 @@ def test_in_durchmarsch_a_trick_won_by_a_non_declarer_ends_it_for_every_candidat
     # Playing on means dora is the partner: for anyone else the game was already over.
     result = koenig(*events, play("dora", "EK"))
     assert (result.status, result.declarers) == ("in_progress", ("bert", "dora"))
+
+
+def test_an_unidentified_blank_proves_nothing_about_its_printed_suit() -> None:
+    # bert turned a card nobody names: his S8 might be that blank (Grün, the called
+    # suit), so he need not follow Schellen with it (corpus case 109) ...
+    hands = {
+        "anna": ["EA", "G10", "GO", "R7", "RK", "RU"],
+        "bert": ["E7", "EU", "EO", "GA", "S8", "SU"],
+        "carl": ["E10", "E9", "EK", "E8", "GK", "SO"],
+        "dora": ["R10", "R8", "RA", "RO", "S10", "S9"],
+        "emil": ["G8", "G9", "GU", "R9", "SA", "SK"],
+    }
+    events = [deal(hands=hands, dealer="dora"), call("bert", "G10", turned=True)]
+    events += plays("emil:SA anna:RU")
+    assert fuchsen(*events, play("bert", "SU")).status == "in_progress"
+    # ... and playing it face up is following suit, not a failure to trump.
+    assert fuchsen(*events, play("bert", "S8")).status == "in_progress"

@@ -1,0 +1,105 @@
+"""Benchmark the rules engine's replay on seeded complete games (one core).
+
+    python bench/engine.py [--records N] [--repeat R] [--profile]
+
+For five-player Fuchsen and for Königrufen, with and without the deal's hands, it
+prints records/s and µs/event for ``json.loads`` + ``replay`` of each record, and in
+the same run the floor: ``json.loads`` of the same text plus one walk over the events.
+The ratio is replay time over floor time. Games come from ``engine.generate`` (the
+same generator the property tests use), so every record replays as a complete game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import json
+import pstats
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import replay  # noqa: E402
+from engine.generate import random_game  # noqa: E402
+
+SUITES = (
+    ("fuchsen, 5 players, with hands", "fuchsen", 5, True),
+    ("fuchsen, 5 players, no hands", "fuchsen", 5, False),
+    ("koenigrufen, with hands", "koenigrufen", 4, True),
+    ("koenigrufen, no hands", "koenigrufen", 4, False),
+)
+
+
+def _texts(game: str, seats: int, hands: bool, count: int) -> list[str]:
+    # Complete games: the generator plays until the game is decided.
+    return [json.dumps(random_game(10_000 + i, game, seats, hands=hands)) for i in range(count)]
+
+
+def _walk(texts: list[str]) -> int:
+    events = 0
+    for text in texts:
+        record = json.loads(text)
+        for event in record["events"]:
+            if event["type"]:
+                events += 1
+    return events
+
+
+def _replay(texts: list[str]) -> int:
+    finished = 0
+    for text in texts:
+        if replay(json.loads(text)).status == "finished":
+            finished += 1
+    return finished
+
+
+def _best(fn: Callable[[list[str]], int], texts: list[str], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        fn(texts)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--records", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--profile", action="store_true", help="cProfile the first suite")
+    args = parser.parse_args()
+
+    print(
+        f"python {sys.version.split()[0]}, {args.records} records per suite, best of {args.repeat}"
+    )
+    header = f"{'suite':34} {'records/s':>10} {'µs/event':>9} {'floor rec/s':>12} {'ratio':>6}"
+    print(header)
+    print("-" * len(header))
+    for label, game, seats, hands in SUITES:
+        texts = _texts(game, seats, hands, args.records)
+        n_events = _walk(texts)
+        finished = _replay(texts)
+        if args.profile:
+            profiler = cProfile.Profile()
+            profiler.runcall(_replay, texts)
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+            args.profile = False
+        t_replay = _best(_replay, texts, args.repeat)
+        t_floor = _best(_walk, texts, args.repeat)
+        rate = len(texts) / t_replay
+        us_event = t_replay / n_events * 1e6
+        print(
+            f"{label:34} {rate:10,.0f} {us_event:9.2f} {len(texts) / t_floor:12,.0f} "
+            f"{t_replay / t_floor:6.2f}"
+        )
+        if finished != len(texts):
+            print(f"  ({len(texts) - finished} records await the partner: no hands)")
+
+
+if __name__ == "__main__":
+    main()
