@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import replay  # noqa: E402
-from engine.generate import random_game  # noqa: E402
+from engine import replay
+from engine.generate import random_game
 
 SUITES = (
     ("fuchsen, 5 players, with hands", "fuchsen", 5, True),
