@@ -273,9 +273,11 @@ def invitation_accept(*, token: str, user: Any) -> Membership:
     """Accept an invitation: ``user`` joins the club with the invitation's role.
 
     A user who is already a member keeps his role, or gets the invitation's if it
-    is higher. If the invitation offers a guest player, that player becomes the
-    user's; otherwise the user gets a player named after his account. An
-    invitation is good for one acceptance, before it expires.
+    is higher; a member with nothing to gain (no higher role, no guest to claim)
+    is refused, and the invitation stays unused. If the invitation offers a guest
+    player, that player becomes the user's; otherwise the user gets a player
+    named after his account. An invitation is good for one acceptance, before
+    it expires.
     """
     # Lock the invitation: two accepts of one link must not both succeed.
     invitation = (
@@ -292,6 +294,13 @@ def invitation_accept(*, token: str, user: Any) -> Membership:
     club = invitation.club
 
     membership = Membership.objects.filter(club=club, user=user).first()
+    if (
+        membership is not None
+        and role_at_least(membership.role, invitation.role)
+        and invitation.player_id is None
+    ):
+        # Nothing to gain: keep the link unused for the person it was meant for.
+        raise ValidationError({"token": _("You are already a member of this club.")})
     if membership is None:
         membership = Membership.objects.create(club=club, user=user, role=invitation.role)
     elif not role_at_least(membership.role, invitation.role):

@@ -80,13 +80,30 @@ def test_a_guest_claimed_meanwhile_cannot_be_claimed_again() -> None:
     assert "player" in excinfo.value.message_dict
 
 
-def test_a_member_accepting_keeps_a_higher_role_and_gains_a_higher_one() -> None:
+def test_a_member_gains_a_higher_role_by_accepting() -> None:
+    member = MembershipFactory.create(role=Role.MEMBER)
+    high = InvitationFactory.create(club=member.club, role=Role.SCORER)
+    assert services.invitation_accept(token=high.token, user=member.user).role == Role.SCORER
+
+
+def test_a_member_with_nothing_to_gain_is_refused_and_the_link_stays_unused() -> None:
     admin = MembershipFactory.create(role=Role.ADMIN)
     low = InvitationFactory.create(club=admin.club, role=Role.MEMBER)
-    assert services.invitation_accept(token=low.token, user=admin.user).role == Role.ADMIN
-    member = MembershipFactory.create(club=admin.club, role=Role.MEMBER)
-    high = InvitationFactory.create(club=admin.club, role=Role.SCORER)
-    assert services.invitation_accept(token=high.token, user=member.user).role == Role.SCORER
+    with pytest.raises(ValidationError) as excinfo:
+        services.invitation_accept(token=low.token, user=admin.user)
+    assert "token" in excinfo.value.message_dict
+    low.refresh_from_db()
+    assert low.accepted_at is None
+    assert Membership.objects.get(pk=admin.pk).role == Role.ADMIN
+
+
+def test_a_member_may_still_claim_a_guest_with_an_invitation() -> None:
+    member = MembershipFactory.create(role=Role.ADMIN)
+    guest = PlayerFactory.create(club=member.club)
+    invitation = InvitationFactory.create(club=member.club, role=Role.MEMBER, player=guest)
+    assert services.invitation_accept(token=invitation.token, user=member.user).role == Role.ADMIN
+    guest.refresh_from_db()
+    assert guest.user == member.user
 
 
 def test_nobody_invites_to_a_role_above_his_own() -> None:

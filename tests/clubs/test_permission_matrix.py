@@ -104,7 +104,8 @@ ENDPOINTS = [
         "invitation accept",
         "post",
         lambda w: f"/api/invitations/{w.invitation.token}/accept/",
-        any_user(),
+        # Members already have the invitation's role: nothing to accept (400).
+        {**any_user(400), "outsider": 200},
     ),
     Endpoint("player list", "get", club_url("players/"), members_read()),
     Endpoint(
