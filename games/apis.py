@@ -578,6 +578,10 @@ class SeasonRecordsApi(GamesApi):
 class EveningImportApi(GamesApi):
     """Import records as new games of the evening, all-or-nothing per record.
 
+    The answer reports each record: imported (game id, status, result) or
+    rejected (reason, and the engine's error where it judged the record). It
+    is a 200 if any record was imported, a 422 if every record was rejected.
+
     The body is one record, an array of records (≤ 500), exported entries
     (``{"record", "players", "result"}``), or ``{"records": [...], "players":
     {name: player_id}}`` to say which player a name stands for. Unmapped names
@@ -586,7 +590,7 @@ class EveningImportApi(GamesApi):
 
     class InputSerializer(serializers.Serializer[Any]):
         records = serializers.ListField(
-            child=serializers.JSONField(), max_length=services.MAX_IMPORT_RECORDS
+            child=serializers.JSONField(), min_length=1, max_length=services.MAX_IMPORT_RECORDS
         )
         players = serializers.DictField(
             child=serializers.IntegerField(min_value=1), required=False, default=dict
@@ -608,19 +612,22 @@ class EveningImportApi(GamesApi):
         many=True,
     )
 
+    ImportReportSerializer = inline_serializer(
+        "ImportReport",
+        {
+            "imported": serializers.IntegerField(),
+            "rejected": serializers.IntegerField(),
+            "results": OutcomeSerializer,
+        },
+    )
+
     @extend_schema(
         request=InputSerializer,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            200: inline_serializer(
-                "ImportReport",
-                {
-                    "imported": serializers.IntegerField(),
-                    "rejected": serializers.IntegerField(),
-                    "results": OutcomeSerializer,
-                },
-            ),
+            200: ImportReportSerializer,
             409: ConflictSerializer,
+            422: ImportReportSerializer,
         },
     )
     def post(self, request: Request, evening_id: int) -> Response:
@@ -669,7 +676,13 @@ class EveningImportApi(GamesApi):
                         row["unknown_players"] = outcome.unknown_players
                     results.append(row)
             imported = sum(1 for outcome in outcomes if outcome.imported)
-            return status.HTTP_200_OK, {
+            # Nothing usable at all is an unprocessable request; any import is a 200.
+            code = (
+                status.HTTP_422_UNPROCESSABLE_ENTITY
+                if outcomes and not imported
+                else status.HTTP_200_OK
+            )
+            return code, {
                 "imported": imported,
                 "rejected": len(outcomes) - imported,
                 "results": results,

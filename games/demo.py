@@ -1,0 +1,119 @@
+"""A recorded demo evening: several finished Fuchsen deals with raises.
+
+``record_demo_evening(club)`` seats five of the club's players and records
+each deal through the same services a scorer's phone uses (start with the
+deal, then append the rest), so the ledger books every result. The deals
+come from the engine's seeded generator (``engine.generate.random_game``):
+the same seeds give the same evening every time. Idempotent: a club that
+already has an evening is left alone.
+
+``manage.py seed_demo`` calls ``seed_demo(club=..., stdout=...)`` below
+through its ``seed_demo_extras`` hook (every installed app's ``demo.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from clubs.models import Club, GameKind, Player, Season
+from engine import replay
+from engine.generate import random_game
+from games import selectors, services
+from games.models import Evening
+
+# Seeds of generated five-player deals: kontra/re played out, up to "end", an early
+# end with no re, one quiet game without kontra.
+DEMO_SEEDS = (2, 0, 24, 20, 7, 25, 12, 4)
+DEMO_PLACE = "Gasthaus Post, Stammtisch"
+
+
+def _rename(event: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    out = dict(event)
+    for key in ("player", "dealer", "sitting_out"):
+        if isinstance(out.get(key), str):
+            out[key] = names[out[key]]
+    if isinstance(out.get("players"), list):
+        out["players"] = [names[name] for name in out["players"]]
+    if isinstance(out.get("hands"), dict):
+        out["hands"] = {names[name]: cards for name, cards in out["hands"].items()}
+    return out
+
+
+def _demo_record(seed: int, number: int, seat_ids: list[str]) -> list[dict[str, Any]]:
+    """The generated deal for game ``number`` (0-based), seated so the deal goes round.
+
+    The generator picks its own dealer; rotating its seats onto ours (clockwise
+    order kept) makes seat ``number % 5`` the dealer, as at a real table.
+    """
+    record = random_game(seed, GameKind.FUCHSEN, 5)
+    generated = list(record["events"][0]["players"])
+    dealer_index = generated.index(record["events"][0]["dealer"])
+    shift = number % len(seat_ids) - dealer_index
+    names = {name: seat_ids[(i + shift) % len(seat_ids)] for i, name in enumerate(generated)}
+    return [_rename(event, names) for event in record["events"]]
+
+
+@transaction.atomic
+def record_demo_evening(club: Club) -> Evening:
+    """Record a complete demo evening for ``club`` (or return the evening it already has)."""
+    existing = Evening.objects.filter(club=club).order_by("id").first()
+    if existing is not None:
+        return existing
+    season = Season.objects.filter(
+        club=club, game_kind=GameKind.FUCHSEN, status=Season.Status.OPEN
+    ).first()
+    if season is None:
+        from clubs.services import season_create
+
+        season = season_create(
+            club=club, name="Fuchsen (Demo)", game_kind=GameKind.FUCHSEN, start=_today(club)
+        )
+    players = list(Player.objects.filter(club=club, is_active=True).order_by("id")[:5])
+    if len(players) < 5:
+        raise ValueError("the demo evening needs five active players in the club")
+    evening = services.evening_create(
+        club=club,
+        user=None,
+        season=season,
+        players=[player.pk for player in players],
+        place=DEMO_PLACE,
+        rule_profile=season.rule_profile
+        if season.rule_profile and season.rule_profile.game_kind == GameKind.FUCHSEN
+        else None,
+    )
+    seat_ids = [str(player.pk) for player in players]
+    rules = selectors.evening_house_rules(evening=evening)
+    number = 0
+    for seed in DEMO_SEEDS:
+        events = _demo_record(seed, number, seat_ids)
+        # The generator deals under the default rules; a club whose house rules
+        # take other cards out (say) would make a deal impossible: skip it.
+        if replay({"game": GameKind.FUCHSEN, "rules": rules or None, "events": events}).status != (
+            "finished"
+        ):
+            continue
+        number += 1
+        deal, *rest = events
+        game = services.game_start(
+            evening=evening, user=None, deal={k: v for k, v in deal.items() if k != "type"}
+        )
+        services.game_events_append(game=game, user=None, expected_seq=1, events=rest)
+    return evening
+
+
+def _today(club: Club) -> Any:
+    from django.utils import timezone
+
+    return timezone.localdate(timezone=club.zone)
+
+
+def seed_demo(*, club: Club, stdout: Any) -> None:
+    """The ``seed_demo`` hook: one recorded evening in the demo club."""
+    had_evening = Evening.objects.filter(club=club).exists()
+    evening = record_demo_evening(club)
+    if had_evening:
+        stdout.write(f"The demo club already has an evening ({evening}).")
+    else:
+        stdout.write(f"Recorded the demo evening {evening} with {evening.games.count()} games.")
