@@ -134,6 +134,10 @@ AXES_RESET_ON_SUCCESS = True
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+# How many reverse proxies (each appending to X-Forwarded-For) stand in front of
+# gunicorn; 0 means clients connect directly. Used to find the client's address.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "stichbuch.client_ip.client_ip"
 
 # --- Internationalisation -------------------------------------------------------
 

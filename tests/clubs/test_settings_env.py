@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -134,3 +135,24 @@ def test_without_a_broker_celery_tasks_run_in_process() -> None:
 def test_german_is_the_default_language() -> None:
     assert settings.LANGUAGE_CODE == "de"
     assert [code for code, _name in settings.LANGUAGES] == ["de", "en"]
+
+
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "expected"),
+    [
+        (0, "203.0.113.9", "10.0.0.1"),  # no proxy: the header is the client's to forge
+        (1, "198.51.100.7, 203.0.113.9", "203.0.113.9"),  # the proxy appended the last one
+        (2, "198.51.100.7, 203.0.113.9", "198.51.100.7"),
+        (2, "203.0.113.9", "10.0.0.1"),  # shorter than the proxy chain: not trusted
+    ],
+)
+def test_login_throttling_sees_the_client_behind_trusted_proxies(
+    settings: Any, proxies: int, forwarded: str, expected: str
+) -> None:
+    from django.test import RequestFactory
+
+    from stichbuch.client_ip import client_ip
+
+    settings.TRUSTED_PROXY_COUNT = proxies
+    request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
+    assert client_ip(request) == expected
