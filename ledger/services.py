@@ -72,24 +72,29 @@ def game_wanted_amounts(*, game: Game) -> dict[int, int]:
     finished game's payouts are missing, not integers, not keyed by player
     pks, or do not sum to zero.
     """
-    if game.status != Game.Status.FINISHED:
+    return wanted_amounts(game_id=game.pk, status=game.status, result=game.result)
+
+
+def wanted_amounts(*, game_id: int, status: str, result: Any) -> dict[int, int]:
+    """``game_wanted_amounts`` from the bare fields (the repair reads no model instances)."""
+    if status != Game.Status.FINISHED:
         return {}
-    payouts = (game.result or {}).get("payouts")
+    payouts = result.get("payouts") if isinstance(result, dict) else None
     if not isinstance(payouts, dict) or not payouts:
-        raise LedgerError(f"game {game.pk} is finished but its result has no payouts")
+        raise LedgerError(f"game {game_id} is finished but its result has no payouts")
     wanted: dict[int, int] = {}
     for key, amount in payouts.items():
         # bool is an int; True as "one cent" is a bug upstream, not data.
         if type(amount) is not int:
-            raise LedgerError(f"game {game.pk}: payout of {key!r} is not an integer: {amount!r}")
+            raise LedgerError(f"game {game_id}: payout of {key!r} is not an integer: {amount!r}")
         try:
             player_id = int(key)
         except (TypeError, ValueError):
-            raise LedgerError(f"game {game.pk}: payout key {key!r} is not a player id") from None
+            raise LedgerError(f"game {game_id}: payout key {key!r} is not a player id") from None
         if amount:
             wanted[player_id] = wanted.get(player_id, 0) + amount
     if sum(wanted.values()) != 0:
-        raise LedgerError(f"game {game.pk}: payouts sum to {sum(wanted.values())}, not zero")
+        raise LedgerError(f"game {game_id}: payouts sum to {sum(wanted.values())}, not zero")
     return wanted
 
 
@@ -292,31 +297,27 @@ def ledger_repair_season(*, season_id: int) -> int:
     for row in rows:
         if row["total"]:
             booked[row["game_id"]][row["player_id"]] = row["total"]
-    games = Game.objects.filter(evening__season_id=season_id).only(
-        "pk", "evening_id", "status", "result"
+    games = (
+        Game.objects.filter(evening__season_id=season_id)
+        .values_list("pk", "status", "result")
+        .order_by("pk")
     )
     repaired = 0
-    for game in games.iterator(chunk_size=2000):
+    for game_id, game_status, result in games.iterator(chunk_size=5000):
         try:
-            wanted = game_wanted_amounts(game=game)
+            wanted = wanted_amounts(game_id=game_id, status=game_status, result=result)
         except LedgerError:
-            logger.exception("game %s cannot be booked; left as it is", game.pk)
+            logger.exception("game %s cannot be booked; left as it is", game_id)
             continue
-        if wanted != booked.get(game.pk, {}):
+        if wanted != booked.get(game_id, {}):
             with transaction.atomic():
-                fresh = Game.objects.select_for_update().get(pk=game.pk)
+                fresh = Game.objects.select_for_update().get(pk=game_id)
                 ledger_sync_game(game=fresh)
             repaired += 1
     return repaired
 
 
 # --- Payments --------------------------------------------------------------------------------
-
-
-def _check_amount(amount: object, field: str = "amount") -> int:
-    if type(amount) is not int or amount <= 0:
-        raise ValidationError({field: _("The amount must be a whole number greater than zero.")})
-    return amount
 
 
 @transaction.atomic
