@@ -13,7 +13,7 @@ obligation can be judged with cards a player only reveals later.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from engine.cards import CODES, INDEX
@@ -170,11 +170,11 @@ def evolve(state: S, **changes: Any) -> S:
 
 # Field specs: name -> checker. Required fields first, then optional ones.
 def _is_str(v: object) -> bool:
-    return isinstance(v, str)
+    return type(v) is str
 
 
 def _is_bool(v: object) -> bool:
-    return isinstance(v, bool)
+    return type(v) is bool
 
 
 def _is_list(v: object) -> bool:
@@ -200,12 +200,23 @@ def _any(v: object) -> bool:
 Checker = Callable[[object], bool]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class EventSpec:
+    """The fields of one event type: required and optional ones with their JSON kind."""
+
     required: Mapping[str, Checker]
     optional: Mapping[str, Checker]
     cards: tuple[str, ...] = ()  # fields holding one card code
     card_lists: tuple[str, ...] = ()  # fields holding a list of card codes
+
+    def __post_init__(self) -> None:
+        # One lookup table for the hot path: every allowed key (``type`` included).
+        fields: dict[str, Checker] = {"type": _any, **self.required, **self.optional}
+        object.__setattr__(self, "fields", fields)
+        object.__setattr__(self, "required_keys", tuple(self.required))
+
+    fields: dict[str, Checker] = field(init=False, repr=False, compare=False)
+    required_keys: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
 
 COMMON_EVENTS: dict[str, EventSpec] = {
@@ -232,6 +243,10 @@ class Variant:
     name: ClassVar[str] = ""
     events: ClassVar[dict[str, EventSpec]] = {}
 
+    def check_shape(self, typ: str, event: Event) -> None:
+        """Shape rules beyond field kinds (``malformed_event``); none by default."""
+        return None
+
     # --- deal ---------------------------------------------------------------------
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
         raise NotImplementedError
@@ -254,6 +269,10 @@ class Variant:
 
     # --- events -------------------------------------------------------------------
     def handle(self, state: GameState, event: Event, index: int) -> GameState:
+        raise NotImplementedError
+
+    def play(self, state: GameState, p: int, card: int, event: Event, index: int) -> GameState:
+        """A card played by active player ``p`` (event fields already checked)."""
         raise NotImplementedError
 
     # --- results ------------------------------------------------------------------
@@ -284,25 +303,22 @@ def card_code(card: int) -> str:
 def check_event_shape(variant: Variant, event: object) -> tuple[str, EventSpec]:
     """Raise ``malformed_event`` unless ``event`` is an object of a known type with
     exactly the allowed fields of the right JSON types."""
-    if not isinstance(event, dict):
+    if type(event) is not dict:
         raise Illegal("malformed_event", f"an event must be an object, not {event!r}")
     typ = event.get("type")
-    spec = variant.events.get(typ) if isinstance(typ, str) else None
+    spec = variant.events.get(typ) if type(typ) is str else None
     if spec is None:
         raise Illegal("malformed_event", f"{typ!r} is not an event type of {variant.name}")
-    for key, check in spec.required.items():
+    fields = spec.fields
+    for key, value in event.items():
+        check = fields.get(key)
+        if check is None:
+            raise Illegal("malformed_event", f"a {typ} event has no field {key!r}")
+        if check is not _any and not check(value):
+            raise Illegal("malformed_event", f"the field {key!r} of a {typ} event is malformed")
+    for key in spec.required_keys:
         if key not in event:
             raise Illegal("malformed_event", f"a {typ} event needs the field {key!r}")
-        if not check(event[key]):
-            raise Illegal("malformed_event", f"the field {key!r} of a {typ} event is malformed")
-    for key, value in event.items():
-        if key == "type" or key in spec.required:
-            continue
-        optional = spec.optional.get(key)
-        if optional is None:
-            raise Illegal("malformed_event", f"a {typ} event has no field {key!r}")
-        if not optional(value):
-            raise Illegal("malformed_event", f"the field {key!r} of a {typ} event is malformed")
     assert isinstance(typ, str)
     return typ, spec
 
@@ -349,13 +365,18 @@ def gather_knowledge(
     index = table.index
     deck = table.deck
     for i, event in events:
-        try:
-            pairs = variant.placements(event, table)
-        except (KeyError, TypeError, AttributeError):
+        if type(event) is not dict:
             continue
+        if event.get("type") == "play":  # most events: skip the generic hook
+            pairs: list[tuple[str, str]] = [(event.get("player"), event.get("card"))]  # type: ignore[list-item]
+        else:
+            try:
+                pairs = variant.placements(event, table)
+            except (KeyError, TypeError, AttributeError):
+                continue
         for name, code in pairs:
-            p = index.get(name, -1) if isinstance(name, str) else -1
-            c = INDEX.get(code, -1) if isinstance(code, str) else -1
+            p = index.get(name, -1) if type(name) is str else -1
+            c = INDEX.get(code, -1) if type(code) is str else -1
             if p < 0 or c < 0 or not deck >> c & 1:
                 continue
             if owner[c] >= 0 or known[p].bit_count() >= 6:

@@ -267,7 +267,11 @@ class Fuchsen(Variant):
         assert isinstance(state, FuchsenState)
         typ = event["type"]
         if typ == "play":
-            return self._play(state, event, index)
+            table = state.table
+            assert table is not None
+            return self.play(
+                state, table.index[event["player"]], INDEX[event["card"]], event, index
+            )
         if typ == "raise":
             return self._raise(state, event, index)
         if typ == "end_raising":
@@ -455,14 +459,13 @@ class Fuchsen(Variant):
             return self._decide(state, "no_re", False, self._value(state))
         return state
 
-    def _play(self, state: FuchsenState, event: Event, index: int) -> GameState:
+    def play(self, state: GameState, p: int, card: int, event: Event, index: int) -> GameState:
+        assert isinstance(state, FuchsenState)
         if state.phase == "call":
             raise Illegal("out_of_order", "no card is played before the Macher has called")
         table = state.table
         know = state.know
         assert table is not None and know is not None
-        p = table.index[event["player"]]
-        card = INDEX[event["card"]]
         check_play(self, state, p, card)
         name = table.active[p]
         fuchs = event.get("fuchs") is True
@@ -491,17 +494,20 @@ class Fuchsen(Variant):
                 f"{name} turned {CODES[card]}: he must play it face down (turned: true)",
             )
         ends_raising = not state.raising_ended and state.tricks_done == 1 and not state.trick
-        new = add_card(self, state, p, card, index)
-        assert isinstance(new, FuchsenState)
+        extra: dict[str, Any] = {}
         if fuchs:
-            new = evolve(new, fuchs_said=True)
+            extra["fuchs_said"] = True
         if is_blank:
-            new = evolve(new, blank_played=True)
+            extra["blank_played"] = True
+        new = add_card(self, state, p, card, index, extra)
+        assert isinstance(new, FuchsenState)
         if ends_raising:
             new = self._end_raising(new)
-        if new.decision is None and new.tricks_done == 6:
+        elif len(new.tricks) == 6 and new.decision is None:
             new = self._played_out(new)
-        return self._after(new, index)
+        if new.raising_ended and new.hilfer >= 0 and not new.fuchs_said:
+            return self._after(new, index)
+        return new
 
     def _forfeit(self, state: FuchsenState, event: Event, index: int) -> GameState:
         if state.phase == "call":
@@ -690,6 +696,43 @@ class Fuchsen(Variant):
         trick = state.trick
         if not trick:
             return None
+        if not state.turned:
+            # The common case, with no blank anywhere: bitmask tests only. When an
+            # obligation is broken, the general path below words the message.
+            led = CLASS[trick[0][1]]
+            wkey = -1
+            for _, c in trick:
+                cls = CLASS[c]
+                if (cls == TRUMP or cls == led) and POWER[c] > wkey:
+                    wkey = POWER[c]
+            led_cards = hand & CLASS_MASK[led]
+            if led_cards:
+                if CLASS[card] == led:
+                    if POWER[card] > wkey:
+                        return None
+                    while led_cards:
+                        low = led_cards & -led_cards
+                        if POWER[low.bit_length() - 1] > wkey:
+                            break
+                        led_cards ^= low
+                    else:
+                        return None
+            elif led == TRUMP:
+                return None
+            else:
+                trumps = hand & TRUMPS
+                if not trumps:
+                    return None
+                if CLASS[card] == TRUMP:
+                    if POWER[card] > wkey:
+                        return None
+                    while trumps:
+                        low = trumps & -trumps
+                        if POWER[low.bit_length() - 1] > wkey:
+                            break
+                        trumps ^= low
+                    else:
+                        return None
         blank = state.know.blank if state.turned else -1
         led = _led(state, blank, trick)
         if led == NO_SUIT:

@@ -92,9 +92,6 @@ class Koenigrufen(Variant):
         "join": EventSpec({"player": _is_str}, {"card": _is_str}, cards=("card",)),
     }
 
-    def check_shape(self, typ: str, event: Event) -> None:
-        return None
-
     # ------------------------------------------------------------------ deal
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
         players = event["players"]
@@ -147,7 +144,11 @@ class Koenigrufen(Variant):
         assert isinstance(state, KoenigState)
         typ = event["type"]
         if typ == "play":
-            return self._play(state, event, index)
+            table = state.table
+            assert table is not None
+            return self.play(
+                state, table.index[event["player"]], INDEX[event["card"]], event, index
+            )
         if typ in ("bid", "pass", "join"):
             return self._auction(state, typ, event, index)
         if typ == "forfeit":
@@ -282,13 +283,12 @@ class Koenigrufen(Variant):
             leader=declarer,
         )
 
-    def _play(self, state: KoenigState, event: Event, index: int) -> GameState:
+    def play(self, state: GameState, p: int, card: int, event: Event, index: int) -> GameState:
+        assert isinstance(state, KoenigState)
         if state.phase != "play":
             raise Illegal("out_of_order", "no card is played before the auction is over")
         table = state.table
         assert table is not None
-        p = table.index[event["player"]]
-        card = INDEX[event["card"]]
         check_play(self, state, p, card)
         if state.tricks_done == 0:
             named = -1

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.cards import INDEX
 from engine.core import (
     Event,
     GameState,
@@ -14,6 +15,7 @@ from engine.core import (
     Variant,
     check_cards_and_player,
     check_event_shape,
+    check_placement,
     evolve,
     gather_knowledge,
     worse_error,
@@ -38,11 +40,26 @@ def apply(state: GameState, event: object, index: int) -> GameState:
     attaches the knowledge gathered from the whole record.
     """
     variant = state.variant
+    table = state.table
+    # The hot path: a plain card played into a game that is on. Same checks, in the
+    # same order, as the general path below, without the generic field walk.
+    if type(event) is dict and len(event) == 3 and table is not None:
+        player = event.get("player")
+        code = event.get("card")
+        if (
+            event.get("type") == "play"
+            and type(player) is str
+            and type(code) is str
+            and state.decision is None
+            and not state.annulled
+        ):
+            card = INDEX.get(code, -1)
+            p = table.index.get(player, -1)
+            if card >= 0 and table.deck >> card & 1 and p >= 0:
+                return variant.play(state, p, card, event, index)
     typ, spec = check_event_shape(variant, event)
     assert isinstance(event, dict)
-    check_shape = getattr(variant, "check_shape", None)
-    if check_shape is not None:
-        check_shape(typ, event)
+    variant.check_shape(typ, event)
     if state.table is None:
         if typ != "deal":
             raise Illegal("out_of_order", f"a {typ} event before the deal")
@@ -62,9 +79,6 @@ def apply(state: GameState, event: object, index: int) -> GameState:
 
 
 def _show(state: GameState, event: Event, index: int) -> GameState:
-    from engine.cards import INDEX
-    from engine.core import check_placement
-
     table = state.table
     assert table is not None
     p = table.index[event["player"]]

@@ -24,51 +24,52 @@ def check_play(variant: Variant, state: GameState, p: int, card: int) -> None:
         raise Illegal(
             "not_your_turn", f"it is {expected}'s turn to play, not {name_of(state, p)}'s"
         )
-    check_placement(state, p, card)
     know = state.know
     assert know is not None
+    if know.owner[card] != p or state.played >> card & 1:
+        check_placement(state, p, card)
     hand = (know.known[p] | 1 << card) & ~state.played
     broken = variant.play_obligation(state, p, card, hand)
     if broken is not None:
         raise Illegal(*broken)
 
 
-def add_card(variant: Any, state: GameState, p: int, card: int, index: int) -> GameState:
+def add_card(
+    variant: Any,
+    state: GameState,
+    p: int,
+    card: int,
+    index: int,
+    extra: dict[str, Any] | None = None,
+) -> GameState:
     """Put ``card`` on the table; collect the trick when every active player has played.
 
-    Returns the new state; ``state.tricks`` grows by one when a trick is complete and
-    the winner leads next.
+    Returns the new state (with the ``extra`` field changes of the variant applied in
+    the same copy); ``state.tricks`` grows by one when a trick is complete and the
+    winner leads next.
     """
     table = state.table
     assert table is not None
+    n = len(table.active)
     trick = (*state.trick, (p, card))
+    changes: dict[str, Any] = extra if extra is not None else {}
     first_play = state.first_play
     if first_play[p] < 0:
-        first_play = (*first_play[:p], index, *first_play[p + 1 :])
-    played = state.played | 1 << card
-    if len(trick) < table.n:
-        return evolve(
-            state,
-            trick=trick,
-            played=played,
-            first_play=first_play,
-            last_play=index,
-            to_act=(p + 1) % table.n,
-        )
+        changes["first_play"] = (*first_play[:p], index, *first_play[p + 1 :])
+    changes["played"] = state.played | 1 << card
+    changes["last_play"] = index
+    if len(trick) < n:
+        changes["trick"] = trick
+        changes["to_act"] = (p + 1) % n
+        return evolve(state, **changes)
     winner = variant.trick_winner(state, trick)
     mask = 0
     for _, c in trick:
         mask |= 1 << c
     won = state.won_cards
-    won = (*won[:winner], won[winner] | mask, *won[winner + 1 :])
-    return evolve(
-        state,
-        trick=(),
-        played=played,
-        first_play=first_play,
-        last_play=index,
-        tricks=(*state.tricks, (state.leader, trick, winner)),
-        won_cards=won,
-        leader=winner,
-        to_act=winner,
-    )
+    changes["won_cards"] = (*won[:winner], won[winner] | mask, *won[winner + 1 :])
+    changes["trick"] = ()
+    changes["tricks"] = (*state.tricks, (state.leader, trick, winner))
+    changes["leader"] = winner
+    changes["to_act"] = winner
+    return evolve(state, **changes)
