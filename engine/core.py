@@ -70,6 +70,7 @@ class Table:
     deck: int  # bitmask of the cards in play
     removed: int  # bitmask of removed cards (Fuchsen, 5 active)
     first: int  # active index of the first player after the dealer
+    dealt: tuple[int, ...] = ()  # per active player: bitmask of his dealt hand, if listed
 
     @property
     def n(self) -> int:
@@ -353,15 +354,14 @@ def gather_knowledge(
     owner = [-1] * 32
     known = [0] * table.n
     placed_at = [NEVER] * 32
-    hands = deal.get("hands")
-    if isinstance(hands, dict):
-        for name, cards in hands.items():
-            p = table.index[name]
-            for code in cards:
-                c = INDEX[code]
-                owner[c] = p
-                known[p] |= 1 << c
-                placed_at[c] = deal_index
+    for p, mask in enumerate(table.dealt):
+        known[p] = mask
+        while mask:
+            low = mask & -mask
+            c = low.bit_length() - 1
+            owner[c] = p
+            placed_at[c] = deal_index
+            mask ^= low
     index = table.index
     deck = table.deck
     for i, event in events:
@@ -412,6 +412,54 @@ def check_placement(state: GameState, p: int, card: int, *, show: bool = False) 
             f"{name_of(state, p)} cannot hold {CODES[card]}: the record already shows his "
             "six cards",
         )
+
+
+def check_hands(event: Event, table: Table) -> Table:
+    """Validate the deal's ``hands`` (``unknown_card``, then ``invalid_deal``) and return
+    the table with each listed hand as a bitmask."""
+    hands = event.get("hands")
+    if hands is None:
+        return table
+    if type(hands) is not dict:
+        raise Illegal("invalid_deal", "hands must map players to their six cards")
+    deck = table.deck
+    masks: dict[str, int] = {}
+    for name, cards in hands.items():
+        if type(cards) is not list:
+            raise Illegal("invalid_deal", f"the hand of {name} must be a list of cards")
+        mask = 0
+        for code in cards:
+            i = INDEX.get(code, -1) if type(code) is str else -1
+            if i < 0 or not deck >> i & 1:
+                raise Illegal(
+                    "unknown_card", f"{code!r} in {name}'s hand is not a card of this deck"
+                )
+            mask |= 1 << i
+        masks[name] = mask
+    seen = 0
+    dealt = [0] * len(table.active)
+    for name, cards in hands.items():
+        p = table.index.get(name, -1)
+        if p < 0:
+            raise Illegal("invalid_deal", f"{name!r} is dealt a hand but does not play")
+        mask = masks[name]
+        if len(cards) != 6 or mask.bit_count() != 6:
+            raise Illegal("invalid_deal", f"{name} must be dealt six different cards")
+        if seen & mask:
+            raise Illegal("invalid_deal", "a card is dealt to two players")
+        seen |= mask
+        dealt[p] = mask
+    return Table(
+        table.players,
+        table.active,
+        table.dealer,
+        table.sitting_out,
+        table.index,
+        table.deck,
+        table.removed,
+        table.first,
+        tuple(dealt),
+    )
 
 
 def worse_error(a: EngineError, b: EngineError) -> EngineError:

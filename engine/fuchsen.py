@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.cards import CODES, INDEX, RANKS, SUIT_NAMES, mask_of
+from engine.cards import CODES, INDEX, RANKS, mask_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
@@ -21,6 +21,7 @@ from engine.core import (
     _is_bool,
     _is_str,
     _is_str_or_bool,
+    check_hands,
     check_placement,
     evolve,
     name_of,
@@ -211,8 +212,7 @@ class Fuchsen(Variant):
             removed=removed,
             first=first,
         )
-        _check_hands(event, table)
-        return table
+        return check_hands(event, table)
 
     def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
         n = table.n
@@ -703,7 +703,7 @@ class Fuchsen(Variant):
             wkey = -1
             for _, c in trick:
                 cls = CLASS[c]
-                if (cls == TRUMP or cls == led) and POWER[c] > wkey:
+                if (cls in (TRUMP, led)) and POWER[c] > wkey:
                     wkey = POWER[c]
             led_cards = hand & CLASS_MASK[led]
             if led_cards:
@@ -822,33 +822,3 @@ def _augen(mask: int) -> int:
         total += AUGEN[low.bit_length() - 1]
         mask ^= low
     return total
-
-
-def _check_hands(event: Event, table: Table) -> None:
-    hands = event.get("hands")
-    if hands is None:
-        return
-    if not isinstance(hands, dict):
-        raise Illegal("invalid_deal", "hands must map players to their six cards")
-    seen = 0
-    for name, cards in hands.items():
-        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-            raise Illegal("invalid_deal", f"the hand of {name} must be a list of cards")
-        for code in cards:
-            i = INDEX.get(code)
-            if i is None or not table.deck >> i & 1:
-                raise Illegal(
-                    "unknown_card", f"{code!r} in {name}'s hand is not a card of this deck"
-                )
-    for name, cards in hands.items():
-        if name not in table.index:
-            raise Illegal("invalid_deal", f"{name!r} is dealt a hand but does not play")
-        mask = mask_of(cards)
-        if len(cards) != 6 or mask.bit_count() != 6:
-            raise Illegal("invalid_deal", f"{name} must be dealt six different cards")
-        if seen & mask:
-            raise Illegal("invalid_deal", "a card is dealt to two players")
-        seen |= mask
-
-
-_ = SUIT_NAMES

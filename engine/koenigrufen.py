@@ -19,6 +19,7 @@ from engine.core import (
     Table,
     Variant,
     _is_str,
+    check_hands,
     check_placement,
     evolve,
     name_of,
@@ -115,8 +116,7 @@ class Koenigrufen(Variant):
             removed=0,
             first=(index[dealer] + 1) % 4,
         )
-        _check_hands(event, table)
-        return table
+        return check_hands(event, table)
 
     def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
         return KoenigState(
@@ -529,30 +529,3 @@ class Koenigrufen(Variant):
                     f"and played {CODES[card]}",
                 )
         return None
-
-
-def _check_hands(event: Event, table: Table) -> None:
-    hands = event.get("hands")
-    if hands is None:
-        return
-    if not isinstance(hands, dict):
-        raise Illegal("invalid_deal", "hands must map players to their six cards")
-    for name, cards in hands.items():
-        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-            raise Illegal("invalid_deal", f"the hand of {name} must be a list of cards")
-        for code in cards:
-            i = INDEX.get(code)
-            if i is None or not table.deck >> i & 1:
-                raise Illegal(
-                    "unknown_card", f"{code!r} in {name}'s hand is not a card of this deck"
-                )
-    seen = 0
-    for name, cards in hands.items():
-        if name not in table.index:
-            raise Illegal("invalid_deal", f"{name!r} is dealt a hand but does not play")
-        mask = mask_of(cards)
-        if len(cards) != 6 or mask.bit_count() != 6:
-            raise Illegal("invalid_deal", f"{name} must be dealt six different cards")
-        if seen & mask:
-            raise Illegal("invalid_deal", "a card is dealt to two players")
-        seen |= mask

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["ERROR_CODES", "EngineError", "Result"]
@@ -46,16 +46,14 @@ class EngineError:
         return {"index": self.index, "code": self.code, "message": self.message}
 
 
-_UNSET: Any = object()
-
-
 @dataclass(frozen=True, slots=True)
 class Result:
     """What a record amounts to.
 
     ``status`` is ``"finished"``, ``"in_progress"``, ``"annulled"`` or ``"invalid"``.
-    Fields that do not apply are ``None`` (``won`` uses ``_UNSET`` internally so
-    that schurln's ``won: null`` can be told apart from "not applicable").
+    Fields that do not apply are ``None``; ``has_level``/``has_won`` say whether
+    ``level``/``won`` apply, so that a ``null`` level or schurln's ``won: null`` is
+    kept apart from "not applicable".
     """
 
     status: str
@@ -70,7 +68,7 @@ class Result:
     augen: tuple[int, int] | None = None
     reason: str | None = None
     tricks: int | None = None
-    payouts: dict[str, int] | None = field(default=None, compare=True)
+    payouts: dict[str, int] | None = None
     awaiting: str | None = None
     to_act: str | None = None
     error: EngineError | None = None

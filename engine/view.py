@@ -14,7 +14,6 @@ from typing import Any
 
 from engine.cards import CODES, INDEX, bits
 from engine.core import (
-    NEVER,
     Event,
     GameState,
     Illegal,
@@ -23,9 +22,9 @@ from engine.core import (
     evolve,
 )
 from engine.fuchsen import FuchsenState
-from engine.koenigrufen import CONTRACTS, WITH_CALLED, WITH_FACE_DOWN, KoenigState
+from engine.koenigrufen import CONTRACTS, WITH_CALLED, KoenigState
 from engine.replay import _RecordError, apply, fold, prepare, replay
-from engine.result import EngineError, Result
+from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS
 
 __all__ = ["CallOptions", "Legal", "TableView", "TrickView", "legal_moves", "table_view"]
@@ -394,6 +393,3 @@ def _describe(
     if result.status in ("finished", "annulled", "invalid"):
         base["to_act"] = None
     return TableView(**base)
-
-
-_ = (NEVER, EngineError, WITH_FACE_DOWN)
