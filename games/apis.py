@@ -82,7 +82,18 @@ EngineRejectionSerializer = inline_serializer(
 
 
 def _json_size(value: Any) -> int:
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str).encode())
+
+
+def _has_nul(value: Any) -> bool:
+    """True if a NUL character hides in any string or key (PostgreSQL's jsonb refuses it)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
 
 
 class GamesApi(APIView):
@@ -450,8 +461,10 @@ class GameStartApi(GamesApi):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         deal = serializer.validated_data.get("deal")
-        if deal is not None and _json_size(deal) > MAX_EVENT_BYTES * 4:
-            raise serializers.ValidationError({"deal": [_("The deal is too large.")]})
+        if deal is not None and (_json_size(deal) > MAX_EVENT_BYTES or _has_nul(deal)):
+            raise serializers.ValidationError(
+                {"deal": [_("The deal is too large or contains a NUL character.")]}
+            )
 
         def work() -> tuple[int, Any]:
             game = services.game_start(evening=evening, user=request.user, deal=deal)
@@ -495,6 +508,10 @@ class GameEventAppendApi(GamesApi):
 
         def validate_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for i, event in enumerate(events):
+                if _has_nul(event):
+                    raise serializers.ValidationError(
+                        _("Event %(i)d contains a NUL character.") % {"i": i}
+                    )
                 if _json_size(event) > MAX_EVENT_BYTES:
                     raise serializers.ValidationError(
                         _("Event %(i)d is larger than %(n)d bytes.")
@@ -642,6 +659,10 @@ class EveningImportApi(GamesApi):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         for i, record in enumerate(data["records"]):
+            if _has_nul(record):
+                raise serializers.ValidationError(
+                    {"records": [_("Record %(i)d contains a NUL character.") % {"i": i}]}
+                )
             if _json_size(record) > MAX_EVENT_BYTES * (MAX_EVENTS_PER_REQUEST // 4):
                 raise serializers.ValidationError(
                     {"records": [_("Record %(i)d is too large.") % {"i": i}]}

@@ -606,7 +606,9 @@ def games_import(
 
 def request_fingerprint(*, method: str, path: str, body: Any) -> str:
     """sha256 of the method, the path and the body (canonical JSON)."""
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    canonical = json.dumps(
+        body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+    )
     return hashlib.sha256(f"{method.upper()}\n{path}\n{canonical}".encode()).hexdigest()
 
 

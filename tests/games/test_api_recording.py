@@ -169,3 +169,29 @@ def test_the_game_page_shows_whose_turn_it_is_and_what_is_legal(
     assert body["state"]["to_act"] == str(players["bert"].pk)
     assert "E10" in body["state"]["legal"]["calls"]["cards"]
     assert set(body["players"].values()) == {"Anna", "Bert", "Carl", "Dora", "Emil"}
+
+
+def test_a_nul_character_in_an_event_is_a_400(scorer: PersonaClient, dealt_game: Game) -> None:
+    response = scorer.post(
+        _url(dealt_game), {"expected_seq": 1, "events": [{"type": "annul", "reason": "a\x00b"}]}
+    )
+    assert response.status_code == 400
+    assert GameEvent.objects.filter(game=dealt_game).count() == 1
+
+
+def test_a_new_deal_after_an_undo_may_seat_only_players_of_the_club(
+    scorer: PersonaClient, dealt_game: Game, as_ids: Any
+) -> None:
+    strangers = {"type": "deal", "dealer": "x", "players": ["x", "y", "z", "w"]}
+    response = scorer.post(
+        _url(dealt_game), {"expected_seq": 1, "events": [{"type": "undo"}, strangers]}
+    )
+    assert response.status_code == 400
+    redeal = as_ids(
+        [{"type": "deal", "dealer": "bert", "players": ["anna", "bert", "carl", "dora"]}]
+    )
+    response = scorer.post(
+        _url(dealt_game), {"expected_seq": 1, "events": [{"type": "undo"}, *redeal]}
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["state"]["dealer"] == redeal[0]["dealer"]
