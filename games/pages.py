@@ -75,20 +75,27 @@ def rank_labels(face: str) -> dict[str, str]:
 
 
 def rank_names(face: str) -> dict[str, str]:
-    ctx = "french card" if face == Club.CardFace.FRENCH else "german card"
-    names = {
-        "A": pgettext(ctx, "Ace"),
-        "10": pgettext(ctx, "Ten"),
-        "K": pgettext(ctx, "King"),
-        "9": pgettext(ctx, "Nine"),
-        "8": pgettext(ctx, "Eight"),
-        "7": pgettext(ctx, "Seven"),
-    }
     if face == Club.CardFace.FRENCH:
-        names.update(O=pgettext(ctx, "Queen"), U=pgettext(ctx, "Jack"))
-    else:
-        names.update(O=pgettext(ctx, "Ober"), U=pgettext(ctx, "Unter"))
-    return names
+        return {
+            "A": pgettext("french card", "Ace"),
+            "10": pgettext("french card", "Ten"),
+            "K": pgettext("french card", "King"),
+            "O": pgettext("french card", "Queen"),
+            "U": pgettext("french card", "Jack"),
+            "9": pgettext("french card", "Nine"),
+            "8": pgettext("french card", "Eight"),
+            "7": pgettext("french card", "Seven"),
+        }
+    return {
+        "A": pgettext("german card", "Ace"),
+        "10": pgettext("german card", "Ten"),
+        "K": pgettext("german card", "King"),
+        "O": pgettext("german card", "Ober"),
+        "U": pgettext("german card", "Unter"),
+        "9": pgettext("german card", "Nine"),
+        "8": pgettext("german card", "Eight"),
+        "7": pgettext("german card", "Seven"),
+    }
 
 
 def card_view(code: str, face: str, kind: str) -> dict[str, Any]:
@@ -466,7 +473,7 @@ def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Upload a JSON file of records (one, a list, or an evening's export) into the evening."""
     evening, _membership = _evening_for(request, evening_id, Role.SCORER)
     upload = request.FILES.get("records")
-    if upload is None or upload.size > 2_000_000:
+    if upload is None or (upload.size or 0) > 2_000_000:
         messages.error(request, _("Choose a JSON file of at most 2 MB."))
         return redirect("evening-page", evening_id=evening.pk)
     try:
@@ -625,6 +632,8 @@ def record_strings() -> dict[str, Any]:
         "turn_unknown": _("Yes, card unknown"),
         "turned_short": _("turned a card"),
         "do_call": _("%(p)s calls %(c)s"),
+        "call_pick_macher": _("First tap the Macher"),
+        "call_pick_card": _("Now tap the called card"),
         "do_alone": _("%(p)s plays alone"),
         "bid_title": _("Auction — %(p)s speaks"),
         "with_called": _("calls a card"),

@@ -49,11 +49,12 @@ def line_chart(
     n = max(lengths)
     plot_w, plot_h = width - left - right, height - top - bottom
 
-    def x(i: int) -> float:
-        return round(left + plot_w * i / (n - 1), 1)
+    # Coordinates are strings: a float in a template would be localised ("116,7" in German).
+    def x(i: int) -> str:
+        return f"{left + plot_w * i / (n - 1):.1f}"
 
-    def y(v: float) -> float:
-        return round(top + plot_h * (high - v) / (high - low), 1)
+    def y(v: float) -> str:
+        return f"{top + plot_h * (high - v) / (high - low):.1f}"
 
     lines = []
     for i, (key, values) in enumerate(series.items()):
@@ -81,9 +82,11 @@ def line_chart(
         "lines": lines,
         "ticks": ticks,
         "zero": y(0),
-        "left": left,
-        "right": width - right,
-        "bottom": height - bottom,
+        "left": str(left),
+        "label_x": str(left - 4),
+        "right": str(width - right),
+        "bottom": str(height - bottom),
+        "caption_y": str(height - 4),
         "n": n,
     }
 

@@ -389,8 +389,9 @@
       out += "</div>";
     }
     var ready = macher && (ui.callMode === "alone" || ui.callCard);
-    var label = ui.callMode === "alone" ? fmt(T.do_alone, { p: macher ? name(macher) : "…" })
-      : fmt(T.do_call, { p: macher ? name(macher) : "…", c: ui.callCard ? cardName(ui.callCard) : "…" });
+    var label = !ready ? (macher ? T.call_pick_card : T.call_pick_macher)
+      : ui.callMode === "alone" ? fmt(T.do_alone, { p: name(macher) })
+      : fmt(T.do_call, { p: name(macher), c: cardName(ui.callCard) });
     out += '<button type="button" class="btn-big" data-act="call"' + (ready && !busy ? "" : " disabled") + ">" + esc(label) + "</button></div>";
     return out;
   }

@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Club, GameKind
+from games.models import Evening
 from ledger import services as ledger_services
 from tests.conftest import PersonaClient
 from tests.e2e.tables import RE_PLAYED_OUT, open_evening, players_of, record_game
@@ -155,9 +156,18 @@ def test_opening_an_evening_seats_the_players_clockwise(
     }
     response = scorer.post(reverse("evening-new", args=[club.slug]), data, format="multipart")
     assert response.status_code == 302
-    evening = club.evenings.order_by("-id").first()
+    evening = Evening.objects.filter(club=club).order_by("-id").first()
+    assert evening is not None
     assert [s.player_id for s in evening.seats.order_by("position")] == [
         players[n].pk for n in order
     ]
     assert evening.game_kind == GameKind.FUCHSEN
 
+
+def test_the_page_is_german_first_and_english_on_request(
+    club: Club, book: dict[str, Any], scorer: PersonaClient
+) -> None:
+    url = reverse("evening-page", args=[book["evening"].pk])
+    assert "Neues Spiel" in scorer.get(url).content.decode()
+    scorer.cookies["django_language"] = "en"
+    assert "New game" in scorer.get(url).content.decode()

@@ -1,0 +1,94 @@
+"""The main pages on a phone (390×844) and a desktop: no horizontal scrolling,
+screenshots saved to artifacts/screenshots/ for a person to look at, and the
+language switch in the page turning German into English and back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clubs.models import Club, Role
+from ledger import services as ledger_services
+from tests.e2e.conftest import no_horizontal_scroll, shoot
+from tests.e2e.pages import log_in
+from tests.e2e.tables import RE_PLAYED_OUT, open_evening, players_of, record_game, start
+from tests.factories import ClubFactory, MembershipFactory, UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def _club_with_an_evening() -> dict[str, Any]:
+    club = ClubFactory.create(name="Stammtisch Gasthaus Post", slug="post")
+    user = UserFactory.create(username="sepp")
+    MembershipFactory.create(club=club, user=user, role=Role.OWNER)
+    players = players_of(club, ("Anna", "Bert", "Carl", "Dora", "Emil", "Franziska"))
+    evening = open_evening(club, players, seated=("anna", "bert", "carl", "dora", "emil"))
+    finished = record_game(evening, players, RE_PLAYED_OUT)
+    # Two more finished games so the charts have lines: no Kontra, Bert's side wins 10.
+    first_trick = [("bert", "EO"), ("carl", "RA"), ("dora", "R10"), ("emil", "R9"), ("anna", "R7")]
+    for _ in range(2):
+        events = [
+            *RE_PLAYED_OUT["events"][:2],
+            *({"type": "play", "player": p, "card": c} for p, c in first_trick),
+            {"type": "end_raising"},
+        ]
+        record_game(evening, players, {"game": "fuchsen", "events": events})
+    in_progress = start(evening, players, None)
+    ledger_services.settlement_plan_create(club=club, created_by=None, evening=evening)
+    return {
+        "club": club,
+        "players": players,
+        "evening": evening,
+        "finished": finished,
+        "in_progress": in_progress,
+    }
+
+
+def _pages(book: dict[str, Any]) -> dict[str, str]:
+    club: Club = book["club"]
+    return {
+        "club-book": f"/clubs/{club.slug}/book/",
+        "evening": f"/evenings/{book['evening'].pk}/",
+        "record": f"/games/{book['in_progress'].pk}/",
+        "replay": f"/games/{book['finished'].pk}/replay/",
+        "standings": f"/clubs/{club.slug}/table/",
+        "player": f"/clubs/{club.slug}/players/{book['players']['bert'].pk}/",
+        "new-evening": f"/clubs/{club.slug}/evenings/new/",
+        "new-game": f"/evenings/{book['evening'].pk}/new-game/",
+        "club-page": f"/clubs/{club.slug}/",
+    }
+
+
+def test_the_main_pages_fit_a_phone_and_a_desktop(
+    live_server: Any, phone: Any, desktop: Any
+) -> None:
+    book = _club_with_an_evening()
+    for size, page in (("phone", phone), ("desktop", desktop)):
+        log_in(page, live_server.url, "sepp")
+        for name, path in _pages(book).items():
+            response = page.goto(live_server.url + path)
+            assert response is not None and response.status == 200, path
+            if name == "record":
+                page.wait_for_selector("#record[data-seq]")
+            shoot(page, f"{size}-{name}")
+            if size == "phone":
+                assert no_horizontal_scroll(page), f"{path} scrolls sideways on a phone"
+
+
+def test_the_language_switch_turns_the_pages_english_and_back(live_server: Any, phone: Any) -> None:
+    book = _club_with_an_evening()
+    page = phone
+    log_in(page, live_server.url, "sepp", f"/evenings/{book['evening'].pk}/")
+    assert page.get_attribute("html", "lang") == "de"
+    assert "Neues Spiel" in page.inner_text("#new-game")
+    page.select_option("#language", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert "New game" in page.inner_text("#new-game")
+    page.goto(f"{live_server.url}/games/{book['in_progress'].pk}/")
+    page.wait_for_selector("#record[data-seq]")
+    assert "Tap the card" in page.inner_text("#record") or "calls" in page.inner_text("#record")
+    page.select_option("#language", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    page.wait_for_selector("#record[data-seq]")
+    assert "Geber" in page.inner_text("#record")
