@@ -56,6 +56,8 @@ class NeedPartner(Exception):
         super().__init__("partner unknown")
         self.candidates = candidates
         self.called = called
+        self.state: GameState | None = None  # set by the fold: the state before the event
+        self.position = 0  # and the event's position among the effective events
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +245,9 @@ class Variant:
 
     name: ClassVar[str] = ""
     events: ClassVar[dict[str, EventSpec]] = {}
+    # May a candidate partner's replay go on from the state before the event that
+    # needed him? Only if no earlier event depends on who holds the called card.
+    resume_candidates: ClassVar[bool] = False
 
     def check_shape(self, typ: str, event: Event) -> None:
         """Shape rules beyond field kinds (``malformed_event``); none by default."""

@@ -121,6 +121,9 @@ class Fuchsen(Variant):
     """Fuchsen with 4 or 5 active players (6 seated: one sits out)."""
 
     name: ClassVar[str] = "fuchsen"
+    # Before the call only the deal and shows can come, and neither depends on who
+    # holds the called card.
+    resume_candidates: ClassVar[bool] = True
     events: ClassVar[dict[str, EventSpec]] = {
         **COMMON_EVENTS,
         "deal": EventSpec(

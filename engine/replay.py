@@ -141,13 +141,24 @@ def fold(
     events: list[tuple[int, Event]],
     undo_error: int,
     assumed: tuple[int, int] | None = None,
+    start: tuple[GameState, int] | None = None,
 ) -> tuple[GameState, EngineError | None]:
     """Fold ``apply`` over the effective events; stop at the first illegal one.
 
-    Returns the last good state and the error (or None). Raises ``NeedPartner``.
+    Returns the last good state and the error (or None). ``assumed`` is a candidate
+    partner and the called card he is taken to hold; ``start`` a state and the
+    position in ``events`` to go on from. Raises ``NeedPartner`` (with the state
+    before the event and its position) when the partner matters and is unknown.
     """
-    state = GameState(variant=variant, rules=rules, assumed=-1 if assumed is None else assumed[0])
-    for i, event in events:
+    if start is None:
+        state = GameState(
+            variant=variant, rules=rules, assumed=-1 if assumed is None else assumed[0]
+        )
+        position = 0
+    else:
+        state, position = start
+    for k in range(position, len(events)):
+        i, event = events[k]
         if 0 <= undo_error < i:
             break
         try:
@@ -160,6 +171,10 @@ def fold(
                 new = variant.initial_state(new, new.table, know)
         except Illegal as exc:
             return state, EngineError(i, exc.code, exc.message)
+        except NeedPartner as need:
+            need.state = state
+            need.position = k
+            raise
         state = new
     if undo_error >= 0:
         return state, EngineError(undo_error, "nothing_to_undo", "undo: no event is left to remove")
@@ -180,7 +195,7 @@ def replay(record: object) -> Result:
     try:
         state, error = fold(variant, rules, events, undo_error)
     except NeedPartner as need:
-        return _with_candidates(variant, rules, events, undo_error, need.candidates, need.called)
+        return _with_candidates(variant, rules, events, undo_error, need)
     if error is not None:
         return _error_result(error, variant.name)
     if state.table is None:
@@ -193,14 +208,23 @@ def _with_candidates(
     rules: Mapping[str, Any],
     events: list[tuple[int, Event]],
     undo_error: int,
-    candidates: tuple[int, ...],
-    called: int,
+    need: NeedPartner,
 ) -> Result:
     """Hindsight rule 4: replay once per candidate partner and combine."""
     survivors: list[Result] = []
     worst: EngineError | None = None
-    for q in candidates:
-        state, error = fold(variant, rules, events, undo_error, assumed=(q, called))
+    called = need.called
+    before = need.state
+    for q in need.candidates:
+        if variant.resume_candidates and before is not None and before.know is not None:
+            # Nothing before the call depends on who holds the called card: go on
+            # from the state before it instead of replaying the deal again.
+            state0 = evolve(before, know=before.know.with_card(q, called), assumed=q)
+            state, error = fold(
+                variant, rules, events, undo_error, (q, called), start=(state0, need.position)
+            )
+        else:
+            state, error = fold(variant, rules, events, undo_error, assumed=(q, called))
         if error is not None:
             worst = error if worst is None else worse_error(worst, error)
         else:

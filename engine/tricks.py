@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.core import GameState, Illegal, check_placement, evolve, name_of
+from engine.core import GameState, Illegal, check_placement, name_of
 
 if TYPE_CHECKING:
     from engine.core import Variant
@@ -52,24 +52,29 @@ def add_card(
     assert table is not None
     n = len(table.active)
     trick = (*state.trick, (p, card))
-    changes: dict[str, Any] = extra if extra is not None else {}
+    # One copy of the frozen state per card: this is the replay's innermost step.
+    new = object.__new__(type(state))
+    d = new.__dict__
+    d.update(state.__dict__)
+    if extra:
+        d.update(extra)
     first_play = state.first_play
     if first_play[p] < 0:
-        changes["first_play"] = (*first_play[:p], index, *first_play[p + 1 :])
-    changes["played"] = state.played | 1 << card
-    changes["last_play"] = index
+        d["first_play"] = (*first_play[:p], index, *first_play[p + 1 :])
+    d["played"] = state.played | 1 << card
+    d["last_play"] = index
     if len(trick) < n:
-        changes["trick"] = trick
-        changes["to_act"] = (p + 1) % n
-        return evolve(state, **changes)
+        d["trick"] = trick
+        d["to_act"] = (p + 1) % n
+        return new
     winner = variant.trick_winner(state, trick)
     mask = 0
     for _, c in trick:
         mask |= 1 << c
     won = state.won_cards
-    changes["won_cards"] = (*won[:winner], won[winner] | mask, *won[winner + 1 :])
-    changes["trick"] = ()
-    changes["tricks"] = (*state.tricks, (state.leader, trick, winner))
-    changes["leader"] = winner
-    changes["to_act"] = winner
-    return evolve(state, **changes)
+    d["won_cards"] = (*won[:winner], won[winner] | mask, *won[winner + 1 :])
+    d["trick"] = ()
+    d["tricks"] = (*state.tricks, (state.leader, trick, winner))
+    d["leader"] = winner
+    d["to_act"] = winner
+    return new
