@@ -275,9 +275,14 @@ def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any
         if won is None:
             outcome = contract_names().get(contract or "", "")
         else:
-            outcome = (_("%(who)s won") if won else _("%(who)s lost")) % {
-                "who": " + ".join(declarers) or "—"
-            }
+            if len(declarers) > 1:
+                if won:
+                    text = pgettext("several players", "%(who)s won")
+                else:
+                    text = pgettext("several players", "%(who)s lost")
+            else:
+                text = _("%(who)s won") if won else _("%(who)s lost")
+            outcome = text % {"who": " + ".join(declarers) or "—"}
     elif game.status == Game.Status.ANNULLED:
         outcome = _("annulled")
     else:
@@ -648,6 +653,8 @@ def record_strings() -> dict[str, Any]:
         "partner_hint": _("The result depends on the partner: name him."),
         "won": _("%(p)s won"),
         "lost": _("%(p)s lost"),
+        "won_pl": pgettext("several players", "%(p)s won"),
+        "lost_pl": pgettext("several players", "%(p)s lost"),
         "value_is": _("value %(v)s"),
         "annulled_hint": _("Nobody pays for this game."),
         "new_game": _("New game"),
@@ -785,7 +792,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         typ = event.get("type")
         p = who(event.get("player"))
         if typ == "deal":
-            return "deal", _("%(p)s deals") % {"p": who(event.get("dealer"))}
+            return "", ""  # the step shows the dealer and the seats already
         if typ == "call":
             if event.get("alone"):
                 text = _("%(p)s plays alone") % {"p": p}

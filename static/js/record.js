@@ -285,7 +285,7 @@
       var played = trick[i];
       var cardHtml = played ? cardSpan(played[1]) : '<span class="pc"></span>';
       var label = played ? name(played[0]) : name(p);
-      slots.push('<div class="slot' + (played ? "" : " empty") + '" data-seat="' + esc(p) + '">' + cardHtml +
+      slots.push('<div class="slot' + (played ? "" : " empty") + (!played && p === state.to_act ? " next" : "") + '" data-seat="' + esc(p) + '">' + cardHtml +
         '<span class="name">' + esc(label) + "</span></div>");
     }
     return '<div class="trick" style="grid-template-columns:repeat(' + active.length + ',minmax(0,1fr))" aria-label="' + esc(T.on_table) + '">' + slots.join("") + "</div>";
@@ -439,6 +439,7 @@
     var decl = (r.declarers || []).map(name).join(" + ");
     var headline;
     if (r.won === null || r.won === undefined) headline = T.contracts[r.contract] || T.st_finished;
+    else if ((r.declarers || []).length > 1) headline = fmt(r.won ? T.won_pl : T.lost_pl, { p: decl });
     else headline = fmt(r.won ? T.won : T.lost, { p: decl || "—" });
     out += "<h3>" + esc(headline) + "</h3><p>" + esc([
       cfg.kind === "fuchsen" ? (r.contract === "alone" ? T.alone : (r.level ? T.levels[r.level] : T.no_level)) : (T.contracts[r.contract] || ""),
