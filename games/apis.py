@@ -43,6 +43,9 @@ from stichbuch.api import paginated_response
 MAX_EVENTS_PER_REQUEST = 200
 MAX_EVENT_BYTES = 4096
 MAX_IDEMPOTENCY_KEY = 255
+# Ids beyond a signed 64-bit integer are no ids of ours (and SQLite cannot even compare them).
+MAX_ID = 2**63 - 1
+MAX_SEQ = 2**31 - 1
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     name="Idempotency-Key",
@@ -315,20 +318,22 @@ class EveningListCreateApi(GamesApi):
     """GET: the club's evenings, newest first. POST: open an evening (scorers and up)."""
 
     class FilterSerializer(serializers.Serializer[Any]):
-        season = serializers.IntegerField(required=False, min_value=1)
+        season = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
     class InputSerializer(serializers.Serializer[Any]):
-        season = serializers.IntegerField(min_value=1)
+        season = serializers.IntegerField(min_value=1, max_value=MAX_ID)
         game_kind = serializers.ChoiceField(choices=GameKind.choices, required=False)
         date = serializers.DateField(required=False, help_text="Default: today, club time.")
         place = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
         players = serializers.ListField(
-            child=serializers.IntegerField(min_value=1),
+            child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
             min_length=4,
             max_length=6,
             help_text="Player ids in clockwise seat order (Fuchsen 4–6, Königrufen 4).",
         )
-        rule_profile = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+        rule_profile = serializers.IntegerField(
+            required=False, allow_null=True, min_value=1, max_value=MAX_ID
+        )
 
     @extend_schema(parameters=[FilterSerializer], responses=EveningOutputSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
@@ -393,9 +398,13 @@ class EveningSeatAddApi(GamesApi):
     """Seat a player between games; those at ``position`` and after move one seat on."""
 
     class InputSerializer(serializers.Serializer[Any]):
-        player = serializers.IntegerField(min_value=1)
+        player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
         position = serializers.IntegerField(
-            min_value=1, required=False, allow_null=True, help_text="1 = first seat; default last."
+            min_value=1,
+            max_value=1000,
+            required=False,
+            allow_null=True,
+            help_text="1 = first seat; default last.",
         )
 
     @extend_schema(
@@ -498,7 +507,7 @@ class GameEventAppendApi(GamesApi):
     """
 
     class InputSerializer(serializers.Serializer[Any]):
-        expected_seq = serializers.IntegerField(min_value=0)
+        expected_seq = serializers.IntegerField(min_value=0, max_value=MAX_SEQ)
         events = serializers.ListField(
             child=serializers.DictField(),
             min_length=1,
@@ -610,7 +619,9 @@ class EveningImportApi(GamesApi):
             child=serializers.JSONField(), min_length=1, max_length=services.MAX_IMPORT_RECORDS
         )
         players = serializers.DictField(
-            child=serializers.IntegerField(min_value=1), required=False, default=dict
+            child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+            required=False,
+            default=dict,
         )
 
     OutcomeSerializer = inline_serializer(

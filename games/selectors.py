@@ -7,6 +7,7 @@ events, upcast to the current schema; players appear in it as ``str(player.pk)``
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,13 +94,27 @@ def record_player_names(record: dict[str, Any]) -> set[str]:
     return names
 
 
+_PLAYER_ID = re.compile(r"[1-9][0-9]{0,17}")
+
+
+def player_id_of(name: object) -> int | None:
+    """The player id a record's name stands for (``str(player.pk)``), or None.
+
+    Only the canonical spelling counts ("12", not "012" or other digits), so an
+    id and its name in the record are one-to-one.
+    """
+    if isinstance(name, str) and _PLAYER_ID.fullmatch(name):
+        return int(name)
+    return None
+
+
 def players_legend(*, club: Club, records: list[dict[str, Any]]) -> dict[str, str]:
     """``{str(pk): display_name}`` for every player of ``club`` the records mention."""
     ids = {
-        int(name)
+        player_id
         for record in records
         for name in record_player_names(record)
-        if name.isdigit() and len(name) < 19
+        if (player_id := player_id_of(name)) is not None
     }
     players = Player.objects.filter(club=club, pk__in=ids).order_by("id")
     return {str(player.pk): player.display_name for player in players}

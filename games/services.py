@@ -217,9 +217,7 @@ def _replay(record: Any) -> engine.Result:
 
 
 def _player_id(name: object) -> int | None:
-    if isinstance(name, str) and name.isdigit() and len(name) < 19:
-        return int(name)
-    return None
+    return selectors.player_id_of(name)
 
 
 def _apply_result(game: Game, result: engine.Result, record: dict[str, Any]) -> None:

@@ -107,3 +107,44 @@ def test_junk_imported_into_an_evening_is_a_400_or_422_and_writes_nothing(
     response = scorer.post(f"/api/evenings/{evening.pk}/import/", body, format="json")
     assert response.status_code in (400, 422), (body, response.content)
     assert _snapshot() == before
+
+
+BIG = 10**30
+
+
+def test_ids_and_seqs_too_large_for_the_database_are_refused_not_a_500(
+    scorer: PersonaClient, evening: Evening, dealt_game: Game, players: dict[str, Any]
+) -> None:
+    club = evening.club
+    season = evening.season_id
+    game = dealt_game.pk
+    requests: list[tuple[str, str, Any]] = [
+        ("post", f"/api/evenings/{evening.pk}/seats/", {"player": BIG}),
+        ("post", f"/api/evenings/{evening.pk}/seats/", {"player": 1, "position": BIG}),
+        ("delete", f"/api/evenings/{evening.pk}/seats/{BIG}/", None),
+        ("get", f"/api/evenings/{BIG}/", None),
+        ("get", f"/api/games/{BIG}/", None),
+        ("post", f"/api/clubs/{club.slug}/evenings/", {"season": BIG, "players": [1, 2, 3, 4]}),
+        ("post", f"/api/clubs/{club.slug}/evenings/", {"season": season, "players": [BIG] * 4}),
+        ("get", f"/api/clubs/{club.slug}/evenings/?season={BIG}", None),
+        ("get", f"/api/clubs/{club.slug}/seasons/{BIG}/records/", None),
+        ("post", f"/api/evenings/{evening.pk}/import/", {"records": [{}], "players": {"a": BIG}}),
+        ("post", f"/api/games/{game}/events/", {"expected_seq": BIG, "events": [{"type": "undo"}]}),
+        (
+            "post",
+            f"/api/games/{game}/events/",
+            {
+                "expected_seq": 1,
+                "events": [
+                    {"type": "undo"},
+                    {"type": "deal", "dealer": str(BIG), "players": [str(BIG), "²", "012", "7"]},
+                ],
+            },
+        ),
+        ("post", f"/api/evenings/{evening.pk}/games/", {"deal": {"dealer": str(BIG)}}),
+    ]
+    before = _snapshot()
+    for method, url, body in requests:
+        response = getattr(scorer, method)(url, body, format="json")
+        assert response.status_code in (400, 404), (method, url, response.content)
+    assert _snapshot() == before
