@@ -153,8 +153,8 @@ def _with_event_knowledge(state: GameState, event: Event, index: int) -> GameSta
     placed = list(know.placed_at)
     changed = False
     for name, code in pairs:
-        p = table.index.get(name, -1)
-        c = INDEX.get(code, -1)
+        p = table.index.get(name, -1) if type(name) is str else -1
+        c = INDEX.get(code, -1) if type(code) is str else -1
         if p < 0 or c < 0 or owner[c] >= 0 or known[p].bit_count() >= 6:
             continue
         owner[c] = p
@@ -168,7 +168,8 @@ def _with_event_knowledge(state: GameState, event: Event, index: int) -> GameSta
             blank = INDEX.get(turned, -1)
             changed = True
         elif event.get("type") == "play" and turned is True and state.turned:
-            blank = INDEX.get(event.get("card", ""), -1)
+            code = event.get("card")
+            blank = INDEX.get(code, -1) if type(code) is str else -1
             changed = True
     if not changed:
         return state
