@@ -168,8 +168,8 @@ def _with_event_knowledge(state: GameState, event: Event, index: int) -> GameSta
             blank = INDEX.get(turned, -1)
             changed = True
         elif event.get("type") == "play" and turned is True and state.turned:
-            code = event.get("card")
-            blank = INDEX.get(code, -1) if type(code) is str else -1
+            played = event.get("card")
+            blank = INDEX.get(played, -1) if isinstance(played, str) else -1
             changed = True
     if not changed:
         return state
