@@ -163,3 +163,33 @@ def test_seats_change_between_games(
     assert scorer.delete(f"{url}{players['bert'].pk}/").status_code == 400
     seats = scorer.get(f"/api/evenings/{evening.pk}/").json()["seats"]
     assert [s["display_name"] for s in seats] == ["Franz", "Anna", "Carl", "Dora", "Emil"]
+
+
+def test_a_koenigrufen_evening_starts_with_the_auction_and_vorhand_to_speak(
+    scorer: PersonaClient, club: Club, players: dict[str, Player]
+) -> None:
+    season = open_season(club, GameKind.KOENIGRUFEN)
+    order = [players[n].pk for n in ("anna", "bert", "carl", "dora")]
+    evening = scorer.post(
+        f"/api/clubs/{club.slug}/evenings/", {"season": season.pk, "players": order}
+    ).json()
+    assert evening["game_kind"] == "koenigrufen"
+    game = scorer.post(f"/api/evenings/{evening['id']}/games/", {}).json()
+    assert game["state"]["awaiting"] == "bid"
+    assert game["state"]["to_act"] == str(players["bert"].pk)  # Anna deals, Bert speaks first
+    assert game["state"]["legal"]["can_pass"] is True
+
+
+def test_the_api_schema_describes_the_games_endpoints(member: PersonaClient) -> None:
+    response = member.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    paths = response.json()["paths"]
+    for path in (
+        "/api/clubs/{slug}/evenings/",
+        "/api/evenings/{evening_id}/games/",
+        "/api/evenings/{evening_id}/import/",
+        "/api/games/{game_id}/",
+        "/api/games/{game_id}/events/",
+        "/api/games/{game_id}/record/",
+    ):
+        assert path in paths

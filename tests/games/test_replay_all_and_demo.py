@@ -63,3 +63,11 @@ def test_the_demo_evening_is_recorded_once(club: Club, players: dict[str, Player
     assert first == again
     assert Evening.objects.filter(club=club).count() == 1
     assert Game.objects.filter(evening__club=club).count() == len(DEMO_SEEDS)
+
+
+def test_replay_all_reports_a_last_seq_that_does_not_match_the_events(dealt_game: Game) -> None:
+    Game.objects.filter(pk=dealt_game.pk).update(last_seq=5)
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("replay_all", stdout=out)
+    assert "last_seq is 5" in out.getvalue()

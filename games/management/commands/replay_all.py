@@ -39,12 +39,21 @@ class Command(BaseCommand):
         differing = 0
         for game in games.iterator(chunk_size=options["batch_size"]):
             checked += 1
-            record = selectors.game_record(game=game, events=list(game.events.all()))
+            events = list(game.events.all())
+            record = selectors.game_record(game=game, events=events)
             fresh = engine.replay(record).to_dict()
-            if fresh != game.result or fresh.get("status") != game.status:
+            seqs = [event.seq for event in events]
+            label = f"game {game.pk} (evening {game.evening_id}, #{game.number})"
+            if seqs != list(range(1, len(seqs) + 1)) or game.last_seq != len(seqs):
                 differing += 1
                 self.stdout.write(
-                    f"game {game.pk} (evening {game.evening_id}, #{game.number}) differs:\n"
+                    f"{label}: its events are numbered {seqs[:3]}… ({len(seqs)} events) "
+                    f"but last_seq is {game.last_seq}"
+                )
+            elif fresh != game.result or fresh.get("status") != game.status:
+                differing += 1
+                self.stdout.write(
+                    f"{label} differs:\n"
                     f"  stored: {json.dumps(game.result, sort_keys=True)}\n"
                     f"  replay: {json.dumps(fresh, sort_keys=True)}"
                 )
