@@ -47,7 +47,15 @@ pytest: venv
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: the test setup is broken."; fi; \
 	exit $$status
 
-test: lint typecheck migrations-check pytest
+# Every check runs even when an earlier one fails, so one run shows all problems.
+test: venv
+	@failed=""; \
+	$(MAKE) --no-print-directory lint || failed="$$failed lint"; \
+	$(MAKE) --no-print-directory typecheck || failed="$$failed typecheck"; \
+	$(MAKE) --no-print-directory migrations-check || failed="$$failed migrations-check"; \
+	$(MAKE) --no-print-directory pytest || failed="$$failed pytest"; \
+	if [ -n "$$failed" ]; then echo "make test failed:$$failed"; exit 1; fi; \
+	echo "make test: all checks passed"
 
 # Refresh the German/English catalogues after changing texts (needs gettext).
 messages: venv

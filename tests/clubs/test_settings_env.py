@@ -76,10 +76,13 @@ def test_a_bad_database_url_names_the_variable(url: str) -> None:
 
 
 def _run_settings(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    """Run manage.py in a clean environment (no PYTEST_VERSION: like production)."""
-    clean = {k: v for k, v in os.environ.items() if k not in {"PYTEST_VERSION", "DEBUG"}}
-    clean.pop("SECRET_KEY", None)
-    clean.pop("DATABASE_URL", None)
+    """Run manage.py in a bare environment, like a production start.
+
+    Only PATH and HOME are kept: no PYTEST_VERSION, and nothing another test or the
+    CI script set for the test run (DATABASE_URL, DJANGO_ALLOW_ASYNC_UNSAFE, ...).
+    """
+    clean = {key: os.environ[key] for key in ("PATH", "HOME") if key in os.environ}
+    clean["LANG"] = "C.UTF-8"
     clean.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
