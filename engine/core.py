@@ -180,14 +180,6 @@ def _is_bool(v: object) -> bool:
     return type(v) is bool
 
 
-def _is_list(v: object) -> bool:
-    return isinstance(v, list)
-
-
-def _is_dict(v: object) -> bool:
-    return isinstance(v, dict)
-
-
 def _is_str_list(v: object) -> bool:
     return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
@@ -238,9 +230,10 @@ COMMON_EVENTS: dict[str, EventSpec] = {
 class Variant:
     """One game's rules. Subclasses override the hooks; shared code never asks which game.
 
-    Hooks: ``events`` (schema), ``validate_deal``, ``initial_state``, ``place_events``,
-    ``handlers`` (per event type), ``play_obligation``, ``trick_winner``,
-    ``after_event``, ``in_progress_result``.
+    Hooks: ``events`` (the schema of each event type), ``check_shape``,
+    ``validate_deal``, ``initial_state``, ``placements`` and ``find_blank``
+    (knowledge), ``handle`` (the game's own events), ``play``, ``play_obligation``,
+    ``trick_winner``, ``after_show`` and ``result``.
     """
 
     name: ClassVar[str] = ""
@@ -271,7 +264,12 @@ class Variant:
         return []
 
     def find_blank(self, events: list[tuple[int, Event]], table: Table) -> int:
+        """The card the record shows was turned face down (Fuchsen), or -1."""
         return -1
+
+    def after_show(self, state: GameState, index: int) -> GameState:
+        """The state after a ``show`` revealed cards (a game may now be decided)."""
+        return state
 
     # --- events -------------------------------------------------------------------
     def handle(self, state: GameState, event: Event, index: int) -> GameState:
@@ -300,10 +298,6 @@ class Variant:
 def name_of(state: GameState, p: int) -> str:
     assert state.table is not None
     return state.table.active[p]
-
-
-def card_code(card: int) -> str:
-    return CODES[card]
 
 
 def check_event_shape(variant: Variant, event: object) -> tuple[str, EventSpec]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.cards import CODES, INDEX, RANKS, mask_of
+from engine.cards import CODES, INDEX, RANKS, bits, mask_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
@@ -763,10 +763,10 @@ class Fuchsen(Variant):
                 )
             if _key(state, blank, card, led) <= wkey:
                 better = 0
-                for c in _iter(led_cards):
+                for c in bits(led_cards):
                     if _key(state, blank, c, led) > wkey:
                         better |= 1 << c
-                for c in _iter(_proven(better, amb)):
+                for c in bits(_proven(better, amb)):
                     return (
                         "must_overtake",
                         f"{name} must beat the trick: he holds {CODES[c]}, which beats "
@@ -778,17 +778,17 @@ class Fuchsen(Variant):
         trumps = _proven(plain & CLASS_MASK[TRUMP], amb)
         if trumps:
             if card_cls != TRUMP:
-                example = CODES[next(_iter(trumps))]
+                example = CODES[next(bits(trumps))]
                 return (
                     "must_trump",
                     f"{name} must trump: he holds {example} and no {what} card",
                 )
             if _key(state, blank, card, led) <= wkey:
                 better = 0
-                for c in _iter(trumps):
+                for c in bits(trumps):
                     if POWER[c] > wkey:
                         better |= 1 << c
-                for c in _iter(_proven(better, amb)):
+                for c in bits(_proven(better, amb)):
                     return (
                         "must_trump",
                         f"{name} must over-trump: he holds {CODES[c]}, which beats the "
@@ -803,13 +803,6 @@ def _proven(cards: int, maybe_blank: int) -> int:
     if not cards & maybe_blank or cards & ~maybe_blank or cards.bit_count() >= 2:
         return cards
     return 0
-
-
-def _iter(mask: int) -> Any:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def _example(cards: int, blank: bool) -> str:

@@ -87,11 +87,7 @@ def _show(state: GameState, event: Event, index: int) -> GameState:
         card = INDEX[code]
         check_placement(evolve(state, shown=shown), p, card, show=True)
         shown |= 1 << card
-    state = evolve(state, shown=shown)
-    after_show = getattr(state.variant, "after_show", None)
-    if after_show is not None:
-        state = after_show(state, index)
-    return state
+    return state.variant.after_show(evolve(state, shown=shown), index)
 
 
 def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int, Event]], int]:
