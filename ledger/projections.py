@@ -15,11 +15,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from fractions import Fraction
+from itertools import combinations
 from typing import Any
 
 from ledger.models import PlayerRating, StandingRow
 from ledger.ratings import rate_games, rating_teams
-from ledger.series import as_cents, cumulative_net, head_to_head
+from ledger.series import as_cents, cumulative_net
 from ledger.standings import GameOutcome, StandingsConfig, TableRow, player_standings, season_table
 
 logger = logging.getLogger(__name__)
@@ -125,8 +127,37 @@ def compute_season(*, rows: Iterable[GameRow], rules: StandingsConfig) -> Season
         for player, rating in ratings.ratings.items()
     }
     projected.cumulative = cumulative_net(outcomes).as_dict()
-    projected.head_to_head = as_cents(head_to_head(outcomes))
+    projected.head_to_head = as_cents(head_to_head_exact(outcomes))
     return projected
+
+
+def head_to_head_exact(outcomes: Iterable[GameOutcome]) -> dict[str, dict[str, Fraction]]:
+    """``ledger.series.head_to_head``, equal to it (the tests check), for large seasons.
+
+    The reference adds a ``Fraction`` per pair and game, and normalising
+    fractions dominated a 100,000-game rebuild. Every game's flow is an
+    integer over that game's total winnings, and a season has few distinct
+    totals, so this sums the integer numerators per (pair, total) and makes
+    one fraction per distinct total at the end: the same exact sums, since
+    addition is exact and order-free.
+    """
+    numerators: dict[tuple[str, str], dict[int, int]] = {}
+    for outcome in outcomes:
+        payouts = outcome.payouts
+        winnings = sum(amount for amount in payouts.values() if amount > 0)
+        for a, b in combinations(sorted(outcome.active), 2):
+            per_total = numerators.setdefault((a, b), {})
+            pa, pb = payouts.get(a, 0), payouts.get(b, 0)
+            if winnings and pa * pb < 0:
+                per_total[winnings] = per_total.get(winnings, 0) + (
+                    pa * -pb if pa > 0 else -(pb * -pa)
+                )
+    result: dict[str, dict[str, Fraction]] = {}
+    for (a, b), per_total in numerators.items():
+        amount = sum((Fraction(n, total) for total, n in per_total.items()), Fraction(0))
+        result.setdefault(a, {})[b] = amount
+        result.setdefault(b, {})[a] = -amount
+    return {a: dict(sorted(row.items())) for a, row in sorted(result.items())}
 
 
 def _standing_row(

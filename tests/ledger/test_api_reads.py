@@ -58,6 +58,12 @@ def test_a_balance_filter_of_another_club_is_a_400(table: Table, member: Persona
     assert member.get(f"/api/clubs/{table.club.slug}/balances/?season=abc").status_code == 400
 
 
+@pytest.mark.parametrize("query", ["?evening=", "?season=", "?evening=0", "?season=-3", "?x=1"])
+def test_odd_balance_filters_never_crash(table: Table, member: PersonaClient, query: str) -> None:
+    response = member.get(f"/api/clubs/{table.club.slug}/balances/{query}")
+    assert response.status_code in (200, 400)
+
+
 def test_the_balances_csv_is_semicolon_separated_with_the_unit_in_the_header(
     table: Table, member: PersonaClient
 ) -> None:

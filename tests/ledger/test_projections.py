@@ -239,3 +239,30 @@ def test_the_rebuild_resyncs_a_game_whose_ledger_disagrees_with_its_result(table
     call_command("rebuild_projections", stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert balance_map(club=table.club) == {table.players[0].pk: -40, table.players[1].pk: 40}
     assert standing_list(season=table.season).first().player_id == table.players[1].pk  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_fast_head_to_head_equals_the_reference_definition(seed: int) -> None:
+    from datetime import datetime
+
+    from ledger.projections import head_to_head_exact
+    from ledger.series import head_to_head
+    from ledger.standings import GameOutcome
+
+    rng = random.Random(seed)
+    names = [f"p{i}" for i in range(7)]
+    outcomes = []
+    for game_id in range(rng.randint(0, 60)):
+        seated = rng.sample(names, rng.choice([3, 4, 5]))
+        amounts = [rng.choice([0, 5, 10, 20, 40]) * rng.choice([1, -1]) for _ in seated[1:]]
+        payouts = dict(zip(seated, [-sum(amounts), *amounts], strict=True))
+        outcomes.append(
+            GameOutcome(
+                game_id=game_id,
+                played_at=datetime(2026, 1, 1),
+                kind="fuchsen",
+                payouts=payouts,
+                active=tuple(seated),
+            )
+        )
+    assert head_to_head_exact(outcomes) == head_to_head(outcomes)
