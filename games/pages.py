@@ -17,6 +17,7 @@ from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -180,11 +181,15 @@ def error_titles() -> dict[str, str]:
 
 
 def money(amount: int | float | None, club: Club) -> str:
+    """The amount in the club's unit, a fraction written the local way (26,7 ct)."""
     if amount is None:
         return ""
+    shown: int | float | str = amount
+    if isinstance(amount, float):
+        shown = int(amount) if amount.is_integer() else number_format(amount, decimal_pos=1)
     if club.currency_unit == Club.CurrencyUnit.POINTS:
-        return _("%(v)s pt") % {"v": amount}
-    return _("%(v)s ct") % {"v": amount}
+        return _("%(v)s pt") % {"v": shown}
+    return _("%(v)s ct") % {"v": shown}
 
 
 def signed_money(amount: int | float | None, club: Club) -> str:
@@ -319,7 +324,10 @@ def club_book(request: HttpRequest, slug: str) -> HttpResponse:
 
     tables = []
     for season in club_selectors.season_list(club=club).filter(status=Season.Status.OPEN):
-        rows = list(ledger_selectors.standing_list(season=season)[:10])
+        rows = [
+            {"row": row, "net": signed_money(row.net, club)}
+            for row in ledger_selectors.standing_list(season=season)[:10]
+        ]
         tables.append({"season": season, "rows": rows})
     context = {
         "club": club,

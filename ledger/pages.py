@@ -206,7 +206,7 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
     h2h_row = ((series.head_to_head or {}).get(key, {}) if series else {}) or {}
     opponents = sorted(
         (
-            {"name": names.get(b, b), "value": v, "text": money(round(v, 2), club)}
+            {"name": names.get(b, b), "value": v, "text": money(round(v), club)}
             for b, v in h2h_row.items()
         ),
         key=lambda r: -r["value"],

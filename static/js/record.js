@@ -462,7 +462,7 @@
   }
 
   function toolsHtml() {
-    var decided = state.status !== "in_progress";
+    var decided = state.status !== "in_progress" || state.awaiting === "partner";
     var started = effectiveEvents().some(function (e) { return e.type !== "deal"; });
     var out = '<div class="tools">' +
       '<button type="button" data-act="undo"' + (events.length && !busy ? "" : " disabled") + ' title="' + esc(T.undo_title) + '">↶ ' + esc(T.undo) + "</button>" +
@@ -518,9 +518,9 @@
     var mode = state.status === "in_progress" ? state.awaiting : "done";
     body += problemHtml();
     body += seatsHtml();
-    var showTrick = state.active && state.active.length && (mode === "play" || mode === "raise_or_end" || mode === "partner");
+    var showTrick = state.active && state.active.length && (mode === "play" || mode === "raise_or_end");
     var lastTrick = (state.tricks || []).slice(-1)[0];
-    var lastLine = showTrick && lastTrick && !(state.trick || []).length
+    var lastLine = (showTrick || mode === "partner") && lastTrick && !(state.trick || []).length
       ? '<p class="sub">' + esc(fmt(T.last_trick, { n: (state.tricks || []).length, p: name(lastTrick.winner) })) + "</p>" : "";
     body += '<div class="felt"><p class="status">' + statusText() + "</p>" + levelBar() + lastLine + (showTrick ? trickHtml() : "") + "</div>";
     if (mode === "call") body += callHtml();

@@ -184,3 +184,43 @@ def test_a_scorer_records_a_koenigrufen_durchmarsch_on_french_cards(
     assert result["payouts"][str(players["bert"].pk)] == 40
     assert result["payouts"][str(players["carl"].pk)] == 40
     shoot(page, "phone-record-durchmarsch-finished")
+
+
+def test_without_hands_the_scorer_names_the_macher_then_the_partner_then_annuls(
+    live_server: Any, phone: Any
+) -> None:
+    """No hands typed in: the page asks who the Macher is; after an early end it
+    asks who holds the called card (the result depends on him); annul and undo."""
+    club = ClubFactory.create(name="Stammtisch Gasthaus Post", slug="post")
+    username = _scorer(club)
+    players = players_of(club)
+    evening = open_evening(club, players)
+    game = start(evening, players, None)  # Anna deals; nothing else known
+    page = phone
+    log_in(page, live_server.url, username, f"/games/{game.pk}/")
+    table = RecordingPage(page, players)
+    table.wait_ready()
+    assert table.state()["awaiting"] == "call" and table.to_act() is None
+
+    page.click(f'#record button[data-act="pick-macher"][data-player="{players["dora"].pk}"]')
+    page.click('#record button[data-act="pick-call"][data-card="S10"]')
+    table.tap('#record button[data-act="call"]')
+    for card in ("GA", "GO", "EO", "R8", "G8"):
+        table.play(card)
+    table.tap('#record button[data-act="end_raising"]')
+
+    # Nobody said Kontra, so the game is over; who pays what depends on the Hilfer.
+    assert table.state()["awaiting"] == "partner"
+    shoot(page, "phone-record-partner")
+    table.tap(f'#record button[data-act="name-partner"][data-player="{players["emil"].pk}"]')
+    page.wait_for_selector('#record[data-status="finished"]')
+    payouts = table.state()["result"]["payouts"]
+    assert payouts[str(players["dora"].pk)] == 20 and payouts[str(players["emil"].pk)] == 10
+
+    # A misdeal after all: annul, then think better of it and undo.
+    page.click('#record button[data-act="panel"][data-panel="annul"]')
+    table.tap('#record button[data-act="do-annul"]')
+    page.wait_for_selector('#record[data-status="annulled"]')
+    table.tap('#record button[data-act="undo"]')
+    page.wait_for_selector('#record[data-status="finished"]')
+    assert no_horizontal_scroll(page)
