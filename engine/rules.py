@@ -165,17 +165,33 @@ def house_rules(game: str) -> Mapping[str, HouseRule]:
         raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}") from None
 
 
+# The largest amount a house rule may name (cents or points, either sign). A game's
+# payouts are small multiples of these; unbounded, a value like 10**30 overflowed the
+# ledger's 64-bit amounts and made recording a game fail with a server error.
+MAX_RULE_AMOUNT = 1_000_000
+
+
 def _is_int(value: object) -> bool:
     # bool is a subclass of int in Python, but a JSON true is not a number of cents.
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_amount(name: str, value: object) -> None:
+    if not _is_int(value):
+        raise InvalidRules(f"house rule {name} must be an integer, not {value!r}")
+    assert isinstance(value, int)
+    if abs(value) > MAX_RULE_AMOUNT:
+        raise InvalidRules(
+            f"house rule {name} must lie between -{MAX_RULE_AMOUNT} and {MAX_RULE_AMOUNT}, "
+            f"not {value}"
+        )
 
 
 def _check_value(rule: HouseRule, value: object) -> None:
     key = rule.key
     kind = rule.kind
     if kind == "int":
-        if not _is_int(value):
-            raise InvalidRules(f"house rule {key} must be an integer, not {value!r}")
+        _check_amount(key, value)
     elif kind == "bool":
         if not isinstance(value, bool):
             raise InvalidRules(f"house rule {key} must be true or false, not {value!r}")
@@ -195,8 +211,7 @@ def _check_value(rule: HouseRule, value: object) -> None:
                     f"house rule {key} has an unknown entry {name!r}: "
                     f"expected some of {', '.join(allowed)}"
                 )
-            if not _is_int(amount):
-                raise InvalidRules(f"house rule {key}.{name} must be an integer, not {amount!r}")
+            _check_amount(f"{key}.{name}", amount)
     elif kind == "card list":
         if (
             not isinstance(value, list)
