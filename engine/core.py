@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from engine.cards import CODES, INDEX
+
+BIT: dict[str, int] = {code: 1 << i for code, i in INDEX.items()}
 from engine.result import CODE_RANK, EngineError, Result
 
 __all__ = [
@@ -423,6 +425,35 @@ def check_hands(event: Event, table: Table) -> Table:
         raise Illegal("invalid_deal", "hands must map players to their six cards")
     deck = table.deck
     masks: dict[str, int] = {}
+    dealt = [0] * len(table.active)
+    index = table.index
+    seen = 0
+    try:
+        # The usual case: every hand is six known codes of the deck, no card twice.
+        for name, cards in hands.items():
+            mask = 0
+            for code in cards:
+                mask |= BIT[code]
+            p = index[name]
+            if len(cards) != 6 or mask.bit_count() != 6 or mask & ~deck or seen & mask:
+                raise LookupError
+            seen |= mask
+            dealt[p] = mask
+    except (LookupError, TypeError):
+        pass  # the careful walk below finds the problem and names it
+    else:
+        return Table(
+            table.players,
+            table.active,
+            table.dealer,
+            table.sitting_out,
+            table.index,
+            table.deck,
+            table.removed,
+            table.first,
+            tuple(dealt),
+        )
+    dealt = [0] * len(table.active)
     for name, cards in hands.items():
         if type(cards) is not list:
             raise Illegal("invalid_deal", f"the hand of {name} must be a list of cards")
@@ -436,7 +467,6 @@ def check_hands(event: Event, table: Table) -> Table:
             mask |= 1 << i
         masks[name] = mask
     seen = 0
-    dealt = [0] * len(table.active)
     for name, cards in hands.items():
         p = table.index.get(name, -1)
         if p < 0:

@@ -121,6 +121,10 @@ class Fuchsen(Variant):
     """Fuchsen with 4 or 5 active players (6 seated: one sits out)."""
 
     name: ClassVar[str] = "fuchsen"
+
+    def __init__(self) -> None:
+        self._seat_cache: dict[tuple[Any, ...], Table] = {}
+
     # Before the call only the deal and shows can come, and neither depends on who
     # holds the called card.
     resume_candidates: ClassVar[bool] = True
@@ -151,6 +155,35 @@ class Fuchsen(Variant):
 
     # ------------------------------------------------------------------ deal
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
+        players = event["players"]
+        removed_field = event.get("removed")
+        key = None
+        if type(players) is list and all(type(p) is str for p in players):
+            # Seating is a pure function of these fields; clubs reuse a few seatings.
+            key = (
+                tuple(players),
+                event["dealer"] if type(event["dealer"]) is str else None,
+                event.get("sitting_out") if type(event.get("sitting_out")) is str else None,
+                "sitting_out" in event,
+                tuple(removed_field) if type(removed_field) is list else removed_field,
+                "removed" in event,
+                rules["sit_out"],
+                tuple(rules["removed_cards"]),
+            )
+            try:
+                table = self._seat_cache.get(key)
+            except TypeError:  # an unhashable value inside ``removed``
+                key, table = None, None
+            if table is not None:
+                return check_hands(event, table)
+        table = self._seats(event, rules)
+        if key is not None:
+            if len(self._seat_cache) > 4096:
+                self._seat_cache.clear()
+            self._seat_cache[key] = table
+        return check_hands(event, table)
+
+    def _seats(self, event: Event, rules: Mapping[str, Any]) -> Table:
         players = event["players"]
         dealer = event["dealer"]
         if not isinstance(players, list) or not 4 <= len(players) <= 6:
@@ -215,7 +248,7 @@ class Fuchsen(Variant):
             removed=removed,
             first=first,
         )
-        return check_hands(event, table)
+        return table
 
     def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
         n = table.n
@@ -470,9 +503,9 @@ class Fuchsen(Variant):
         know = state.know
         assert table is not None and know is not None
         check_play(self, state, p, card)
-        name = table.active[p]
         fuchs = event.get("fuchs") is True
         if fuchs:
+            name = table.active[p]
             if state.alone or p != state.hilfer:
                 raise Illegal(
                     "invalid_announcement", f"{name} is not the Hilfer: only he says Fuchs"
@@ -484,31 +517,31 @@ class Fuchsen(Variant):
                 go_holder < 0 and know.full(p) and not know.known[p] >> GO & 1
             ):
                 raise Illegal("invalid_announcement", f"{name} cannot say Fuchs: he lacks GO")
-        is_blank = p == state.macher and card == know.blank and state.turned
+        is_blank = state.turned and p == state.macher and card == know.blank
         if event.get("turned") is True:
             if not is_blank or state.blank_played:
                 raise Illegal(
                     "face_down_card_mismatch",
-                    f"{name}'s {CODES[card]} is not the Macher's turned card",
+                    f"{table.active[p]}'s {CODES[card]} is not the Macher's turned card",
                 )
         elif is_blank:
             raise Illegal(
                 "face_down_card_mismatch",
-                f"{name} turned {CODES[card]}: he must play it face down (turned: true)",
+                f"{table.active[p]} turned {CODES[card]}: he must play it face down (turned: true)",
             )
-        ends_raising = not state.raising_ended and state.tricks_done == 1 and not state.trick
-        extra: dict[str, Any] = {}
-        if fuchs:
-            extra["fuchs_said"] = True
-        if is_blank:
-            extra["blank_played"] = True
+        ends_raising = not state.raising_ended and len(state.tricks) == 1 and not state.trick
+        extra: dict[str, Any] | None = None
+        if fuchs or is_blank:
+            extra = {"fuchs_said": True} if fuchs else {"blank_played": True}
         new = add_card(self, state, p, card, index, extra)
         assert isinstance(new, FuchsenState)
         if ends_raising:
             new = self._end_raising(new)
         elif len(new.tricks) == 6 and new.decision is None:
             new = self._played_out(new)
-        if new.raising_ended and new.hilfer >= 0 and not new.fuchs_said:
+        h = new.hilfer
+        # Only a Hilfer who holds GO (in hindsight) can have forgotten his Fuchs.
+        if h >= 0 and new.raising_ended and not new.fuchs_said and know.owner[GO] == h:
             return self._after(new, index)
         return new
 

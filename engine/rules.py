@@ -248,9 +248,22 @@ def validate_rules(game: str, rules: object) -> None:
         _check_value(rule, value)
 
 
-def effective_rules(game: str, rules: object) -> dict[str, JSONValue]:
-    """Validate ``rules`` and return the full settings of ``game`` with overrides applied."""
+_DEFAULTS: dict[str, Mapping[str, JSONValue]] = {}
+
+
+def effective_rules(game: str, rules: object) -> Mapping[str, JSONValue]:
+    """Validate ``rules`` and return the full settings of ``game`` with overrides applied
+    (read-only)."""
+    if not rules and (rules is None or rules == {}):
+        cached = _DEFAULTS.get(game)
+        if cached is None:
+            cached = _DEFAULTS[game] = MappingProxyType(_merge(game, None))
+        return cached
     validate_rules(game, rules)
+    return MappingProxyType(_merge(game, rules))
+
+
+def _merge(game: str, rules: object) -> dict[str, JSONValue]:
     table = house_rules(game)
     merged: dict[str, JSONValue] = {}
     overrides: dict[str, JSONValue] = rules if isinstance(rules, dict) else {}
