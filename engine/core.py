@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from engine.cards import CODES, INDEX
-
-BIT: dict[str, int] = {code: 1 << i for code, i in INDEX.items()}
 from engine.result import CODE_RANK, EngineError, Result
 
 __all__ = [
@@ -34,6 +32,8 @@ __all__ = [
 
 Event = Mapping[str, Any]
 S = TypeVar("S", bound="GameState")
+
+BIT: dict[str, int] = {code: 1 << i for code, i in INDEX.items()}
 
 # A placement the record never makes (a candidate partner's assumed called card).
 NEVER = 1 << 30
