@@ -195,6 +195,12 @@ REST_FRAMEWORK: dict[str, Any] = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "stichbuch.api.DefaultPagination",
+    # JSON with Django's body size limit, a depth limit and valid Unicode only.
+    "DEFAULT_PARSER_CLASSES": [
+        "stichbuch.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "stichbuch.schema.AutoSchema",
     "EXCEPTION_HANDLER": "stichbuch.api.exception_handler",
