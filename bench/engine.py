@@ -82,8 +82,10 @@ def main() -> None:
     args = parser.parse_args()
     clock = time.perf_counter if args.wall else time.process_time
 
+    kind = "wall-clock" if args.wall else "CPU"
     print(
-        f"python {sys.version.split()[0]}, {args.records} records per suite, best of {args.repeat}"
+        f"python {sys.version.split()[0]}, {args.records} records per suite, "
+        f"best of {args.repeat}, {kind} time, one core"
     )
     header = f"{'suite':34} {'records/s':>10} {'µs/event':>9} {'floor rec/s':>12} {'ratio':>6}"
     print(header)
