@@ -12,6 +12,12 @@ urlpatterns = [
     path("evenings/<int:evening_id>/", pages.evening_page, name="evening-page"),
     path("evenings/<int:evening_id>/close/", pages.evening_close, name="evening-close-page"),
     path("evenings/<int:evening_id>/settle/", pages.evening_settle, name="evening-settle"),
+    path("evenings/<int:evening_id>/seats/add/", pages.seat_add, name="seat-add-page"),
+    path(
+        "evenings/<int:evening_id>/seats/<int:player_id>/leave/",
+        pages.seat_leave,
+        name="seat-leave-page",
+    ),
     path(
         "evenings/<int:evening_id>/transfers/<int:transfer_id>/paid/",
         pages.transfer_paid,

@@ -426,6 +426,11 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
         "transfers": transfers,
         "unbalanced": any(row["balance"] for row in balances),
         "records_api": reverse("evening-records", args=[evening.pk]),
+        "benched": [
+            p
+            for p in club_selectors.player_list(club=club, active=True)
+            if p.pk not in {seat.player_id for seat in seats}
+        ],
     }
     return render(request, "games/evening.html", context)
 
@@ -441,6 +446,47 @@ def evening_close(request: HttpRequest, evening_id: int) -> HttpResponse:
     else:
         messages.success(request, _("The evening is closed."))
     return redirect("evening-page", evening_id=evening.pk)
+
+
+@login_required
+@require_POST
+def seat_add(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """A player sits down between games, at the chosen place (the others move on)."""
+    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    player_id = request.POST.get("player", "")
+    position = request.POST.get("position", "")
+    player = (
+        club_selectors.player_list(club=evening.club).filter(pk=int(player_id)).first()
+        if player_id.isdigit()
+        else None
+    )
+    if player is None:
+        messages.error(request, _("Choose a player."))
+    else:
+        try:
+            services.evening_seat_add(
+                evening=evening,
+                player=player,
+                position=int(position) if position.isdigit() else None,
+            )
+        except (ValidationError, GamesError) as error:
+            _report(request, error)
+    return redirect(reverse("evening-page", args=[evening.pk]) + "#seats")
+
+
+@login_required
+@require_POST
+def seat_leave(request: HttpRequest, evening_id: int, player_id: int) -> HttpResponse:
+    """A player gets up between games; his seat stays in the evening's history."""
+    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    player = club_selectors.player_list(club=evening.club).filter(pk=player_id).first()
+    if player is None:
+        raise Http404
+    try:
+        services.evening_seat_remove(evening=evening, player=player)
+    except (ValidationError, GamesError) as error:
+        _report(request, error)
+    return redirect(reverse("evening-page", args=[evening.pk]) + "#seats")
 
 
 @login_required

@@ -16,6 +16,7 @@ from games.models import Evening
 from ledger import services as ledger_services
 from tests.conftest import PersonaClient
 from tests.e2e.tables import RE_PLAYED_OUT, open_evening, players_of, record_game
+from tests.factories import PlayerFactory
 
 
 @pytest.fixture
@@ -109,7 +110,7 @@ def test_the_evening_shows_the_result_balances_and_settlement(
     html = scorer.get(reverse("evening-page", args=[book["evening"].pk])).content.decode()
     assert "Bert" in html and "+40" in html
     assert 'id="transfers"' in html
-    assert html.count('class="transfer') == book["plan"].transfers.count()
+    assert html.count('data-transfer="') == book["plan"].transfers.count()
 
 
 def test_the_replay_shows_every_trick_and_the_raises(
@@ -171,3 +172,27 @@ def test_the_page_is_german_first_and_english_on_request(
     assert "Neues Spiel" in scorer.get(url).content.decode()
     scorer.cookies["django_language"] = "en"
     assert "New game" in scorer.get(url).content.decode()
+
+
+def test_a_player_gets_up_and_another_sits_down_between_games(
+    club: Club, book: dict[str, Any], scorer: PersonaClient
+) -> None:
+    evening, players = book["evening"], book["players"]
+    franz = PlayerFactory.create(club=club, display_name="Franz")
+    leave = reverse("seat-leave-page", args=[evening.pk, players["carl"].pk])
+    assert scorer.post(leave).status_code == 302
+    add = reverse("seat-add-page", args=[evening.pk])
+    data = {"player": franz.pk, "position": "1"}
+    assert scorer.post(add, data, format="multipart").status_code == 302
+    seated = [
+        s.player.display_name
+        for s in evening.seats.filter(left_at__isnull=True).order_by("position")
+    ]
+    assert seated == ["Franz", "Anna", "Bert", "Dora", "Emil"]
+
+
+def test_a_plain_member_cannot_change_the_seats(
+    club: Club, book: dict[str, Any], member: PersonaClient
+) -> None:
+    url = reverse("seat-leave-page", args=[book["evening"].pk, book["players"]["carl"].pk])
+    assert member.post(url).status_code == 403
