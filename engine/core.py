@@ -285,6 +285,10 @@ class Variant:
     def result(self, state: GameState) -> Result:
         raise NotImplementedError
 
+    def trick_winner(self, state: GameState, trick: tuple[tuple[int, int], ...]) -> int:
+        """The active index of the player who wins the complete ``trick``."""
+        raise NotImplementedError
+
     # --- legal view ---------------------------------------------------------------
     def play_obligation(
         self, state: GameState, p: int, card: int, hand: int

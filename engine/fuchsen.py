@@ -495,14 +495,24 @@ class Fuchsen(Variant):
             return self._decide(state, "no_re", False, self._value(state))
         return state
 
-    def play(self, state: GameState, p: int, card: int, event: Event, index: int) -> GameState:
-        assert isinstance(state, FuchsenState)
+    def play(  # type: ignore[override]
+        self, state: FuchsenState, p: int, card: int, event: Event, index: int
+    ) -> GameState:
         if state.phase == "call":
             raise Illegal("out_of_order", "no card is played before the Macher has called")
         table = state.table
         know = state.know
         assert table is not None and know is not None
-        check_play(self, state, p, card)
+        if p != state.to_act:
+            check_play(self, state, p, card)  # words the not_your_turn error
+        if know.owner[card] != p or state.played >> card & 1:
+            check_placement(state, p, card)
+        if state.trick:
+            broken = self.play_obligation(
+                state, p, card, (know.known[p] | 1 << card) & ~state.played
+            )
+            if broken is not None:
+                raise Illegal(*broken)
         fuchs = event.get("fuchs") is True
         if fuchs:
             name = table.active[p]
@@ -704,9 +714,20 @@ class Fuchsen(Variant):
         )
 
     # ------------------------------------------------------------------ tricks
-    def trick_winner(self, state: GameState, trick: tuple[tuple[int, int], ...]) -> int:
-        assert isinstance(state, FuchsenState) and state.know is not None
-        blank = state.know.blank if state.turned else -1
+    def trick_winner(  # type: ignore[override]
+        self, state: FuchsenState, trick: tuple[tuple[int, int], ...]
+    ) -> int:
+        if not state.turned:
+            led = CLASS[trick[0][1]]
+            best, best_key = trick[0][0], -2
+            for q, c in trick:
+                cls = CLASS[c]
+                k = POWER[c] if cls in (TRUMP, led) else -1
+                if k > best_key:
+                    best, best_key = q, k
+            return best
+        assert state.know is not None
+        blank = state.know.blank
         led = _led(state, blank, trick)
         best, best_key = trick[0][0], -2
         for q, c in trick:
@@ -725,10 +746,9 @@ class Fuchsen(Variant):
             maybe |= plain & TRUMPS & ~(1 << EO)
         return maybe
 
-    def play_obligation(
-        self, state: GameState, p: int, card: int, hand: int
+    def play_obligation(  # type: ignore[override]
+        self, state: FuchsenState, p: int, card: int, hand: int
     ) -> tuple[str, str] | None:
-        assert isinstance(state, FuchsenState) and state.know is not None
         trick = state.trick
         if not trick:
             return None
@@ -769,6 +789,7 @@ class Fuchsen(Variant):
                         trumps ^= low
                     else:
                         return None
+        assert state.know is not None
         blank = state.know.blank if state.turned else -1
         led = _led(state, blank, trick)
         if led == NO_SUIT:

@@ -283,14 +283,25 @@ class Koenigrufen(Variant):
             leader=declarer,
         )
 
-    def play(self, state: GameState, p: int, card: int, event: Event, index: int) -> GameState:
-        assert isinstance(state, KoenigState)
+    def play(  # type: ignore[override]
+        self, state: KoenigState, p: int, card: int, event: Event, index: int
+    ) -> GameState:
         if state.phase != "play":
             raise Illegal("out_of_order", "no card is played before the auction is over")
         table = state.table
-        assert table is not None
-        check_play(self, state, p, card)
-        if state.tricks_done == 0:
+        know = state.know
+        assert table is not None and know is not None
+        if p != state.to_act:
+            check_play(self, state, p, card)  # words the not_your_turn error
+        if know.owner[card] != p or state.played >> card & 1:
+            check_placement(state, p, card)
+        if state.trick:
+            broken = self.play_obligation(
+                state, p, card, (know.known[p] | 1 << card) & ~state.played
+            )
+            if broken is not None:
+                raise Illegal(*broken)
+        if not state.tricks:
             named = -1
             if p == state.declarer and state.contract in WITH_FACE_DOWN:
                 named = state.face_down[p]
@@ -303,9 +314,9 @@ class Koenigrufen(Variant):
                     f"first trick, not {CODES[card]}",
                 )
         new = add_card(self, state, p, card, index)
-        assert isinstance(new, KoenigState)
         if len(new.tricks) > len(state.tricks):
-            new = self._after_trick(new)
+            assert isinstance(new, KoenigState)
+            return self._after_trick(new)
         return new
 
     def _after_trick(self, state: KoenigState) -> KoenigState:
@@ -483,9 +494,10 @@ class Koenigrufen(Variant):
         return tuple(out)
 
     # ------------------------------------------------------------------ tricks
-    def trick_winner(self, state: GameState, trick: tuple[tuple[int, int], ...]) -> int:
-        assert isinstance(state, KoenigState)
-        power = _power(state)
+    def trick_winner(  # type: ignore[override]
+        self, state: KoenigState, trick: tuple[tuple[int, int], ...]
+    ) -> int:
+        power = POWER_TEN if state.ten_high else POWER_NORMAL
         led = trick[0][1] >> 3
         best, best_power = trick[0][0], -1
         for q, c in trick:
@@ -493,14 +505,13 @@ class Koenigrufen(Variant):
                 best, best_power = q, power[c]
         return best
 
-    def play_obligation(
-        self, state: GameState, p: int, card: int, hand: int
+    def play_obligation(  # type: ignore[override]
+        self, state: KoenigState, p: int, card: int, hand: int
     ) -> tuple[str, str] | None:
-        assert isinstance(state, KoenigState)
         trick = state.trick
         if not trick:
             return None
-        if p == state.joiner and state.tricks_done == 0:
+        if p == state.joiner and not state.tricks:
             return None  # the joiner's face-down card is exempt in the first trick
         led = trick[0][1] >> 3
         led_cards = hand & SUIT_MASK[led]
