@@ -85,6 +85,7 @@ def test_the_language_switch_turns_the_pages_english_and_back(live_server: Any, 
     page.select_option("#language", "en")
     page.wait_for_function("document.documentElement.lang === 'en'")
     assert "New game" in page.inner_text("#new-game")
+    shoot(page, "phone-evening-english")
     page.goto(f"{live_server.url}/games/{book['in_progress'].pk}/")
     page.wait_for_selector("#record[data-seq]")
     assert "Tap the card" in page.inner_text("#record") or "calls" in page.inner_text("#record")
