@@ -57,6 +57,9 @@ def outcome_from_result(row: GameRow) -> GameOutcome:
         active = tuple(
             sorted({p for p, amount in payouts.items() if amount} | set(declarers), key=str)
         )
+    strangers = [p for p in (*payouts, *declarers, *active) if not p.isdigit()]
+    if strangers:
+        raise ValueError(f"game {row.game_id}: {strangers[0]!r} is not a player id")
     won = result.get("won")
     return GameOutcome(
         game_id=row.game_id,

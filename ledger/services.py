@@ -488,8 +488,11 @@ def standings_config_update(
         field = "min_games" if "min_games" in str(error) else "tie_break"
         raise ValidationError({field: str(error)}) from None
     config.save()
-    for season_id in ProjectionState.objects.filter(season__club=club).values_list(
-        "season_id", flat=True
+    # In season order: two writers locking several state rows never wait on each other in a ring.
+    for season_id in (
+        ProjectionState.objects.filter(season__club=club)
+        .order_by("season_id")
+        .values_list("season_id", flat=True)
     ):
         projection_version_bump(season_id=season_id)
         projection_request(season_id=season_id)

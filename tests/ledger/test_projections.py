@@ -266,3 +266,17 @@ def test_the_fast_head_to_head_equals_the_reference_definition(seed: int) -> Non
             )
         )
     assert head_to_head_exact(outcomes) == head_to_head(outcomes)
+
+
+def test_a_result_that_names_players_instead_of_ids_is_left_out_not_fatal(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    finish(table.new_game(), {table.pk(0): 40, table.pk(1): -40})
+    odd = table.new_game()
+    Game.objects.filter(pk=odd.pk).update(
+        status=Game.Status.FINISHED,
+        result={"status": "finished", "payouts": {"anna": 10, "bert": -10}, "declarers": []},
+    )
+    state = services.season_projections_recompute(season_id=table.season.pk)
+    assert state.games == 1
+    assert "cannot be projected" in caplog.text
