@@ -118,9 +118,13 @@ class Koenigrufen(Variant):
         )
         return check_hands(event, table)
 
+    def __init__(self) -> None:
+        # Copying a prototype is cheaper than a frozen dataclass's __init__.
+        self._prototype = KoenigState(variant=self, rules={})
+
     def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
-        return KoenigState(
-            variant=self,
+        return evolve(
+            self._prototype,
             rules=state.rules,
             table=table,
             know=know,

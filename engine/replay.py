@@ -30,6 +30,8 @@ __all__ = ["VARIANTS", "apply", "fold", "prepare", "replay"]
 VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen()}
 
 AFTER_DECISION = frozenset({"show", "annul", "undo"})
+# The state before the deal, per game, copied at the start of every fold.
+_START = {name: GameState(variant=v, rules={}) for name, v in VARIANTS.items()}
 
 
 def apply(state: GameState, event: object, index: int) -> GameState:
@@ -147,8 +149,8 @@ def fold(
     before the event and its position) when the partner matters and is unknown.
     """
     if start is None:
-        state = GameState(
-            variant=variant, rules=rules, assumed=-1 if assumed is None else assumed[0]
+        state = evolve(
+            _START[variant.name], rules=rules, assumed=-1 if assumed is None else assumed[0]
         )
         position = 0
     else:
