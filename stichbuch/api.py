@@ -12,14 +12,14 @@ import logging
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError
+from django.db import DataError, IntegrityError
 from django.db.models import QuerySet
 from rest_framework import exceptions, status
 from rest_framework.pagination import BasePagination, PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
-from rest_framework.views import APIView
+from rest_framework.views import APIView, set_rollback
 from rest_framework.views import exception_handler as drf_exception_handler
 
 logger = logging.getLogger(__name__)
@@ -48,9 +48,20 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # The services check every constraint first; reaching this means two requests
         # raced for the same unique value. Tell the client, don't crash.
         logger.info("integrity error turned into a 409: %s", exc)
+        set_rollback()
         return Response(
             {"detail": "This conflicts with data that was just saved; reload and try again."},
             status=status.HTTP_409_CONFLICT,
+        )
+    elif isinstance(exc, DataError):
+        # The database refused a value the serializers let through (a NUL byte in
+        # text, a number out of range): bad input, not a server fault. The atomic
+        # block it happened in has already been rolled back.
+        logger.info("data error turned into a 400: %s", exc)
+        set_rollback()
+        return Response(
+            {"detail": "A value in this request cannot be stored (out of range or bad text)."},
+            status=status.HTTP_400_BAD_REQUEST,
         )
     return drf_exception_handler(exc, context)
 

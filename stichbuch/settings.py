@@ -102,6 +102,10 @@ DATABASES = {
         env_str("DATABASE_URL", "sqlite:///db.sqlite3"), name="DATABASE_URL", base_dir=BASE_DIR
     )
 }
+if RUNNING_TESTS and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # One test database per run: developers sharing a PostgreSQL server would
+    # otherwise drop each other's test_<name> in the middle of a run.
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Authentication -------------------------------------------------------------

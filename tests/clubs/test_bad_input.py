@@ -93,3 +93,13 @@ def test_no_write_endpoint_answers_garbage_with_a_500(
     for url in urls:
         response = owner.post(url, body, format="json")
         assert response.status_code < 500, (url, response.status_code)
+
+
+def test_a_value_the_database_refuses_is_a_400_not_a_500() -> None:
+    from django.db import DataError
+
+    from stichbuch.api import exception_handler
+
+    response = exception_handler(DataError("integer out of range"), {})
+    assert response is not None
+    assert response.status_code == 400
