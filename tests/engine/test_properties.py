@@ -217,3 +217,26 @@ def test_a_raise_after_its_chance_lapsed_is_reported_at_that_event(game: Any) ->
     bad = copy.deepcopy(record)
     bad["events"].insert(position, {"type": "raise", "player": player, "level": level})
     _assert_error_at(bad, position, {"invalid_raise"})
+
+
+@SETTINGS
+@given(game_choice)
+def test_the_views_legal_cards_are_exactly_those_the_replay_accepts(game: Any) -> None:
+    seed, (name, seats), rnd = game
+    record = random_game(seed, name, seats)
+    events = record["events"]
+    i = rnd.choice(_plays(record))
+    prefix = {**record, "events": events[:i]}
+    view = table_view(prefix)
+    player = events[i]["player"]
+    played = {e["card"] for e in events[:i] if e["type"] == "play"}
+    for card in events[0]["hands"][player]:
+        if card in played:
+            continue
+        play = {"type": "play", "player": player, "card": card}
+        accepted = replay({**record, "events": [*events[:i], play]}).status != "invalid"
+        if not accepted and name == "fuchsen":
+            # The Macher's turned card is played face down.
+            turned = {**play, "turned": True}
+            accepted = replay({**record, "events": [*events[:i], turned]}).status != "invalid"
+        assert accepted == (card in view.legal.cards), (card, view.legal.cards)
