@@ -215,9 +215,9 @@ def koenig_values(rules: dict[str, Any]) -> dict[str, int]:
 
 def safe_rules(kind: str, overrides: dict[str, Any] | None) -> dict[str, Any]:
     try:
-        return effective_rules(kind, overrides or None)
+        return dict(effective_rules(kind, overrides or None))
     except Exception:  # a stored game always has valid rules; never let a page fail on it
-        return effective_rules(kind, None)
+        return dict(effective_rules(kind, None))
 
 
 # --- Access --------------------------------------------------------------------------------------
@@ -571,6 +571,25 @@ def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
 # --- A new game ----------------------------------------------------------------------------------
 
 
+def deck_rows(kind: str, active: int, removed: list[str]) -> list[list[str | None]]:
+    """The cards in play, one row per suit (Fuchsen: the trumps first); None leaves a gap."""
+    if kind == GameKind.KOENIGRUFEN:
+        return [[s + r for r in ("A", "K", "O", "U", "10", "9")] for s in SUITS]
+    gone = set(removed)
+    if active == 4:
+        gone = {s + r for s in SUITS for r in ("8", "7")}
+    elif active != 5:
+        gone = set()
+    rows = [
+        ["EO", "GO", "EU", "GU", "SU", "RU"],
+        ["RA", "R10", "RK", "RO", "R9", "R8", "R7"],
+        ["EA", "E10", "EK", "E9", "E8", "E7"],
+        ["GA", "G10", "GK", "G9", "G8", "G7"],
+        ["SA", "S10", "SK", "SO", "S9", "S8", "S7"],
+    ]
+    return [[None if c in gone else c for c in row] for row in rows]
+
+
 def _parse_hand(text: str) -> list[str]:
     return [c.strip().upper() for c in text.replace(",", " ").split() if c.strip()]
 
@@ -624,6 +643,12 @@ def game_new(request: HttpRequest, evening_id: int) -> HttpResponse:
             "named_sit_out": named_sit_out,
             "six": six,
             "posted": request.POST if request.method == "POST" else {},
+            "deck": [
+                [card_view(c, club.card_face, evening.game_kind) if c else None for c in row]
+                for row in deck_rows(
+                    evening.game_kind, 5 if six else len(seats), rules.get("removed_cards", [])
+                )
+            ],
         },
     )
 

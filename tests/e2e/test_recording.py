@@ -54,7 +54,17 @@ def test_a_scorer_records_a_fuchsen_deal_with_raises_and_settles_the_evening(
     assert page.input_value("#dealer") == str(players["anna"].pk)
     page.click("#deal-form summary")
     for name, cards in HANDS.items():
-        page.fill(f"#hand{players[name].pk}", " ".join(cards))
+        if name != "anna":
+            page.fill(f"#hand{players[name].pk}", " ".join(cards))
+    # Anna's hand by tapping: the cards the others hold are disabled.
+    anna = page.locator(f'.hand-entry[data-player="{players["anna"].pk}"]')
+    anna.locator(".pick-toggle").click()
+    assert anna.locator('.picker button[data-card="EO"]').is_disabled()
+    for card in HANDS["anna"]:
+        anna.locator(f'.picker button[data-card="{card}"]').click()
+    assert page.input_value(f"#hand{players['anna'].pk}") == " ".join(HANDS["anna"])
+    shoot(page, "phone-deal-hands")
+    assert no_horizontal_scroll(page)
     page.click("#deal-form button[type=submit]")
     table = RecordingPage(page, players)
     table.wait_ready()
