@@ -290,6 +290,18 @@ class Variant:
         raise NotImplementedError
 
     # --- legal view ---------------------------------------------------------------
+    def play_run(
+        self, state: GameState, events: list[tuple[int, Event]], k: int, stop: int
+    ) -> tuple[GameState, int]:
+        """Fold a run of ordinary plays from position ``k`` (before ``stop``) at once.
+
+        Returns the state after the run and the position after it. It must equal
+        folding ``apply`` over those events; it stops (returning fewer events) at any
+        event it does not handle, which the fold then gives to ``apply``. The default
+        handles none.
+        """
+        return state, k
+
     def play_obligation(
         self, state: GameState, p: int, card: int, hand: int
     ) -> tuple[str, str] | None:

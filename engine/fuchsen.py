@@ -557,6 +557,128 @@ class Fuchsen(Variant):
             return self._after(new, index)
         return new
 
+    def play_run(  # type: ignore[override]
+        self, state: FuchsenState, events: list[tuple[int, Event]], k: int, stop: int
+    ) -> tuple[GameState, int]:
+        """Ordinary plays, folded on local variables (see ``Variant.play_run``).
+
+        Handled: a three-field play of the right player's own unplayed card that keeps
+        his obligations, in a game without a blank, that neither ends the raising, nor
+        ends the game, nor may reveal a forgotten Fuchs. Anything else stops the run,
+        and ``apply`` takes that event (and words any error).
+        """
+        if state.decision is not None or state.annulled or state.turned:
+            return state, k
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        hilfer = state.hilfer
+        if state.raising_ended and hilfer >= 0 and not state.fuchs_said:
+            if know.owner[GO] == hilfer:
+                return state, k
+        index_of = table.index
+        deck = table.deck
+        n = len(table.active)
+        owner = know.owner
+        known = know.known
+        raising_ended = state.raising_ended
+        trick = list(state.trick)
+        played = state.played
+        to_act = state.to_act
+        leader = state.leader
+        first_play = list(state.first_play)
+        last_play = state.last_play
+        tricks = list(state.tricks)
+        won = list(state.won_cards)
+        start = k
+        while k < stop:
+            i, event = events[k]
+            if type(event) is not dict or len(event) != 3 or event.get("type") != "play":
+                break
+            player = event.get("player")
+            code = event.get("card")
+            if type(player) is not str or type(code) is not str:
+                break
+            card = INDEX.get(code, -1)
+            p = index_of.get(player, -1)
+            if card < 0 or p != to_act or not deck >> card & 1:
+                break
+            if owner[card] != p or played >> card & 1:
+                break
+            done = len(tricks)
+            if trick:
+                if len(trick) == n - 1 and done == 5:
+                    break  # the last card of the game: apply settles it
+                led = CLASS[trick[0][1]]
+                wkey = -1
+                for _, c in trick:
+                    cls = CLASS[c]
+                    if cls in (TRUMP, led) and POWER[c] > wkey:
+                        wkey = POWER[c]
+                hand = known[p] & ~played
+                led_cards = hand & CLASS_MASK[led]
+                if led_cards:
+                    if CLASS[card] != led:
+                        break
+                    if POWER[card] <= wkey:
+                        better = led_cards
+                        while better:
+                            low = better & -better
+                            if POWER[low.bit_length() - 1] > wkey:
+                                break
+                            better ^= low
+                        if better:
+                            break
+                elif led != TRUMP:
+                    trumps = hand & TRUMPS
+                    if trumps:
+                        if CLASS[card] != TRUMP:
+                            break
+                        if POWER[card] <= wkey:
+                            while trumps:
+                                low = trumps & -trumps
+                                if POWER[low.bit_length() - 1] > wkey:
+                                    break
+                                trumps ^= low
+                            if trumps:
+                                break
+            elif not raising_ended and done == 1:
+                break  # the first card of trick 2 ends the raising: apply does that
+            trick.append((p, card))
+            played |= 1 << card
+            if first_play[p] < 0:
+                first_play[p] = i
+            last_play = i
+            if len(trick) < n:
+                to_act = (p + 1) % n
+            else:
+                led = CLASS[trick[0][1]]
+                winner, best, mask = trick[0][0], -2, 0
+                for q, c in trick:
+                    mask |= 1 << c
+                    cls = CLASS[c]
+                    key = POWER[c] if cls in (TRUMP, led) else -1
+                    if key > best:
+                        winner, best = q, key
+                won[winner] |= mask
+                tricks.append((leader, tuple(trick), winner))
+                leader = to_act = winner
+                trick = []
+            k += 1
+        if k == start:
+            return state, k
+        return evolve(
+            state,
+            trick=tuple(trick),
+            played=played,
+            to_act=to_act,
+            leader=leader,
+            first_play=tuple(first_play),
+            last_play=last_play,
+            tricks=tuple(tricks),
+            won_cards=tuple(won),
+        ), k
+
     def _forfeit(self, state: FuchsenState, event: Event, index: int) -> GameState:
         if state.phase == "call":
             raise Illegal("out_of_order", "a forfeit comes after the call")

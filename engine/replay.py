@@ -140,6 +140,8 @@ def fold(
     undo_error: int,
     assumed: tuple[int, int] | None = None,
     start: tuple[GameState, int] | None = None,
+    *,
+    runs: bool = True,
 ) -> tuple[GameState, EngineError | None]:
     """Fold ``apply`` over the effective events; stop at the first illegal one.
 
@@ -147,6 +149,10 @@ def fold(
     partner and the called card he is taken to hold; ``start`` a state and the
     position in ``events`` to go on from. Raises ``NeedPartner`` (with the state
     before the event and its position) when the partner matters and is unknown.
+
+    With ``runs`` (the default) the variant may fold a run of ordinary plays in one
+    step (``Variant.play_run``); the result is the same state ``apply`` would give,
+    without the states in between. ``runs=False`` folds strictly event by event.
     """
     if start is None:
         state = evolve(
@@ -155,10 +161,17 @@ def fold(
         position = 0
     else:
         state, position = start
-    for k in range(position, len(events)):
+    stop = len(events)
+    if undo_error >= 0:
+        stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)
+    k = position
+    while k < stop:
+        if runs and state.phase == "play":
+            state, after = variant.play_run(state, events, k, stop)
+            if after > k:
+                k = after
+                continue
         i, event = events[k]
-        if 0 <= undo_error < i:
-            break
         try:
             new = apply(state, event, i)
             if state.table is None:
@@ -174,6 +187,7 @@ def fold(
             need.position = k
             raise
         state = new
+        k += 1
     if undo_error >= 0:
         return state, EngineError(undo_error, "nothing_to_undo", "undo: no event is left to remove")
     return state, None

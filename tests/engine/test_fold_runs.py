@@ -1,0 +1,58 @@
+"""The fold's shortcut for runs of ordinary plays gives exactly the event-by-event fold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.core import GameState, NeedPartner
+from engine.generate import random_game
+from engine.replay import _RecordError, fold, prepare
+from tests.engine._shared import CORPUS, load, need
+
+
+def _both(record: Any) -> tuple[Any, Any] | None:
+    try:
+        variant, rules, events, undo_error = prepare(record)
+    except _RecordError:
+        return None
+    out = []
+    for runs in (True, False):
+        try:
+            state, error = fold(variant, rules, events, undo_error, runs=runs)
+        except NeedPartner as partner:
+            out.append(("partner", partner.candidates, partner.position))
+            continue
+        out.append((_fields(state), error))
+    return out[0], out[1]
+
+
+def _fields(state: GameState) -> dict[str, Any]:
+    return {k: v for k, v in state.__dict__.items() if k != "variant"}
+
+
+def test_runs_agree_with_the_event_by_event_fold_on_the_corpus() -> None:
+    need(CORPUS)
+    for n, case in enumerate(load(CORPUS)):
+        both = _both(case["record"])
+        if both is not None:
+            assert both[0] == both[1], f"corpus case {n}"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 2**32),
+    st.sampled_from([("fuchsen", 4), ("fuchsen", 5), ("fuchsen", 6), ("koenigrufen", 4)]),
+    st.booleans(),
+    st.integers(0, 60),
+)
+def test_runs_agree_on_random_games_and_their_prefixes(
+    seed: int, game: tuple[str, int], hands: bool, cut: int
+) -> None:
+    record = random_game(seed, game[0], game[1], hands=hands)
+    for events in (record["events"], record["events"][:cut]):
+        both = _both({**record, "events": events})
+        assert both is not None
+        assert both[0] == both[1]
