@@ -573,9 +573,13 @@ class Fuchsen(Variant):
         know = state.know
         assert table is not None and know is not None
         hilfer = state.hilfer
-        if state.raising_ended and hilfer >= 0 and not state.fuchs_said:
-            if know.owner[GO] == hilfer:
-                return state, k
+        if (
+            state.raising_ended
+            and hilfer >= 0
+            and not state.fuchs_said
+            and know.owner[GO] == hilfer
+        ):
+            return state, k  # each card may reveal a forgotten Fuchs: apply judges
         index_of = table.index
         deck = table.deck
         n = len(table.active)
