@@ -745,6 +745,7 @@ def record_strings() -> dict[str, Any]:
         "forfeit": _("Forfeit"),
         "annul": _("Annul"),
         "last": _("Latest entry:"),
+        "all_entries": _("All entries (%(n)s)"),
         "show_title": _("Show cards"),
         "show_hint": _(
             "A player shows cards without playing them, e.g. the partner after an early end."

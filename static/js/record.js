@@ -74,8 +74,12 @@
   function deckRows() {
     var active = state.active || [];
     if (cfg.kind === "koenigrufen") {
+      // "Bei allen Ansagen mit einem Zehner" the ten ranks under the ace.
+      var tenHigh = ["zehnermord", "hundertermord", "durchmarsch_hundert", "schurln"].indexOf(state.contract) >= 0 ||
+        (state.contract === "durchmarsch" && /10$/.test(calledCard() || ""));
+      var ranks = tenHigh ? ["A", "10", "K", "O", "U", "9"] : ["A", "K", "O", "U", "10", "9"];
       return ["E", "G", "R", "S"].map(function (s) {
-        return { label: s, cards: ["A", "K", "O", "U", "10", "9"].map(function (r) { return s + r; }) };
+        return { label: s, cards: ranks.map(function (r) { return s + r; }) };
       });
     }
     var removed = [];
@@ -178,7 +182,9 @@
       pending = null;
       if (res.status === 201 || res.status === 200) {
         events = events.concat(body.events);
+        var logOpen = ui.logOpen;
         ui = resetUi();
+        ui.logOpen = logOpen;
         return adopt(res.data);
       }
       if (res.status === 409) {
@@ -469,8 +475,15 @@
       '<button type="button" data-act="panel" data-panel="show"' + (busy ? " disabled" : "") + ">" + esc(T.show) + "</button>" +
       '<button type="button" data-act="panel" data-panel="forfeit"' + (decided || !started || busy ? " disabled" : "") + ">" + esc(T.forfeit) + "</button>" +
       '<button type="button" class="danger" data-act="panel" data-panel="annul"' + (state.status === "annulled" || busy ? " disabled" : "") + ">" + esc(T.annul) + "</button></div>";
-    var last = effectiveEvents().slice(-1)[0];
+    var standing = effectiveEvents();
+    var last = standing.slice(-1)[0];
     if (last) out += '<p class="meta last-event">' + esc(T.last) + " " + esc(describe(last)) + "</p>";
+    if (standing.length > 1) {
+      out += '<details class="log"' + (ui.logOpen ? " open" : "") + "><summary>" + esc(fmt(T.all_entries, { n: standing.length })) +
+        '</summary><ol class="evlist">' + standing.map(function (e) {
+          return '<li class="' + (e.type === "raise" ? "raise" : "") + '">' + esc(describe(e)) + "</li>";
+        }).join("") + "</ol></details>";
+    }
     if (ui.panel === "show") {
       out += '<div class="panel"><h3>' + esc(T.show_title) + '</h3><p class="meta">' + esc(T.show_hint) + "</p>" + whoButtons() +
         gridHtml({ act: "pick-show", enabled: function () { return true; }, picked: function (c) { return ui.cards.indexOf(c) >= 0; } }) +
@@ -616,6 +629,9 @@
     else return;
     render();
   });
+  root.addEventListener("toggle", function (ev) {
+    if (ev.target.classList && ev.target.classList.contains("log")) ui.logOpen = ev.target.open;
+  }, true);
   root.addEventListener("input", function (ev) {
     if (ev.target.getAttribute("data-act") === "reason") ui.reason = ev.target.value;
   });
