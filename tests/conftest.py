@@ -18,6 +18,7 @@ import functools
 import os
 import shutil
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
@@ -70,17 +71,17 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 class PersonaClient(APIClient):
-    """An APIClient that remembers who it is logged in as."""
+    """An APIClient that remembers who it is logged in as (``None``: nobody)."""
 
-    user = None
+    user: Any = None
 
 
-def _client_for(user: object | None) -> PersonaClient:
+def _client_for(user: Any | None) -> PersonaClient:
     client = PersonaClient()
     if user is not None:
         # force_login, not login(): axes requires a request for authenticate().
-        client.force_login(user)  # type: ignore[arg-type]
-    client.user = user  # type: ignore[assignment]
+        client.force_login(user)
+    client.user = user
     return client
 
 

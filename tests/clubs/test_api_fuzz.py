@@ -29,6 +29,7 @@ def owner_token(club: Club, owner: PersonaClient) -> str:
     PlayerFactory.create(club=club)
     SeasonFactory.create(club=club)
     RuleProfileFactory.create(club=club)
+    assert owner.user is not None
     return Token.objects.create(user=owner.user).key
 
 
