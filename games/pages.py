@@ -761,6 +761,8 @@ def record_strings() -> dict[str, Any]:
         "annul_do": _("Annul the game"),
         "tricks_title": _("Tricks"),
         "concerns": _("Entry:"),
+        "hint_holds": _("The record shows he holds %(c)s."),
+        "hint_turn": _("It is %(p)s's turn."),
         "retry": _("Send again"),
         "err_stale": _("Someone else recorded in the meantime: the table has been reloaded."),
         "err_network": _("No connection. Nothing was lost: send again when you have a signal."),

@@ -157,6 +157,15 @@
     });
   }
 
+  // The gist of an engine message in the page's language: which card proves it, whose turn.
+  function hint(code, message) {
+    var held = /holds ([EGRS](?:10|[AKOU987]))\b/.exec(message || "");
+    if (held && /^must_/.test(code)) return fmt(T.hint_holds, { c: cardName(held[1]) });
+    var turn = /it is (.+?)'s turn/.exec(withNames(message));
+    if (turn && code === "not_your_turn") return fmt(T.hint_turn, { p: turn[1] });
+    return "";
+  }
+
   // ---------------------------------------------------------------- talking to the API
   function uuid() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -196,7 +205,8 @@
         var err = res.data.error;
         var local = (err.index || 0) - (res.data.event_offset || 0);
         var ev = local >= 0 ? body.events[local] : null;
-        problem = { title: T.errors[err.code] || T.err_generic, code: err.code, event: ev ? describe(ev) : "", detail: withNames(err.message) };
+        problem = { title: T.errors[err.code] || T.err_generic, code: err.code, event: ev ? describe(ev) : "",
+          hint: hint(err.code, err.message), detail: withNames(err.message) };
         return;
       }
       var detail = (res.data && (res.data.detail || JSON.stringify(res.data))) || String(res.status);
@@ -522,6 +532,7 @@
     if (!problem) return "";
     return '<div class="engine-error" role="alert" data-code="' + esc(problem.code || "") + '"><strong>' + esc(problem.title) + "</strong>" +
       (problem.event ? '<div class="ev">' + esc(T.concerns) + " " + esc(problem.event) + "</div>" : "") +
+      (problem.hint ? '<div class="ev hint">' + esc(problem.hint) + "</div>" : "") +
       (problem.detail ? '<div class="detail">' + esc(problem.detail) + "</div>" : "") +
       (problem.retry ? '<button type="button" data-act="retry">' + esc(T.retry) + "</button>" : "") + "</div>";
   }
