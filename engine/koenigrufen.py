@@ -323,6 +323,122 @@ class Koenigrufen(Variant):
             return self._after_trick(new)
         return new
 
+    def play_run(  # type: ignore[override]
+        self, state: KoenigState, events: list[tuple[int, Event]], k: int, stop: int
+    ) -> tuple[GameState, int]:
+        """Ordinary plays, folded on local variables (see ``Variant.play_run``).
+
+        Handled: a three-field play of the right player's own unplayed card that keeps
+        Farb- and Stichzwang, outside the first trick's face-down cards, and that does
+        not complete a trick which decides the game. Anything else stops the run.
+        """
+        if state.decision is not None or state.annulled:
+            return state, k
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        index_of = table.index
+        owner = know.owner
+        known = know.known
+        power = POWER_TEN if state.ten_high else POWER_NORMAL
+        contract = state.contract
+        d = state.declarer
+        # ``keep``: the players whose tricks keep the game going (declarer's side in a
+        # durchmarsch or mord); otherwise a trick won by ``losing`` ends it (bettler).
+        keep: tuple[int, ...]
+        if contract in WITH_CALLED:
+            keep = (d, state.partner)  # a trick won by anyone else loses
+        elif contract in MORD or contract == "durchmarsch_letzter":
+            keep = (d,)
+        else:
+            keep = ()
+        losing = (d,) if state.joiner < 0 else (d, state.joiner)
+        face_down_first = (state.joiner >= 0) or (
+            contract in WITH_FACE_DOWN and state.face_down[d] >= 0
+        )
+        trick = list(state.trick)
+        played = state.played
+        to_act = state.to_act
+        leader = state.leader
+        first_play = list(state.first_play)
+        last_play = state.last_play
+        tricks = list(state.tricks)
+        won = list(state.won_cards)
+        start = k
+        while k < stop:
+            i, event = events[k]
+            if type(event) is not dict or len(event) != 3 or event.get("type") != "play":
+                break
+            player = event.get("player")
+            code = event.get("card")
+            if type(player) is not str or type(code) is not str:
+                break
+            card = INDEX.get(code, -1)
+            p = index_of.get(player, -1)
+            if card < 0 or p != to_act or not DECK >> card & 1:
+                break
+            if owner[card] != p or played >> card & 1:
+                break
+            if not tricks and face_down_first:
+                break  # face-down cards in the first trick: apply checks them
+            if trick:
+                led = trick[0][1] >> 3
+                led_cards = known[p] & ~played & SUIT_MASK[led]
+                if led_cards:
+                    if card >> 3 != led:
+                        break
+                    best = max(power[c] for _, c in trick if c >> 3 == led)
+                    if power[card] < best:
+                        better = led_cards
+                        while better:
+                            low = better & -better
+                            if power[low.bit_length() - 1] > best:
+                                break
+                            better ^= low
+                        if better:
+                            break
+                if len(trick) == 3:
+                    # The last card of the trick: go on only if the game does.
+                    if len(tricks) == 5:
+                        break
+                    winner, best_power = trick[0][0], power[trick[0][1]]
+                    for q, c in (*trick[1:], (p, card)):
+                        if c >> 3 == led and power[c] > best_power:
+                            winner, best_power = q, power[c]
+                    if contract != "schurln" and (
+                        (keep and winner not in keep) or (not keep and winner in losing)
+                    ):
+                        break
+            trick.append((p, card))
+            played |= 1 << card
+            if first_play[p] < 0:
+                first_play[p] = i
+            last_play = i
+            if len(trick) < 4:
+                to_act = (p + 1) % 4
+            else:
+                mask = 0
+                for _, c in trick:
+                    mask |= 1 << c
+                won[winner] |= mask
+                tricks.append((leader, tuple(trick), winner))
+                leader = to_act = winner
+                trick = []
+            k += 1
+        if k == start:
+            return state, k
+        return evolve(
+            state,
+            trick=tuple(trick),
+            played=played,
+            to_act=to_act,
+            leader=leader,
+            first_play=tuple(first_play),
+            last_play=last_play,
+            tricks=tuple(tricks),
+            won_cards=tuple(won),
+        ), k
+
     def _after_trick(self, state: KoenigState) -> KoenigState:
         contract = state.contract
         done = state.tricks_done
