@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from clubs.models import Club, GameKind
-from games.models import Evening
+from games.models import Evening, Game
 from ledger import services as ledger_services
 from tests.conftest import PersonaClient
 from tests.e2e.tables import RE_PLAYED_OUT, open_evening, players_of, record_game
@@ -196,3 +197,39 @@ def test_a_plain_member_cannot_change_the_seats(
 ) -> None:
     url = reverse("seat-leave-page", args=[book["evening"].pk, book["players"]["carl"].pk])
     assert member.post(url).status_code == 403
+
+
+def test_an_evening_imports_the_records_it_exported(
+    club: Club, book: dict[str, Any], scorer: PersonaClient
+) -> None:
+    evening = book["evening"]
+    exported = scorer.get(reverse("evening-records", args=[evening.pk])).content
+    upload = SimpleUploadedFile("abend.json", exported, content_type="application/json")
+    response = scorer.post(
+        reverse("evening-import-page", args=[evening.pk]), {"records": upload}, format="multipart"
+    )
+    assert response.status_code == 302
+    imported = Game.objects.filter(evening=evening).order_by("number").last()
+    assert imported is not None and imported.number == 2
+    assert imported.result["payouts"] == book["game"].result["payouts"]
+
+
+def test_a_file_that_is_not_json_is_refused_with_a_message(
+    club: Club, book: dict[str, Any], scorer: PersonaClient
+) -> None:
+    upload = SimpleUploadedFile("abend.json", b"\\x00 nope", content_type="application/json")
+    url = reverse("evening-import-page", args=[book["evening"].pk])
+    response = scorer.post(url, {"records": upload}, format="multipart", follow=True)
+    assert "JSON" in response.content.decode()
+    assert Game.objects.filter(evening=book["evening"]).count() == 1
+
+
+def test_closing_the_evening_ends_the_recording(
+    club: Club, book: dict[str, Any], scorer: PersonaClient
+) -> None:
+    evening = book["evening"]
+    assert scorer.post(reverse("evening-close-page", args=[evening.pk])).status_code == 302
+    evening.refresh_from_db()
+    assert not evening.is_open
+    html = scorer.get(reverse("evening-page", args=[evening.pk])).content.decode()
+    assert 'id="new-game"' not in html and 'id="close-evening"' not in html
