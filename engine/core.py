@@ -381,7 +381,12 @@ def gather_knowledge(
             mask ^= low
     index = table.index
     deck = table.deck
-    for i, event in events:
+    walk = events
+    if len(table.dealt) == len(known) and all(m.bit_count() == 6 for m in table.dealt):
+        # Every hand was dealt in the record: the deal placed every card first, and no
+        # later event can change where a card is.
+        walk = []
+    for i, event in walk:
         if type(event) is not dict:
             continue
         if event.get("type") == "play":  # most events: skip the generic hook

@@ -166,12 +166,12 @@ def fold(
         stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)
     k = position
     while k < stop:
-        if runs and state.phase == "play":
+        i, event = events[k]
+        if runs and state.phase == "play" and type(event) is dict and event.get("type") == "play":
             state, after = variant.play_run(state, events, k, stop)
             if after > k:
                 k = after
                 continue
-        i, event = events[k]
         try:
             new = apply(state, event, i)
             if state.table is None:
