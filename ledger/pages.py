@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.formats import number_format
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Season
@@ -30,6 +31,7 @@ def line_chart(
     series: Mapping[str, Sequence[float]],
     *,
     labels: Mapping[str, str],
+    colors: Mapping[str, str] | None = None,
     width: int = 360,
     height: int = 190,
 ) -> dict[str, Any] | None:
@@ -65,7 +67,7 @@ def line_chart(
             {
                 "key": key,
                 "label": labels.get(key, key),
-                "color": PALETTE[i % len(PALETTE)],
+                "color": (colors or {}).get(key) or PALETTE[i % len(PALETTE)],
                 "points": points,
                 "last": values[-1],
                 "end_x": x(len(values) - 1),
@@ -92,7 +94,9 @@ def line_chart(
 
 
 def _format_tick(v: float) -> str:
-    return f"{v:.0f}" if abs(v) >= 10 or float(v).is_integer() else f"{v:.1f}"
+    """A tick label the local way (7,6 in German)."""
+    whole = abs(v) >= 10 or float(v).is_integer()
+    return str(number_format(v, decimal_pos=0 if whole else 1))
 
 
 def _season_for(club: Club, season_id: int | None) -> Season:
@@ -136,18 +140,23 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
         }
         for row in rows
     ]
+    # One colour per player in both charts, in table order.
+    colors = {str(row.player_id): PALETTE[i % len(PALETTE)] for i, row in enumerate(rows)}
     series = selectors.season_series_get(season=season)
-    cumulative = line_chart(
-        (series.cumulative or {}).get("values", {}) if series else {}, labels=names
-    )
-    rating_history = {
+    net_values = (series.cumulative or {}).get("values", {}) if series else {}
+    in_order = [key for key in colors if key in net_values] + [
+        key for key in net_values if key not in colors
+    ]
+    cumulative = line_chart({key: net_values[key] for key in in_order}, labels=names, colors=colors)
+    histories = {
         str(r.player_id): [
             point[3]
             for point in (selectors.rating_get(season=season, player_id=r.player_id).history or [])
         ]
         for r in ratings.values()
     }
-    rating_chart = line_chart(rating_history, labels=names)
+    rating_history = {key: histories[key] for key in colors if key in histories}
+    rating_chart = line_chart(rating_history, labels=names, colors=colors)
     h2h = (series.head_to_head or {}) if series else {}
     order = [str(row.player_id) for row in rows if str(row.player_id) in h2h]
     matrix = [
