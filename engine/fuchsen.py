@@ -748,7 +748,7 @@ class Fuchsen(Variant):
                 theirs_tricks += 1
         for q, cards in enumerate(state.won_cards):
             if side >> q & 1:
-                ours += _augen(cards)
+                ours += augen_of(cards)
         won = ours >= 61
         value = self._value(state)
         if theirs_tricks == 0:
@@ -780,7 +780,7 @@ class Fuchsen(Variant):
         augen = None
         if state.tricks_done == 6:
             side = self._declarer_mask(state)
-            ours = sum(_augen(c) for q, c in enumerate(state.won_cards) if side >> q & 1)
+            ours = sum(augen_of(c) for q, c in enumerate(state.won_cards) if side >> q & 1)
             augen = (ours, 121 - ours)
         decision = Decision(
             reason=reason,
@@ -993,7 +993,8 @@ def _example(cards: int, blank: bool) -> str:
     return "the blank"
 
 
-def _augen(mask: int) -> int:
+def augen_of(mask: int) -> int:
+    """The Augen of a set of cards (``EO`` counts 4)."""
     total = 0
     while mask:
         low = mask & -mask

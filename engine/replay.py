@@ -25,7 +25,7 @@ from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
 from engine.rules import InvalidRules, effective_rules
 
-__all__ = ["VARIANTS", "apply", "fold", "prepare", "replay"]
+__all__ = ["VARIANTS", "RecordError", "apply", "fold", "prepare", "replay"]
 
 VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen()}
 
@@ -97,21 +97,21 @@ def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int,
 
     Returns the variant, the effective house rules, the effective events as
     ``(index, event)`` pairs and the index of a failing ``undo`` (or -1). Raises
-    ``_RecordError`` for a malformed record or invalid rules.
+    ``RecordError`` for a malformed record or invalid rules.
     """
     if not isinstance(record, dict):
-        raise _RecordError("malformed_record", "a record must be an object", None)
+        raise RecordError("malformed_record", "a record must be an object", None)
     game = record.get("game")
     variant = VARIANTS.get(game) if isinstance(game, str) else None
     if variant is None or not isinstance(game, str):
-        raise _RecordError("malformed_record", f"{game!r} is not a game of this engine", None)
+        raise RecordError("malformed_record", f"{game!r} is not a game of this engine", None)
     events = record.get("events")
     if not isinstance(events, list):
-        raise _RecordError("malformed_record", "the record's events must be a list", game)
+        raise RecordError("malformed_record", "the record's events must be a list", game)
     try:
         rules = effective_rules(game, record.get("rules"))
     except InvalidRules as exc:
-        raise _RecordError("invalid_rules", str(exc), game) from None
+        raise RecordError("invalid_rules", str(exc), game) from None
     kept: list[int] = []
     undo_error = -1
     for i, event in enumerate(events):
@@ -125,7 +125,9 @@ def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int,
     return variant, rules, [(i, events[i]) for i in kept], undo_error
 
 
-class _RecordError(Exception):
+class RecordError(Exception):
+    """The record itself is unusable (``malformed_record``, ``invalid_rules``)."""
+
     def __init__(self, code: str, message: str, game: str | None) -> None:
         super().__init__(message)
         self.code = code
@@ -202,7 +204,7 @@ def replay(record: object) -> Result:
     a malformed record gives status ``"invalid"``."""
     try:
         variant, rules, events, undo_error = prepare(record)
-    except _RecordError as exc:
+    except RecordError as exc:
         return _error_result(EngineError(-1, exc.code, exc.message), exc.game)
     try:
         state, error = fold(variant, rules, events, undo_error)

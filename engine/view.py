@@ -21,9 +21,9 @@ from engine.core import (
     NeedPartner,
     evolve,
 )
-from engine.fuchsen import FuchsenState
+from engine.fuchsen import FuchsenState, augen_of
 from engine.koenigrufen import CONTRACTS, WITH_CALLED, KoenigState
-from engine.replay import _RecordError, apply, fold, prepare, replay
+from engine.replay import RecordError, apply, fold, prepare, replay
 from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS
 
@@ -320,7 +320,7 @@ def table_view(record: object) -> TableView:
     result = replay(record)
     try:
         variant, rules, events, undo_error = prepare(record)
-    except _RecordError:
+    except RecordError:
         return TableView(game=result.game, status=result.status, result=result)
     next_index = len(record["events"]) if isinstance(record, dict) else 0
     states: list[GameState] = []
@@ -381,10 +381,10 @@ def _describe(
                 side = 1 << state.macher
                 if state.hilfer >= 0:
                     side |= 1 << state.hilfer
-                from engine.fuchsen import _augen
-
-                ours = sum(_augen(w) for q, w in enumerate(state.won_cards) if side >> q & 1)
-                theirs = sum(_augen(w) for q, w in enumerate(state.won_cards) if not side >> q & 1)
+                ours = sum(augen_of(w) for q, w in enumerate(state.won_cards) if side >> q & 1)
+                theirs = sum(
+                    augen_of(w) for q, w in enumerate(state.won_cards) if not side >> q & 1
+                )
                 base["augen"] = {"declarers": ours, "opponents": theirs}
         if state.phase == "call" and state.know is not None and result.status == "in_progress":
             holder = state.know.owner[INDEX["EO"]]

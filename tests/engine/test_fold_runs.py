@@ -9,14 +9,14 @@ from hypothesis import strategies as st
 
 from engine.core import GameState, NeedPartner
 from engine.generate import random_game
-from engine.replay import _RecordError, fold, prepare
+from engine.replay import RecordError, fold, prepare
 from tests.engine._shared import CORPUS, load, need
 
 
 def _both(record: Any) -> tuple[Any, Any] | None:
     try:
         variant, rules, events, undo_error = prepare(record)
-    except _RecordError:
+    except RecordError:
         return None
     out = []
     for runs in (True, False):
