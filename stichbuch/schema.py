@@ -6,6 +6,7 @@ named in the settings; were both in one module, the import would be circular.
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Any
 
@@ -30,6 +31,20 @@ class AutoSchema(SpectacularAutoSchema):
             operation_id = f"{operation_id}_{self.method.lower()}"
         return operation_id
 
+    def _get_paginator(self) -> Any:
+        """The paginator of a GET that answers a page (``stichbuch.api.paginated_response``).
+
+        Stichbuch's list views are plain ``APIView``s with no ``pagination_class``, so
+        drf-spectacular would document a bare array where the view answers the page
+        envelope ``{"count", "next", "previous", "results"}``.
+        """
+        paginator = super()._get_paginator()
+        if paginator is None and self.method == "GET" and _answers_a_page(type(self.view)):
+            from stichbuch.api import DefaultPagination  # not at import: see the docstring
+
+            paginator = DefaultPagination()
+        return paginator
+
     def _get_serializer_name(
         self, serializer: Any, direction: Any, bypass_extensions: bool = False
     ) -> str:
@@ -40,3 +55,11 @@ class AutoSchema(SpectacularAutoSchema):
             if not name.startswith(outer):
                 name = outer + name
         return name
+
+
+def _answers_a_page(view_class: type) -> bool:
+    get = getattr(view_class, "get", None)
+    try:
+        return get is not None and "paginated_response(" in inspect.getsource(get)
+    except (OSError, TypeError):
+        return False
