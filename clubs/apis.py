@@ -71,7 +71,7 @@ class InvitationOutputSerializer(serializers.ModelSerializer[Invitation]):
     club = serializers.CharField(source="club.slug")
     club_name = serializers.CharField(source="club.name")
     player = serializers.IntegerField(source="player_id", read_only=True, allow_null=True)
-    player_name = serializers.CharField(source="player.display_name", default=None)
+    player_name = serializers.CharField(source="player.display_name", default=None, allow_null=True)
     accept_url = serializers.SerializerMethodField()
     is_expired = serializers.SerializerMethodField()
 
