@@ -260,7 +260,9 @@ class GameEventOutputSerializer(serializers.Serializer[Any]):
     type = serializers.CharField()
     payload = serializers.SerializerMethodField()
     schema_version = serializers.IntegerField()
-    recorded_by = serializers.CharField(source="recorded_by.username", default=None)
+    recorded_by = serializers.CharField(
+        source="recorded_by.username", default=None, allow_null=True
+    )
     recorded_at = serializers.DateTimeField()
 
     def get_payload(self, event: Any) -> dict[str, Any]:
