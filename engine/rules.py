@@ -7,6 +7,7 @@ their default. ``None`` means "all defaults".
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -263,17 +264,32 @@ def effective_rules(game: str, rules: object) -> Mapping[str, JSONValue]:
     return MappingProxyType(_merge(game, rules))
 
 
+def _copy(value: JSONValue) -> JSONValue:
+    # Validated house-rule values are flat: a list of card codes or a table of ints.
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, dict):
+        return dict(value)
+    return value
+
+
 def _merge(game: str, rules: object) -> dict[str, JSONValue]:
-    table = house_rules(game)
     merged: dict[str, JSONValue] = {}
     overrides: dict[str, JSONValue] = rules if isinstance(rules, dict) else {}
-    for key, rule in table.items():
-        default = rule.default
+    for key, default in _PRISTINE[game].items():
         if key in overrides:
-            value = overrides[key]
+            value = _copy(overrides[key])
             if isinstance(default, dict):
                 value = {**default, **value}
             merged[key] = value
         else:
-            merged[key] = dict(default) if isinstance(default, dict) else default
+            merged[key] = _copy(default)
     return merged
+
+
+# Private copies of the defaults: a caller changing a HouseRule's default (a list or
+# a dict) in place must not change how games are replayed.
+_PRISTINE: dict[str, dict[str, JSONValue]] = {
+    game: {key: copy.deepcopy(rule.default) for key, rule in table.items()}
+    for game, table in _TABLES.items()
+}
