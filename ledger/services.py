@@ -25,6 +25,7 @@ book wrong money.
 from __future__ import annotations
 
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -241,11 +242,13 @@ def season_projections_recompute(*, season_id: int, force: bool = False) -> Proj
     version = state.version
     if not force and state.computed_from == version:
         return state
+    started = time.perf_counter()
     season = Season.objects.select_related("club").get(pk=season_id)
     rules = standings_rules_for(club_id=season.club_id)
     computed = projections.compute_season(
         rows=selectors.season_game_rows(season_id=season_id), rules=rules
     )
+    computed_at = time.perf_counter()
     with transaction.atomic():
         state = ProjectionState.objects.select_for_update().get(pk=state.pk)
         if state.computed_from is not None and state.computed_from > version:
@@ -269,6 +272,14 @@ def season_projections_recompute(*, season_id: int, force: bool = False) -> Proj
         state.games = computed.games
         state.runs += 1
         state.save(update_fields=["computed_from", "computed_at", "games", "runs"])
+    logger.info(
+        "projected season %s at version %s: %s games, computed in %.2f s, stored in %.2f s",
+        season_id,
+        version,
+        computed.games,
+        computed_at - started,
+        time.perf_counter() - computed_at,
+    )
     return state
 
 

@@ -48,11 +48,13 @@ class Command(BaseCommand):
             season_started = time.perf_counter()
             if not options["skip_ledger_check"]:
                 repaired += services.ledger_repair_season(season_id=season_id)
+            checked = time.perf_counter()
             state = services.season_projections_recompute(season_id=season_id, force=True)
             games += state.games
             self.stdout.write(
                 f"season {season_id}: {state.games} finished games, "
-                f"{time.perf_counter() - season_started:.2f} s"
+                f"ledger checked in {checked - season_started:.2f} s, "
+                f"projected in {time.perf_counter() - checked:.2f} s"
             )
         self.stdout.write(
             self.style.SUCCESS(
