@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from engine import GAMES, HouseRule, InvalidRules, house_rules, replay, validate_rules
+from tests.engine.records import record
 
 
 def test_each_game_has_its_house_rules_with_defaults_kinds_and_docs() -> None:
@@ -92,3 +93,15 @@ def test_a_record_with_bad_rules_is_invalid_at_index_minus_one() -> None:
 
 def test_a_record_with_rules_null_uses_the_defaults() -> None:
     assert replay({"game": "koenigrufen", "rules": None, "events": []}).status == "in_progress"
+
+
+def test_changing_a_default_in_place_does_not_change_replays() -> None:
+    from tests.engine.test_fuchsen import SILENT
+
+    level_values = house_rules("fuchsen")["level_values"].default
+    saved = dict(level_values)
+    level_values["re"] = 99
+    try:
+        assert replay(record("fuchsen", *SILENT)).value == 15 + 5 + 10
+    finally:
+        level_values.update(saved)
