@@ -1,0 +1,147 @@
+"""The hook inside the real recording service: an example game from the spec, booked.
+
+The game is recorded event by event through ``games.services`` (the engine
+replays it, the service calls ``ledger_sync_game`` in its transaction);
+an ``undo`` takes it back into play and an ``annul`` voids it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from games import services as games
+from games.models import Game
+from ledger.models import LedgerEntry
+from ledger.selectors import balance_map, game_entry_totals, standing_list
+from tests.ledger.factories import Table, make_table
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["anna", "bert", "carl", "dora", "emil"]
+# spec/examples/04-fuchsen-re-played-out-won.json: bert (Macher) and carl win at re, +40/+20.
+EVENTS: list[dict[str, Any]] = [
+    {
+        "type": "deal",
+        "dealer": "anna",
+        "players": ["anna", "bert", "carl", "dora", "emil"],
+        "hands": {
+            "bert": ["EO", "GO", "EU", "GU", "SU", "E7"],
+            "carl": ["RU", "RA", "E10", "GA", "G10", "GK"],
+            "dora": ["R10", "RK", "EK", "SA", "S10", "SK"],
+            "emil": ["RO", "R9", "E9", "G9", "G8", "SO"],
+            "anna": ["R8", "R7", "E8", "EA", "S9", "S8"],
+        },
+    },
+    {"type": "call", "player": "bert", "card": "E10"},
+    {"type": "play", "player": "bert", "card": "EO"},
+    {"type": "play", "player": "carl", "card": "RA"},
+    {"type": "play", "player": "dora", "card": "R10"},
+    {"type": "raise", "player": "dora", "level": "kontra"},
+    {"type": "raise", "player": "carl", "level": "re"},
+    {"type": "play", "player": "emil", "card": "R9"},
+    {"type": "play", "player": "anna", "card": "R7"},
+    {"type": "end_raising"},
+    {"type": "play", "player": "bert", "card": "GO"},
+    {"type": "play", "player": "carl", "card": "RU"},
+    {"type": "play", "player": "dora", "card": "RK"},
+    {"type": "play", "player": "emil", "card": "RO"},
+    {"type": "play", "player": "anna", "card": "R8"},
+    {"type": "play", "player": "bert", "card": "EU"},
+    {"type": "play", "player": "carl", "card": "GK"},
+    {"type": "play", "player": "dora", "card": "SK"},
+    {"type": "play", "player": "emil", "card": "G8"},
+    {"type": "play", "player": "anna", "card": "S8"},
+    {"type": "play", "player": "bert", "card": "GU"},
+    {"type": "play", "player": "carl", "card": "G10"},
+    {"type": "play", "player": "dora", "card": "S10"},
+    {"type": "play", "player": "emil", "card": "G9"},
+    {"type": "play", "player": "anna", "card": "S9"},
+    {"type": "play", "player": "bert", "card": "SU"},
+    {"type": "play", "player": "carl", "card": "GA"},
+    {"type": "play", "player": "dora", "card": "SA"},
+    {"type": "play", "player": "emil", "card": "SO"},
+    {"type": "play", "player": "anna", "card": "E8"},
+    {"type": "play", "player": "bert", "card": "E7"},
+    {"type": "play", "player": "carl", "card": "E10"},
+    {"type": "play", "player": "dora", "card": "EK"},
+    {"type": "play", "player": "emil", "card": "E9"},
+    {"type": "play", "player": "anna", "card": "EA"},
+]
+PAYOUTS = {"anna": -20, "bert": 40, "carl": 20, "dora": -20, "emil": -20}
+
+
+def renamed(value: Any, ids: dict[str, str]) -> Any:
+    """The example's names replaced by the players' ids (the service records by id)."""
+    if isinstance(value, str):
+        return ids.get(value, value)
+    if isinstance(value, list):
+        return [renamed(item, ids) for item in value]
+    if isinstance(value, dict):
+        return {ids.get(k, k): renamed(v, ids) for k, v in value.items()}
+    return value
+
+
+@pytest.fixture
+def example() -> dict[str, Any]:
+    return {"record": {"events": EVENTS}, "expected": {"payouts": PAYOUTS}}
+
+
+def record_example(table: Table, example: dict[str, Any]) -> tuple[Game, dict[str, int]]:
+    ids = {name: table.pk(i) for i, name in enumerate(NAMES)}
+    evening = games.evening_create(
+        club=table.club,
+        user=None,
+        season=table.season,
+        players=[player.pk for player in table.players],
+    )
+    events = renamed(example["record"]["events"], ids)
+    game = games.game_start(evening=evening, user=None, deal=events[0])
+    game = games.game_events_append(game=game, user=None, expected_seq=1, events=events[1:])
+    payouts = {int(ids[name]): amount for name, amount in example["expected"]["payouts"].items()}
+    return game, payouts
+
+
+def test_a_game_recorded_to_its_end_is_booked_and_projected(
+    example: dict[str, Any], django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    table = make_table(players=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        game, payouts = record_example(table, example)
+    assert game.status == Game.Status.FINISHED
+    assert game_entry_totals(game=game) == payouts
+    assert balance_map(club=table.club, evening=game.evening) == payouts
+    nets = {row.player_id: row.net for row in standing_list(season=table.season)}
+    assert nets == payouts
+
+
+def test_an_undo_of_the_last_card_reverses_and_replaying_it_books_again(
+    example: dict[str, Any],
+) -> None:
+    table = make_table(players=5)
+    game, payouts = record_example(table, example)
+    last = example["record"]["events"][-1]
+    game = games.game_events_append(
+        game=game, user=None, expected_seq=game.last_seq, events=[{"type": "undo"}]
+    )
+    assert game.status == Game.Status.IN_PROGRESS
+    assert set(game_entry_totals(game=game).values()) == {0}
+    ids = {name: table.pk(i) for i, name in enumerate(NAMES)}
+    game = games.game_events_append(
+        game=game, user=None, expected_seq=game.last_seq, events=[renamed(last, ids)]
+    )
+    assert game_entry_totals(game=game) == payouts
+    kinds = list(LedgerEntry.objects.filter(game=game).values_list("kind", flat=True))
+    assert kinds == ["result"] * 5 + ["reversal"] * 5 + ["result"] * 5
+
+
+def test_an_annulled_game_leaves_every_balance_at_zero(example: dict[str, Any]) -> None:
+    table = make_table(players=5)
+    game, _payouts = record_example(table, example)
+    game = games.game_events_append(
+        game=game, user=None, expected_seq=game.last_seq, events=[{"type": "annul"}]
+    )
+    assert game.status == Game.Status.ANNULLED
+    assert set(balance_map(club=table.club).values()) == {0}
