@@ -89,7 +89,7 @@ def example() -> dict[str, Any]:
     return {"record": {"events": EVENTS}, "expected": {"payouts": PAYOUTS}}
 
 
-def record_example(table: Table, example: dict[str, Any]) -> tuple[Game, dict[str, int]]:
+def record_example(table: Table, example: dict[str, Any]) -> tuple[Game, dict[int, int]]:
     ids = {name: table.pk(i) for i, name in enumerate(NAMES)}
     evening = games.evening_create(
         club=table.club,
