@@ -1,0 +1,12 @@
+"""Settings for the API benchmark: Stichbuch's, plus a bare insert endpoint as the baseline.
+
+``bench/api_load.py`` serves the app with these settings, so the baseline runs
+through the same gunicorn, middleware, token authentication and JSON parsing as
+the recording API; only the work behind the view differs (one INSERT).
+"""
+
+from __future__ import annotations
+
+from stichbuch.settings import *  # noqa: F403
+
+ROOT_URLCONF = "bench.baseline_urls"
