@@ -69,6 +69,9 @@ LOW_PLAIN = mask_of(c for c in CODES if c[1:] in ("7", "8") and c not in _TRUMP_
 PLAIN = FULL_DECK & ~TRUMPS
 
 
+LEVEL_NUMBER: dict[str, int] = {name: k + 1 for k, name in enumerate(FUCHSEN_LEVELS)}
+
+
 def _levels_text(k: int) -> str:
     return FUCHSEN_LEVELS[k - 1]
 
@@ -562,10 +565,12 @@ class Fuchsen(Variant):
     ) -> tuple[GameState, int]:
         """Ordinary plays, folded on local variables (see ``Variant.play_run``).
 
-        Handled: a three-field play of the right player's own unplayed card that keeps
-        his obligations, in a game without a blank, that neither ends the raising, nor
-        ends the game, nor may reveal a forgotten Fuchs. Anything else stops the run,
-        and ``apply`` takes that event (and words any error).
+        Handled, in a game without a blank: a three-field play of the right player's
+        own unplayed card that keeps his obligations and does not end the game; a
+        legal raise; an end of the raising (``end_raising`` or the first card of
+        trick 2) after which the game goes on. Nothing is handled while a forgotten
+        Fuchs may come to light. Anything else stops the run, and ``apply`` takes
+        that event (and words any error).
         """
         if state.decision is not None or state.annulled or state.turned:
             return state, k
@@ -573,13 +578,18 @@ class Fuchsen(Variant):
         know = state.know
         assert table is not None and know is not None
         hilfer = state.hilfer
-        if (
-            state.raising_ended
-            and hilfer >= 0
-            and not state.fuchs_said
-            and know.owner[GO] == hilfer
-        ):
-            return state, k  # each card may reveal a forgotten Fuchs: apply judges
+        macher = state.macher
+        # Could the Hilfer have forgotten his Fuchs? Then every event after the end of
+        # the raising may decide the game: apply judges those.
+        watch = hilfer >= 0 and not state.fuchs_said and know.owner[GO] == hilfer
+        if watch and state.raising_ended:
+            return state, k
+        # The raising may end in the run only if the game then goes on (case 2 or 4).
+        fuchs_said = state.fuchs_said
+        may_end = not watch and (state.level >= 2 or (state.level == 0 and fuchs_said))
+        strict = state.rules["strict_raise_windows"]
+        level = state.level
+        said_at = list(state.said_at)
         index_of = table.index
         deck = table.deck
         n = len(table.active)
@@ -597,7 +607,39 @@ class Fuchsen(Variant):
         start = k
         while k < stop:
             i, event = events[k]
-            if type(event) is not dict or len(event) != 3 or event.get("type") != "play":
+            if type(event) is not dict:
+                break
+            typ = event.get("type")
+            if typ != "play":
+                if typ == "raise" and len(event) == 3 and not raising_ended:
+                    player = event.get("player")
+                    name = event.get("level")
+                    said = LEVEL_NUMBER.get(name, 0) if type(name) is str else 0
+                    p = index_of.get(player, -1) if type(player) is str else -1
+                    if p < 0 or said != level + 1 or first_play[p] < 0:
+                        break
+                    if (p == macher or p == hilfer) != (said % 2 == 0):
+                        break
+                    if strict and last_play > max(first_play[p], said_at[said - 1]):
+                        break
+                    level = said
+                    said_at.append(i)
+                    may_end = not watch and (level >= 2 or (level == 0 and fuchs_said))
+                    k += 1
+                    continue
+                if (
+                    typ == "end_raising"
+                    and len(event) == 1
+                    and may_end
+                    and not raising_ended
+                    and len(tricks) == 1
+                    and not trick
+                ):
+                    raising_ended = True
+                    k += 1
+                    continue
+                break
+            if len(event) != 3:
                 break
             player = event.get("player")
             code = event.get("card")
@@ -647,7 +689,9 @@ class Fuchsen(Variant):
                             if trumps:
                                 break
             elif not raising_ended and done == 1:
-                break  # the first card of trick 2 ends the raising: apply does that
+                if not may_end:
+                    break  # this end of the raising may end the game: apply judges
+                raising_ended = True
             trick.append((p, card))
             played |= 1 << card
             if first_play[p] < 0:
@@ -681,6 +725,9 @@ class Fuchsen(Variant):
             last_play=last_play,
             tricks=tuple(tricks),
             won_cards=tuple(won),
+            level=level,
+            said_at=tuple(said_at),
+            raising_ended=raising_ended,
         ), k
 
     def _forfeit(self, state: FuchsenState, event: Event, index: int) -> GameState:
