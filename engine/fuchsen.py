@@ -618,7 +618,7 @@ class Fuchsen(Variant):
                     p = index_of.get(player, -1) if type(player) is str else -1
                     if p < 0 or said != level + 1 or first_play[p] < 0:
                         break
-                    if (p == macher or p == hilfer) != (said % 2 == 0):
+                    if (p in (macher, hilfer)) != (said % 2 == 0):
                         break
                     if strict and last_play > max(first_play[p], said_at[said - 1]):
                         break
