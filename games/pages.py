@@ -737,6 +737,8 @@ def record_strings() -> dict[str, Any]:
         "value_is": _("value %(v)s"),
         "annulled_hint": _("Nobody pays for this game."),
         "new_game": _("New game"),
+        "redeal": _("Deal again — %(p)s deals"),
+        "redeal_hint": _("The deal was taken back. Who deals now?"),
         "to_evening": _("Back to the evening"),
         "replay": _("Replay"),
         "undo": _("Undo"),

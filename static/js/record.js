@@ -205,6 +205,7 @@
         var err = res.data.error;
         var local = (err.index || 0) - (res.data.event_offset || 0);
         var ev = local >= 0 ? body.events[local] : null;
+        if (navigator.vibrate) navigator.vibrate([60, 40, 60]);
         problem = { title: T.errors[err.code] || T.err_generic, code: err.code, event: ev ? describe(ev) : "",
           hint: hint(err.code, err.message), detail: withNames(err.message) };
         return;
@@ -447,6 +448,23 @@
     return out + "</div></div>";
   }
 
+  // The deal was taken back: deal again at this table (the same seats), or start over.
+  function lastDeal() {
+    var deals = events.filter(function (e) { return e.type === "deal"; });
+    return deals.length ? deals[deals.length - 1] : null;
+  }
+  function dealHtml() {
+    var deal = lastDeal();
+    var out = '<div class="panel deal"><h3>' + esc(T.st_deal) + "</h3>";
+    if (deal && deal.players) {
+      out += '<p class="meta">' + esc(T.redeal_hint) + '</p><div class="btns">' + deal.players.map(function (p) {
+        return '<button type="button" class="' + (p === (ui.dealer || deal.dealer) ? "" : "btn-quiet") + '" data-act="pick-dealer" data-player="' + esc(p) + '">' + esc(name(p)) + "</button>";
+      }).join("") + '</div><button type="button" class="btn-big" data-act="redeal">' +
+        esc(fmt(T.redeal, { p: name(ui.dealer || deal.dealer) })) + "</button>";
+    }
+    return out + '<p><a href="' + esc(cfg.new_game_url) + '">' + esc(T.new_game) + "</a></p></div>";
+  }
+
   function resultHtml() {
     var r = state.result || {};
     var out = '<div class="panel result" data-status="' + esc(state.status) + '">';
@@ -551,7 +569,7 @@
     else if (mode === "bid") body += auctionHtml();
     else if (mode === "play" || mode === "raise_or_end") body += playHtml();
     else if (mode === "partner") body += partnerHtml();
-    else if (mode === "deal") body += '<div class="panel"><p>' + esc(T.st_deal) + '</p><a class="button" href="' + esc(cfg.new_game_url) + '">' + esc(T.new_game) + "</a></div>";
+    else if (mode === "deal") body += dealHtml();
     else body += resultHtml();
     body += toolsHtml();
     body += tricksHtml();
@@ -587,6 +605,15 @@
       case "undo": send([{ type: "undo" }]); return;
       case "retry": if (pending) request(pending.body, pending.key); return;
       case "pick-macher": ui.macher = player; break;
+      case "pick-dealer": ui.dealer = player; break;
+      case "redeal": {
+        var d = lastDeal();
+        var again = { type: "deal", dealer: ui.dealer || d.dealer, players: d.players.slice() };
+        if (d.removed) again.removed = d.removed;
+        if (d.sitting_out) again.sitting_out = d.sitting_out;
+        send([again]);
+        return;
+      }
       case "pick-call": ui.callCard = card; break;
       case "call": {
         var c = { type: "call", player: state.to_act || ui.macher };
@@ -646,6 +673,19 @@
   root.addEventListener("input", function (ev) {
     if (ev.target.getAttribute("data-act") === "reason") ui.reason = ev.target.value;
   });
+
+  // Keep the phone's screen on while a game is being recorded (where the browser allows it).
+  var wakeLock = null;
+  function keepAwake() {
+    if (!("wakeLock" in navigator) || cfg.readonly || document.visibilityState !== "visible") return;
+    if (state.status !== "in_progress" || wakeLock) return;
+    navigator.wakeLock.request("screen").then(function (lock) {
+      wakeLock = lock;
+      lock.addEventListener("release", function () { wakeLock = null; });
+    }).catch(function () { /* refused (battery saver, no user gesture): never mind */ });
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+  root.addEventListener("click", keepAwake);
 
   // For the tests and the console: record any events, exactly as a tap would.
   window.Stichbuch = { record: send, reload: function () { return reload().then(render); }, state: function () { return state; } };

@@ -213,6 +213,14 @@ def test_without_hands_the_scorer_names_the_macher_then_the_partner_then_annuls(
     table.wait_ready()
     assert table.state()["awaiting"] == "call" and table.to_act() is None
 
+    # The deal itself can be taken back, and dealt again from the page.
+    table.tap('#record button[data-act="undo"]')
+    assert table.state()["awaiting"] == "deal"
+    table.tap('#record button[data-act="redeal"]')
+    assert table.state()["awaiting"] == "call" and table.state()["dealer"] == str(
+        players["anna"].pk
+    )
+
     page.click(f'#record button[data-act="pick-macher"][data-player="{players["dora"].pk}"]')
     page.click('#record button[data-act="pick-call"][data-card="S10"]')
     table.tap('#record button[data-act="call"]')
