@@ -1,0 +1,315 @@
+"""Every URL of the project (API and pages) × every persona: who gets in, and who does not.
+
+The endpoints are collected from the URL resolver, so a new URL without a row
+here fails ``test_every_url_has_a_row_in_the_matrix``. A row says, per persona,
+one of:
+
+- ``IN``: past the door — any answer but 401/403/404 or a redirect to a login
+  page, and never a 5xx (the exact success answers are the apps' own tests);
+- ``NO``: a member whose role is too low: 403;
+- ``HIDDEN``: not a member: 404, as if the club did not exist;
+- ``LOGIN``: anonymous: 401 on the API, a redirect to the login page on a page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from clubs.models import Club, Invitation, Membership, Player, Role, RuleProfile, Season
+from games import services
+from games.models import Evening, Game
+from ledger import services as ledger_services
+from ledger.models import SettlementTransfer
+from tests.conftest import PERSONAS, PersonaClient
+from tests.factories import InvitationFactory, MembershipFactory, RuleProfileFactory
+from tests.games import records
+
+IN, NO, HIDDEN, LOGIN = "in", "no", "hidden", "login"
+
+MEMBERS = {"owner": IN, "admin": IN, "scorer": IN, "member": IN, "outsider": HIDDEN}
+SCORERS = {**MEMBERS, "member": NO}
+ADMINS = {**SCORERS, "scorer": NO}
+ANY_USER = dict.fromkeys(PERSONAS, IN)
+MEMBERS_ONLY = {**MEMBERS, "anonymous": LOGIN}
+SCORERS_ONLY = {**SCORERS, "anonymous": LOGIN}
+ADMINS_ONLY = {**ADMINS, "anonymous": LOGIN}
+LOGGED_IN = {**ANY_USER, "anonymous": LOGIN}
+PUBLIC = ANY_USER
+
+# Routes with no row, and why.
+EXEMPT_PREFIXES = {
+    "admin/": "Django's admin: staff only, behind its own login (checked by the admin row)",
+}
+
+
+@dataclass
+class World:
+    club: Club
+    season: Season
+    evening: Evening
+    game: Game
+    players: dict[str, Player]
+    target: Membership
+    invitation: Invitation
+    rule_profile: RuleProfile
+    plan_id: int
+    transfer_id: int
+
+
+@pytest.fixture
+def world(
+    club: Club,
+    owner: PersonaClient,
+    players: dict[str, Player],
+    evening: Evening,
+    dealt_game: Game,
+    as_ids: Any,
+) -> World:
+    game = services.game_events_append(
+        game=dealt_game, user=None, expected_seq=1, events=as_ids(records.NO_KONTRA)
+    )
+    ledger_services.season_projections_recompute(season_id=evening.season_id)
+    plan = ledger_services.settlement_plan_create(club=club, created_by=None, evening=evening)
+    transfer = SettlementTransfer.objects.filter(plan=plan).first()
+    assert transfer is not None
+    return World(
+        club=club,
+        season=evening.season,
+        evening=evening,
+        game=game,
+        players=players,
+        target=MembershipFactory.create(club=club, role=Role.MEMBER),
+        invitation=InvitationFactory.create(club=club, created_by=owner.user),
+        rule_profile=RuleProfileFactory.create(club=club),
+        plan_id=plan.pk,
+        transfer_id=transfer.pk,
+    )
+
+
+@dataclass(frozen=True)
+class Row:
+    method: str
+    url: Callable[[World], str]
+    expect: dict[str, str]
+    data: Any = None
+
+
+def c(suffix: str) -> Callable[[World], str]:
+    return lambda w: f"/api/clubs/{w.club.slug}/{suffix}".format(w=w)
+
+
+def page(template: str) -> Callable[[World], str]:
+    return lambda w: template.format(w=w)
+
+
+E = "{w.evening.pk}"
+G = "{w.game.pk}"
+S = "{w.season.pk}"
+P = "{w.players[anna].pk}"
+SEATED = "{w.players[emil].pk}"
+PLAN = "{w.plan_id}"
+
+MATRIX: dict[str, Row] = {
+    # --- public ---
+    "home": Row("get", page("/"), PUBLIC),
+    "login": Row("get", page("/accounts/login/"), PUBLIC),
+    "logout": Row("post", page("/accounts/logout/"), PUBLIC),
+    "signup": Row("get", page("/accounts/signup/"), PUBLIC),
+    "set_language": Row("post", page("/i18n/setlang/"), PUBLIC, {"language": "en"}),
+    "api-schema": Row("get", page("/api/schema/"), PUBLIC),
+    "api-docs": Row("get", page("/api/docs/"), PUBLIC),
+    "auth-token": Row("post", page("/api/auth/token/"), PUBLIC, {"username": "x"}),
+    "auth-signup": Row("post", page("/api/auth/signup/"), PUBLIC, {"username": "x"}),
+    # --- any logged-in user ---
+    "auth-me": Row("get", page("/api/auth/me/"), LOGGED_IN),
+    "club-list": Row("get", page("/api/clubs/"), LOGGED_IN),
+    "club-create": Row("post", page("/api/clubs/create/"), LOGGED_IN, {}),
+    "house-rule-list": Row("get", page("/api/house-rules/fuchsen/"), LOGGED_IN),
+    "invitation-detail": Row("get", page("/api/invitations/{w.invitation.token}/"), LOGGED_IN),
+    "invitation-accept-api": Row(
+        "post", page("/api/invitations/{w.invitation.token}/accept/"), LOGGED_IN, {}
+    ),
+    "club-create-page": Row("get", page("/clubs/new/"), LOGGED_IN),
+    "invitation-accept": Row("get", page("/join/{w.invitation.token}/"), LOGGED_IN),
+    # --- clubs API ---
+    "club-detail": Row("get", c(""), MEMBERS_ONLY),
+    "club-update": Row("post", c("update/"), ADMINS_ONLY, {}),
+    "membership-list": Row("get", c("memberships/"), MEMBERS_ONLY),
+    "membership-role-change": Row(
+        "post", c("memberships/{w.target.pk}/role/"), ADMINS_ONLY, {"role": "scorer"}
+    ),
+    "membership-remove": Row("post", c("memberships/{w.target.pk}/remove/"), ADMINS_ONLY, {}),
+    "invitation-list": Row("get", c("invitations/"), ADMINS_ONLY),
+    "invitation-create": Row("post", c("invitations/create/"), ADMINS_ONLY, {}),
+    "invitation-revoke": Row("post", c("invitations/{w.invitation.pk}/revoke/"), ADMINS_ONLY, {}),
+    "player-list": Row("get", c("players/"), MEMBERS_ONLY),
+    "player-create": Row("post", c("players/create/"), SCORERS_ONLY, {}),
+    "player-update": Row("post", c("players/" + P + "/update/"), ADMINS_ONLY, {}),
+    "season-list": Row("get", c("seasons/"), MEMBERS_ONLY),
+    "season-create": Row("post", c("seasons/create/"), ADMINS_ONLY, {}),
+    "season-close": Row("post", c("seasons/" + S + "/close/"), ADMINS_ONLY, {}),
+    "rule-profile-list": Row("get", c("rule-profiles/"), MEMBERS_ONLY),
+    "rule-profile-create": Row("post", c("rule-profiles/create/"), ADMINS_ONLY, {}),
+    "rule-profile-update": Row(
+        "post", c("rule-profiles/{w.rule_profile.pk}/update/"), ADMINS_ONLY, {}
+    ),
+    # --- ledger API ---
+    "balance-list": Row("get", c("balances/"), MEMBERS_ONLY),
+    "balance-csv": Row("get", c("balances/csv/"), MEMBERS_ONLY),
+    "payment-list": Row("get", c("payments/"), MEMBERS_ONLY),
+    "payment-create": Row("post", c("payments/create/"), SCORERS_ONLY, {}),
+    "settlement-plan-list": Row("get", c("settlement-plans/"), MEMBERS_ONLY),
+    "settlement-plan-create": Row(
+        "post", c("settlement-plans/create/"), SCORERS_ONLY, {"evening": "{w.evening.pk}"}
+    ),
+    "settlement-plan-detail": Row("get", c("settlement-plans/" + PLAN + "/"), MEMBERS_ONLY),
+    "settlement-plan-csv": Row("get", c("settlement-plans/" + PLAN + "/csv/"), MEMBERS_ONLY),
+    "settlement-transfer-mark-paid": Row(
+        "post",
+        c("settlement-plans/" + PLAN + "/transfers/{w.transfer_id}/mark-paid/"),
+        SCORERS_ONLY,
+        {},
+    ),
+    "season-standings": Row("get", c("seasons/" + S + "/standings/"), MEMBERS_ONLY),
+    "season-ratings": Row("get", c("seasons/" + S + "/ratings/"), MEMBERS_ONLY),
+    "season-rating-history": Row("get", c("seasons/" + S + "/ratings/" + P + "/"), MEMBERS_ONLY),
+    "season-series": Row("get", c("seasons/" + S + "/series/"), MEMBERS_ONLY),
+    "standings-config": Row("get", c("standings-config/"), MEMBERS_ONLY),
+    "standings-config-update": Row("post", c("standings-config/update/"), ADMINS_ONLY, {}),
+    # --- games API ---
+    "evening-list": Row("get", c("evenings/"), MEMBERS_ONLY),
+    "season-records": Row("get", c("seasons/" + S + "/records/"), MEMBERS_ONLY),
+    "evening-detail": Row("get", page("/api/evenings/" + E + "/"), MEMBERS_ONLY),
+    "evening-close": Row("post", page("/api/evenings/" + E + "/close/"), SCORERS_ONLY, {}),
+    "evening-seat-add": Row("post", page("/api/evenings/" + E + "/seats/"), SCORERS_ONLY, {}),
+    "evening-seat-remove": Row(
+        "delete", page("/api/evenings/" + E + "/seats/" + SEATED + "/"), SCORERS_ONLY
+    ),
+    "game-start": Row("post", page("/api/evenings/" + E + "/games/"), SCORERS_ONLY, {}),
+    "evening-records": Row("get", page("/api/evenings/" + E + "/records/"), MEMBERS_ONLY),
+    "evening-import": Row("post", page("/api/evenings/" + E + "/import/"), SCORERS_ONLY, []),
+    "game-detail": Row("get", page("/api/games/" + G + "/"), MEMBERS_ONLY),
+    "game-event-append": Row(
+        "post", page("/api/games/" + G + "/events/"), SCORERS_ONLY, {"expected_seq": 0}
+    ),
+    "game-record": Row("get", page("/api/games/" + G + "/record/"), MEMBERS_ONLY),
+    # --- pages ---
+    "club-page": Row("get", page("/clubs/{w.club.slug}/"), MEMBERS_ONLY),
+    "invitation-create-page": Row(
+        "post", page("/clubs/{w.club.slug}/invitations/new/"), ADMINS_ONLY, {}
+    ),
+    "club-book": Row("get", page("/clubs/{w.club.slug}/book/"), MEMBERS_ONLY),
+    "evening-new": Row("get", page("/clubs/{w.club.slug}/evenings/new/"), SCORERS_ONLY),
+    "evening-page": Row("get", page("/evenings/" + E + "/"), MEMBERS_ONLY),
+    "evening-close-page": Row("post", page("/evenings/" + E + "/close/"), SCORERS_ONLY, {}),
+    "evening-settle": Row("post", page("/evenings/" + E + "/settle/"), SCORERS_ONLY, {}),
+    "seat-add-page": Row("post", page("/evenings/" + E + "/seats/add/"), SCORERS_ONLY, {}),
+    "seat-leave-page": Row(
+        "post", page("/evenings/" + E + "/seats/" + SEATED + "/leave/"), SCORERS_ONLY, {}
+    ),
+    "transfer-paid": Row(
+        "post", page("/evenings/" + E + "/transfers/{w.transfer_id}/paid/"), SCORERS_ONLY, {}
+    ),
+    "evening-import-page": Row("post", page("/evenings/" + E + "/import/"), SCORERS_ONLY, {}),
+    "game-new": Row("get", page("/evenings/" + E + "/new-game/"), SCORERS_ONLY),
+    "game-page": Row("get", page("/games/" + G + "/"), MEMBERS_ONLY),
+    "game-replay": Row("get", page("/games/" + G + "/replay/"), MEMBERS_ONLY),
+    "season-current": Row("get", page("/clubs/{w.club.slug}/table/"), MEMBERS_ONLY),
+    "standings-page": Row(
+        "get", page("/clubs/{w.club.slug}/seasons/" + S + "/table/"), MEMBERS_ONLY
+    ),
+    "player-page": Row("get", page("/clubs/{w.club.slug}/players/" + P + "/"), MEMBERS_ONLY),
+}
+
+
+def routes() -> Iterator[tuple[str, str | None]]:
+    """(route, name) of every URL the project serves."""
+
+    def walk(patterns: list[Any], prefix: str) -> Iterator[tuple[str, str | None]]:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern.url_patterns, prefix + str(pattern.pattern))
+            elif isinstance(pattern, URLPattern):
+                yield prefix + str(pattern.pattern), pattern.name
+
+    yield from walk(get_resolver().url_patterns, "")
+
+
+def served_names() -> set[str]:
+    return {
+        name or route
+        for route, name in routes()
+        if not any(route.startswith(prefix) for prefix in EXEMPT_PREFIXES)
+    }
+
+
+def test_every_url_has_a_row_in_the_matrix() -> None:
+    missing = sorted(served_names() - set(MATRIX))
+    assert not missing, (
+        f"URLs without a row in tests/security/test_endpoint_matrix.py: {missing}. "
+        "Add one saying which personas may use them."
+    )
+
+
+def fill(value: Any, world: World) -> Any:
+    if isinstance(value, str):
+        return value.format(w=world)
+    if isinstance(value, dict):
+        return {k: fill(v, world) for k, v in value.items()}
+    return value
+
+
+def cases() -> list[Any]:
+    served = served_names()
+    return [
+        pytest.param(name, persona, id=f"{name} as {persona}")
+        for name in sorted(MATRIX)
+        if name in served  # a row for a URL not (yet) served is not run
+        for persona in PERSONAS
+    ]
+
+
+@pytest.mark.parametrize(("name", "persona"), cases())
+def test_each_persona_gets_in_only_where_its_role_allows(
+    name: str, persona: str, persona_client: Callable[[str], PersonaClient], world: World
+) -> None:
+    row = MATRIX[name]
+    client = persona_client(persona)
+    url = row.url(world)
+    kwargs: dict[str, Any] = {}
+    if row.data is not None:
+        kwargs["data"] = fill(row.data, world)
+        kwargs["format"] = "json" if url.startswith("/api/") else "multipart"
+    response = getattr(client, row.method)(url, **kwargs)
+    status = response.status_code
+    location = response.get("Location", "")
+    said = f"{row.method.upper()} {url} as {persona}: {status} {location}"
+    expected = row.expect[persona]
+    assert status < 500, said
+    if expected == LOGIN:
+        if url.startswith("/api/"):
+            assert status == 401, said
+        else:
+            assert status == 302 and location.startswith("/accounts/login/"), said
+    elif expected == NO:
+        assert status == 403, said
+    elif expected == HIDDEN:
+        assert status == 404, said
+    else:
+        assert status not in (401, 403, 404), said
+        assert not (status == 302 and "/login/" in location), said
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_no_persona_is_staff_so_the_admin_sends_everyone_to_its_login(
+    persona: str, persona_client: Callable[[str], PersonaClient]
+) -> None:
+    response = persona_client(persona).get("/admin/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/admin/login/")
