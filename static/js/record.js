@@ -47,6 +47,7 @@
   function money(v) { return fmt(T.money, { v: v }); }
   function suitOf(code) { return code.charAt(0); }
   function rankOf(code) { return code.slice(1); }
+  var FACE_DOWN = ["bettler", "plauderer"];
   var TRUMPS = ["EO", "GO", "EU", "GU", "SU", "RU", "RA", "R10", "RK", "RO", "R9", "R8", "R7"];
   function isTrump(code) { return cfg.kind === "fuchsen" && TRUMPS.indexOf(code) >= 0; }
   function rankLabel(code) {
@@ -140,9 +141,10 @@
       case "play": return fmt(T.ev_play, { p: p, c: cardName(e.card) }) + (e.fuchs ? " · " + T.fuchs_said : "") + (e.turned ? " · " + T.turned_short : "");
       case "raise": return fmt(T.ev_raise, { p: p, l: T.levels[e.level] || e.level });
       case "end_raising": return T.ev_end_raising;
-      case "bid": return fmt(T.ev_bid, { p: p, b: T.contracts[e.contract] || e.contract }) + (e.called ? " · " + fmt(T.calls_card, { c: cardName(e.called) }) : "");
+      case "bid": return fmt(T.ev_bid, { p: p, b: T.contracts[e.contract] || e.contract }) + (e.called ? " · " + fmt(T.calls_card, { c: cardName(e.called) }) : "") +
+        (e.card ? " · " + fmt(T.lays_down, { c: cardName(e.card) }) : "");
       case "pass": return fmt(T.ev_pass, { p: p });
-      case "join": return fmt(T.ev_join, { p: p });
+      case "join": return fmt(T.ev_join, { p: p }) + (e.card ? " · " + fmt(T.lays_down, { c: cardName(e.card) }) : "");
       case "show": return fmt(T.ev_show, { p: p, c: (e.cards || []).map(cardName).join(", ") });
       case "forfeit": return fmt(T.ev_forfeit, { p: p });
       case "annul": return T.ev_annul;
@@ -413,6 +415,13 @@
     return out;
   }
 
+  // Mitbetteln or mitplaudern, by the highest bid so far.
+  function joinLabel() {
+    var bids = effectiveEvents().filter(function (e) { return e.type === "bid"; });
+    var top = bids.length ? bids[bids.length - 1].contract : "";
+    return top === "bettler" ? T.join_bettler : top === "plauderer" ? T.join_plauderer : T.join;
+  }
+
   function auctionHtml() {
     var legal = state.legal || {};
     var who = state.to_act;
@@ -424,9 +433,21 @@
       out += '<button type="button" class="bid-btn' + (ui.bid === b ? "" : " btn-quiet") + '" data-act="bid" data-contract="' + b + '"' + (busy ? " disabled" : "") + ">" +
         esc(T.contracts[b] || b) + "<small>" + esc(money(cfg.contract_values[b])) + (cfg.with_called.indexOf(b) >= 0 ? " · " + esc(T.with_called) : "") + "</small></button>";
     });
-    if (legal.can_join) out += '<button type="button" class="bid-btn" data-act="join"' + (busy ? " disabled" : "") + ">" + esc(T.join) + "<small>" + esc(T.join_hint) + "</small></button>";
+    if (legal.can_join) out += '<button type="button" class="bid-btn" data-act="join"' + (busy ? " disabled" : "") + ">" + esc(joinLabel()) + "<small>" + esc(T.join_hint) + "</small></button>";
     if (legal.can_pass) out += '<button type="button" class="bid-btn btn-quiet" data-act="pass"' + (busy ? " disabled" : "") + ">" + esc(T.pass) + "<small>" + esc(T.pass_hint) + "</small></button>";
     out += "</div>";
+    var faceDownPossible = legal.can_join || (legal.bids || []).some(function (b) { return FACE_DOWN.indexOf(b) >= 0; });
+    if (faceDownPossible) {
+      out += '<label class="toggle' + (ui.withCard ? " on" : "") + '" style="margin-top:.4rem"><input type="checkbox" data-act="toggle-facedown"' +
+        (ui.withCard ? " checked" : "") + "> " + esc(T.face_down_toggle) + "</label>";
+    }
+    if (ui.bid && (ui.bid === "join" || FACE_DOWN.indexOf(ui.bid) >= 0)) {
+      var what = ui.bid === "join" ? joinLabel() : T.contracts[ui.bid];
+      out += '<p class="meta">' + esc(fmt(T.pick_face_down, { b: what })) + "</p>" + gridHtml({
+        act: "pick-bidcard", hidePlayed: false, enabled: function () { return true; }, picked: function (c) { return c === ui.bidCard; }
+      }) + '<button type="button" class="btn-big" data-act="bid-facedown"' + (ui.bidCard && !busy ? "" : " disabled") + ">" +
+        esc(fmt(T.do_face_down, { b: what, c: ui.bidCard ? cardName(ui.bidCard) : "…" })) + "</button>";
+    }
     if (ui.bid && cfg.with_called.indexOf(ui.bid) >= 0) {
       out += '<p class="meta">' + esc(fmt(T.pick_bid_called, { b: T.contracts[ui.bid] })) + "</p>" + gridHtml({
         act: "pick-bidcard", hidePlayed: false, enabled: function () { return true; }, picked: function (c) { return c === ui.bidCard; }
@@ -625,13 +646,21 @@
       case "bid": {
         var contract = el.getAttribute("data-contract");
         if (cfg.with_called.indexOf(contract) >= 0) { ui.bid = contract; ui.bidCard = null; break; }
+        if (ui.withCard && FACE_DOWN.indexOf(contract) >= 0) { ui.bid = contract; ui.bidCard = null; break; }
         send([{ type: "bid", player: state.to_act, contract: contract }]);
         return;
       }
       case "pick-bidcard": ui.bidCard = card; break;
       case "bid-called": send([{ type: "bid", player: state.to_act, contract: ui.bid, called: ui.bidCard }]); return;
       case "pass": send([{ type: "pass", player: state.to_act }]); return;
-      case "join": send([{ type: "join", player: state.to_act }]); return;
+      case "join":
+        if (ui.withCard) { ui.bid = "join"; ui.bidCard = null; break; }
+        send([{ type: "join", player: state.to_act }]);
+        return;
+      case "bid-facedown":
+        if (ui.bid === "join") send([{ type: "join", player: state.to_act, card: ui.bidCard }]);
+        else send([{ type: "bid", player: state.to_act, contract: ui.bid, card: ui.bidCard }]);
+        return;
       case "name-partner": send([{ type: "show", player: player, cards: [calledCard()] }]); return;
       case "panel": ui.panel = el.getAttribute("data-panel") || null; ui.who = null; ui.cards = []; ui.reason = ""; break;
       case "pick-who": ui.who = player; break;
@@ -661,6 +690,7 @@
     var el = ev.target;
     var act = el.getAttribute("data-act");
     if (act === "toggle-fuchs") ui.fuchs = el.checked;
+    else if (act === "toggle-facedown") { ui.withCard = el.checked; ui.bid = null; ui.bidCard = null; }
     else if (act === "toggle-turned") ui.turned = el.checked;
     else if (act === "callmode") { ui.callMode = el.value; ui.callCard = null; }
     else if (act === "turn") ui.turnChoice = el.value;

@@ -243,3 +243,49 @@ def test_without_hands_the_scorer_names_the_macher_then_the_partner_then_annuls(
     table.tap('#record button[data-act="undo"]')
     page.wait_for_selector('#record[data-status="finished"]')
     assert no_horizontal_scroll(page)
+
+
+def test_a_mitbettler_with_face_down_cards_is_recorded_and_lost(
+    live_server: Any, phone: Any
+) -> None:
+    """Bettler with a face-down card, a join with one, and the joined Bettler lost at 50."""
+    club = ClubFactory.create(name="Königsrunde", slug="koenig")
+    username = _scorer(club)
+    players = players_of(club, ("Anna", "Bert", "Carl", "Dora"))
+    evening = open_evening(club, players, kind=GameKind.KOENIGRUFEN)
+    hands = {
+        "bert": ["E9", "E10", "G10", "R9", "R10", "S10"],
+        "carl": ["G9", "EK", "SA", "GA", "GK", "RA"],
+        "dora": ["EA", "EO", "EU", "GO", "GU", "S9"],
+        "anna": ["RK", "RO", "RU", "SK", "SO", "SU"],
+    }
+    game = start(
+        evening,
+        players,
+        {"dealer": "anna", "players": ["anna", "bert", "carl", "dora"], "hands": hands},
+    )
+    page = phone
+    log_in(page, live_server.url, username, f"/games/{game.pk}/")
+    table = RecordingPage(page, players)
+    table.wait_ready()
+
+    page.check('#record input[data-act="toggle-facedown"]')
+    page.click('#record button[data-act="bid"][data-contract="bettler"]')
+    page.click('#record button[data-act="pick-bidcard"][data-card="E9"]')
+    table.tap('#record button[data-act="bid-facedown"]')
+    page.check('#record input[data-act="toggle-facedown"]')
+    page.click('#record button[data-act="join"]')
+    page.click('#record button[data-act="pick-bidcard"][data-card="G9"]')
+    shoot(page, "phone-record-mitbetteln")
+    table.tap('#record button[data-act="bid-facedown"]')
+    table.tap('#record button[data-act="pass"]')
+    table.tap('#record button[data-act="pass"]')
+    assert table.state()["contract"] == "bettler"
+
+    for card in ("E9", "G9", "EA", "SU", "S9", "SO", "S10", "SA"):
+        table.play(card)
+    page.wait_for_selector('#record[data-status="finished"]')
+    result = table.state()["result"]
+    assert result["won"] is False
+    assert result["payouts"][str(players["bert"].pk)] == -50
+    assert result["payouts"][str(players["carl"].pk)] == -50
