@@ -431,8 +431,8 @@ def check_placement(state: GameState, p: int, card: int, *, show: bool = False) 
             )
         raise Illegal(
             "card_not_in_hand",
-            f"{name_of(state, p)} cannot hold {CODES[card]}: the record already shows his "
-            "six cards",
+            f"{name_of(state, p)} cannot hold {CODES[card]}: the record already shows all six "
+            f"cards of {name_of(state, p)}",
         )
 
 

@@ -350,7 +350,10 @@ class Fuchsen(Variant):
         hand = know.known[p]
         full = know.full(p)
         if full and not hand >> EO & 1:
-            raise Illegal("invalid_call", f"{name} is not the Macher: his six cards lack EO")
+            raise Illegal(
+                "invalid_call",
+                f"{name} is not the Macher: the six cards the record shows for {name} lack EO",
+            )
         six_trumps = full and hand & TRUMPS == hand
         if turned_card >= 0:
             if turned_card == EO:
@@ -386,17 +389,17 @@ class Fuchsen(Variant):
         if TRUMPS >> called & 1:
             raise Illegal("invalid_call", f"{name} may not call {card_code}: it is a trump")
         if called == turned_card:
-            raise Illegal("invalid_call", f"{name} may not call the card he turned")
+            raise Illegal("invalid_call", f"{name} may not call the card {name} turned")
         own = know.owner[called] == p
         if own and not rules["call_own_card"]:
-            raise Illegal("invalid_call", f"{name} may not call {card_code}: he holds it")
+            raise Illegal("invalid_call", f"{name} may not call {card_code}: {name} holds it")
         if full:
             allowed = self._callable(table, hand, turned, rules["call_own_card"])
             if not allowed >> called & 1:
                 raise Illegal(
                     "invalid_call",
-                    f"{name} may not call {card_code}: he must call a card of a suit in "
-                    "which he holds a plain card",
+                    f"{name} may not call {card_code}: the called card must be of a suit in "
+                    f"which {name} holds a plain card",
                 )
         holder = know.owner[called]
         own_card = holder == p
@@ -471,14 +474,12 @@ class Fuchsen(Variant):
             raise Illegal("invalid_raise", f"{name} cannot say {level}: only {side} may")
         first = state.first_play[p]
         if first < 0:
-            raise Illegal(
-                "invalid_raise", f"{name} cannot say {level} before playing his first card"
-            )
+            raise Illegal("invalid_raise", f"{name} cannot say {level} before playing a card")
         opened = max(first, state.said_at[k - 1])
         if state.rules["strict_raise_windows"] and state.last_play > opened:
             raise Illegal(
                 "invalid_raise",
-                f"{name} cannot say {level}: his chance lapsed when the next card was played",
+                f"{name} cannot say {level}: the chance lapsed when the next card was played",
             )
         return evolve(state, level=k, said_at=(*state.said_at, index))
 
@@ -523,15 +524,20 @@ class Fuchsen(Variant):
             name = table.active[p]
             if state.alone or p != state.hilfer:
                 raise Illegal(
-                    "invalid_announcement", f"{name} is not the Hilfer: only he says Fuchs"
+                    "invalid_announcement", f"{name} is not the Hilfer: only the Hilfer says Fuchs"
                 )
             if state.first_play[p] >= 0:
-                raise Illegal("invalid_announcement", f"{name} says Fuchs only with his first card")
+                raise Illegal(
+                    "invalid_announcement", f"{name} may say Fuchs only with the first card played"
+                )
             go_holder = know.owner[GO]
             if (go_holder >= 0 and go_holder != p) or (
                 go_holder < 0 and know.full(p) and not know.known[p] >> GO & 1
             ):
-                raise Illegal("invalid_announcement", f"{name} cannot say Fuchs: he lacks GO")
+                raise Illegal(
+                    "invalid_announcement",
+                    f"{name} cannot say Fuchs: the record shows {name} lacks GO",
+                )
         is_blank = state.turned and p == state.macher and card == know.blank
         if event.get("turned") is True:
             if not is_blank or state.blank_played:
@@ -542,7 +548,8 @@ class Fuchsen(Variant):
         elif is_blank:
             raise Illegal(
                 "face_down_card_mismatch",
-                f"{table.active[p]} turned {CODES[card]}: he must play it face down (turned: true)",
+                f"{table.active[p]} turned {CODES[card]}: it must be played face down "
+                "(turned: true)",
             )
         ends_raising = not state.raising_ended and len(state.tricks) == 1 and not state.trick
         extra: dict[str, Any] | None = None
@@ -988,7 +995,7 @@ class Fuchsen(Variant):
                 noun = "Trumps" if led == TRUMP else what
                 return (
                     "must_follow_suit",
-                    f"{name} must follow suit: he holds {example} and {noun} {verb}",
+                    f"{name} must follow suit: {name} holds {example} and {noun} {verb}",
                 )
             if _key(state, blank, card, led) <= wkey:
                 better = 0
@@ -998,7 +1005,7 @@ class Fuchsen(Variant):
                 for c in bits(_proven(better, amb)):
                     return (
                         "must_overtake",
-                        f"{name} must beat the trick: he holds {CODES[c]}, which beats "
+                        f"{name} must beat the trick: {name} holds {CODES[c]}, which beats "
                         f"it, and played {CODES[card]}",
                     )
             return None
@@ -1010,7 +1017,7 @@ class Fuchsen(Variant):
                 example = CODES[next(bits(trumps))]
                 return (
                     "must_trump",
-                    f"{name} must trump: he holds {example} and no {what} card",
+                    f"{name} must trump: {name} holds {example} and no {what} card",
                 )
             if _key(state, blank, card, led) <= wkey:
                 better = 0
@@ -1020,7 +1027,7 @@ class Fuchsen(Variant):
                 for c in bits(_proven(better, amb)):
                     return (
                         "must_trump",
-                        f"{name} must over-trump: he holds {CODES[c]}, which beats the "
+                        f"{name} must over-trump: {name} holds {CODES[c]}, which beats the "
                         f"trick, and played {CODES[card]}",
                     )
         return None

@@ -209,7 +209,7 @@ class Koenigrufen(Variant):
         if called >= 0:
             holder = know.owner[called]
             if holder == p:
-                raise Illegal("invalid_bid", f"{name} may not call {called_code}: he holds it")
+                raise Illegal("invalid_bid", f"{name} may not call {called_code}: {name} holds it")
             if holder < 0 and all(know.full(q) for q in range(4) if q != p):
                 raise Illegal(
                     "invalid_bid",
@@ -219,7 +219,9 @@ class Koenigrufen(Variant):
             hand = know.known[p]
             if not any(hand & pair == pair for pair in HUNDERT_PAIRS):
                 raise Illegal(
-                    "invalid_bid", f"{name} cannot bid {contract}: he lacks K and O of one suit"
+                    "invalid_bid",
+                    f"{name} cannot bid {contract}: the record shows {name} lacks K and O "
+                    "of one suit",
                 )
         face_down = (*state.face_down[:p], card, *state.face_down[p + 1 :])
         return self._next_speaker(
@@ -642,7 +644,7 @@ class Koenigrufen(Variant):
             example = CODES[(led_cards & -led_cards).bit_length() - 1]
             return (
                 "must_follow_suit",
-                f"{name} must follow suit: he holds {example} and {SUIT_NAMES[led]} was led",
+                f"{name} must follow suit: {name} holds {example} and {SUIT_NAMES[led]} was led",
             )
         power = _power(state)
         best = max(power[c] for _, c in trick if c >> 3 == led)
@@ -656,7 +658,7 @@ class Koenigrufen(Variant):
             if power[c] > best:
                 return (
                     "must_overtake",
-                    f"{name} must beat the trick: he holds {CODES[c]}, which beats it, "
+                    f"{name} must beat the trick: {name} holds {CODES[c]}, which beats it, "
                     f"and played {CODES[card]}",
                 )
         return None

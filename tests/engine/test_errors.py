@@ -194,7 +194,7 @@ def test_it_rejects_a_player_who_does_not_follow_suit() -> None:
         deal(hands=HANDS5), call("bert", "E10"), play("bert", "EO"), play("carl", "E10")
     )
     assert error_of(result) == (3, "must_follow_suit")
-    assert result.error.message == "carl must follow suit: he holds RA and Trumps were led"  # type: ignore[union-attr]
+    assert result.error.message == "carl must follow suit: carl holds RA and Trumps were led"  # type: ignore[union-attr]
 
 
 def test_it_rejects_a_player_who_does_not_overtake() -> None:
