@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.models import Game
 from ledger.models import AppendOnlyError, LedgerEntry, ProjectionState
@@ -159,3 +161,38 @@ def test_a_stored_entry_can_be_neither_changed_nor_deleted(table: Table) -> None
         LedgerEntry.objects.filter(game=game).update(amount=0)
     with pytest.raises(AppendOnlyError):
         LedgerEntry.objects.filter(game=game).delete()
+
+
+STATES = st.one_of(
+    st.just("reopen"),
+    st.just("annul"),
+    st.lists(st.integers(min_value=-50, max_value=50), min_size=3, max_size=3),
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=st.lists(STATES, min_size=1, max_size=8))
+def test_whatever_happens_to_a_game_its_books_hold_its_last_result(
+    table: Table, steps: list[str | list[int]]
+) -> None:
+    game = table.new_game()
+    expected: dict[int, int] = {}
+    for step in steps:
+        if isinstance(step, list):
+            amounts = [*step, -sum(step)]
+            finish(game, payouts(table, *amounts))
+            expected = by_player(table, *amounts)
+        else:
+            (reopen if step == "reopen" else annul)(game)
+            expected = {}
+        ledger_sync_game(game=game)  # a retry of the hook changes nothing
+    totals = {p: t for p, t in game_entry_totals(game=game).items() if t}
+    assert totals == expected
+    writes: dict[object, int] = {}
+    for created_at, amount in LedgerEntry.objects.filter(game=game).values_list(
+        "created_at", "amount"
+    ):
+        writes[created_at] = writes.get(created_at, 0) + amount
+    assert set(writes.values()) <= {0}
