@@ -368,7 +368,7 @@ def test_a_blank_led_counts_as_the_called_suit() -> None:
     assert result.awaiting == "raise_or_end"
 
 
-def test_a_blank_is_the_lowest_card_of_its_suit_and_wins_only_alone() -> None:
+def test_a_blank_is_the_lowest_card_of_the_called_suit() -> None:
     events = [
         deal(hands=HANDS_BLANK),
         call("bert", "GA", turned="E8"),

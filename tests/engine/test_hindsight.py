@@ -32,7 +32,7 @@ def test_a_later_play_proves_a_card_was_held_earlier() -> None:
 def test_there_is_no_deduction_by_elimination() -> None:
     # Nobody shows carl holding a trump: his discard stands, whatever the rest implies.
     events = [deal(), call("bert", "EA"), *plays("bert:EO carl:E10 dora:R10 emil:R9 anna:R7"), END]
-    assert fuchsen(*events).status in ("finished", "in_progress")
+    assert fuchsen(*events).status != "invalid"
 
 
 def test_an_undone_event_is_no_knowledge() -> None:
