@@ -585,7 +585,7 @@
     var lastTrick = (state.tricks || []).slice(-1)[0];
     var lastLine = (showTrick || mode === "partner") && lastTrick && !(state.trick || []).length
       ? '<p class="sub">' + esc(fmt(T.last_trick, { n: (state.tricks || []).length, p: name(lastTrick.winner) })) + "</p>" : "";
-    body += '<div class="felt"><p class="status">' + statusText() + "</p>" + levelBar() + lastLine + (showTrick ? trickHtml() : "") + "</div>";
+    body += '<div class="felt"><p class="status" role="status">' + statusText() + "</p>" + levelBar() + lastLine + (showTrick ? trickHtml() : "") + "</div>";
     if (mode === "call") body += callHtml();
     else if (mode === "bid") body += auctionHtml();
     else if (mode === "play" || mode === "raise_or_end") body += playHtml();
