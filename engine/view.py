@@ -265,9 +265,14 @@ def _call_options(state: FuchsenState, index: int) -> CallOptions:
     table = state.table
     know = state.know
     assert table is not None and know is not None
-    macher = know.owner[INDEX["EO"]]
+    eo = INDEX["EO"]
+    macher = know.owner[eo]
     if macher < 0:
-        return CallOptions(turn=("?",))
+        # Nobody is shown to hold EO yet: judge the call for a player who may hold it.
+        possible = [q for q in range(table.n) if not know.full(q)]
+        if not possible:
+            return CallOptions()
+        macher = possible[0]
     name = table.active[macher]
     cards = tuple(
         CODES[c]
