@@ -241,7 +241,7 @@
   function seatsHtml() {
     var players = state.players || [];
     var decl = state.declarers || [];
-    return '<ul class="seats" aria-label="' + esc(T.seats) + '">' + players.map(function (p) {
+    return '<ul class="seats' + (players.length >= 6 ? " n6" : "") + '" aria-label="' + esc(T.seats) + '">' + players.map(function (p) {
       var tags = [];
       if (p === state.dealer) tags.push(T.dealer);
       if (p === state.sitting_out) tags.push(T.sits_out);
