@@ -89,6 +89,7 @@ def test_the_language_switch_turns_the_pages_english_and_back(live_server: Any, 
     page.goto(f"{live_server.url}/games/{book['in_progress'].pk}/")
     page.wait_for_selector("#record[data-seq]")
     assert "Tap the card" in page.inner_text("#record") or "calls" in page.inner_text("#record")
+    shoot(page, "phone-record-english")
     page.select_option("#language", "de")
     page.wait_for_function("document.documentElement.lang === 'de'")
     page.wait_for_selector("#record[data-seq]")
