@@ -71,14 +71,17 @@
       '" title="' + esc(cardName(code)) + '">' + cardFace(code) + "</span>";
   }
 
+  // Königrufen: "bei allen Ansagen mit einem Zehner" the ten ranks under the ace.
+  function tenHigh() {
+    return ["zehnermord", "hundertermord", "durchmarsch_hundert", "schurln"].indexOf(state.contract) >= 0 ||
+      (state.contract === "durchmarsch" && /10$/.test(calledCard() || ""));
+  }
+
   // The deck in play, row by row (7 columns): Fuchsen trumps first, then the plain suits.
   function deckRows() {
     var active = state.active || [];
     if (cfg.kind === "koenigrufen") {
-      // "Bei allen Ansagen mit einem Zehner" the ten ranks under the ace.
-      var tenHigh = ["zehnermord", "hundertermord", "durchmarsch_hundert", "schurln"].indexOf(state.contract) >= 0 ||
-        (state.contract === "durchmarsch" && /10$/.test(calledCard() || ""));
-      var ranks = tenHigh ? ["A", "10", "K", "O", "U", "9"] : ["A", "K", "O", "U", "10", "9"];
+      var ranks = tenHigh() ? ["A", "10", "K", "O", "U", "9"] : ["A", "K", "O", "U", "10", "9"];
       return ["E", "G", "R", "S"].map(function (s) {
         return { label: s, cards: ranks.map(function (r) { return s + r; }) };
       });
@@ -292,6 +295,31 @@
     return '<div class="levelbar">' + parts.join(" ") + "</div>";
   }
 
+  // Which card of the trick on the table is winning it so far: only a hint for the
+  // eye (the engine decides who takes the trick once it is complete).
+  function winningIndex(trick) {
+    if (trick.length < 2) return -1;
+    var blanks = {};
+    effectiveEvents().forEach(function (e) { if (e.type === "play" && e.turned) blanks[e.card] = true; });
+    var called = calledCard();
+    function cls(code) {
+      if (blanks[code]) return state.contract === "alone" ? null : (called ? called.charAt(0) : null);
+      return isTrump(code) ? "T" : suitOf(code);
+    }
+    var led = null;
+    for (var i = 0; i < trick.length && led === null; i++) led = cls(trick[i][1]);
+    var order = cfg.kind === "fuchsen" ? ["7", "8", "9", "O", "K", "10", "A"]
+      : (tenHigh() ? ["9", "U", "O", "K", "10", "A"] : ["9", "10", "U", "O", "K", "A"]);
+    function key(code) {
+      if (blanks[code]) return cls(code) === led && led !== null ? 0 : -1;
+      if (isTrump(code)) return 100 + (TRUMPS.length - TRUMPS.indexOf(code));
+      return suitOf(code) === led ? 1 + order.indexOf(rankOf(code)) : -1;
+    }
+    var best = -1, at = -1;
+    trick.forEach(function (pc, j) { var k = key(pc[1]); if (k > best) { best = k; at = j; } });
+    return at;
+  }
+
   function trickHtml() {
     var active = state.active || [];
     if (!active.length) return "";
@@ -299,12 +327,14 @@
     var start = trick.length ? active.indexOf(trick[0][0]) : active.indexOf(state.to_act);
     if (start < 0) start = 0;
     var slots = [];
+    var winning = winningIndex(trick);
     for (var i = 0; i < active.length; i++) {
       var p = active[(start + i) % active.length];
       var played = trick[i];
       var cardHtml = played ? cardSpan(played[1]) : '<span class="pc"></span>';
       var label = played ? name(played[0]) : name(p);
-      slots.push('<div class="slot' + (played ? "" : " empty") + (!played && p === state.to_act ? " next" : "") + '" data-seat="' + esc(p) + '">' + cardHtml +
+      slots.push('<div class="slot' + (played ? "" : " empty") + (!played && p === state.to_act ? " next" : "") + (i === winning ? " winning" : "") +
+        '" data-seat="' + esc(p) + '">' + cardHtml +
         '<span class="name">' + esc(label) + "</span></div>");
     }
     return '<div class="trick" style="grid-template-columns:repeat(' + active.length + ',minmax(0,1fr))" aria-label="' + esc(T.on_table) + '">' + slots.join("") + "</div>";

@@ -81,6 +81,8 @@ def test_a_scorer_records_a_fuchsen_deal_with_raises_and_settles_the_evening(
     table.play("EO")
     table.play("RA")
     table.play("R10")
+    # The Macher's Eichel-Ober is winning the trick so far.
+    assert page.query_selector(f'#record .trick .slot.winning[data-seat="{players["bert"].pk}"]')
     assert page.query_selector(
         f'#record button[data-act="raise"][data-level="kontra"][data-player="{players["dora"].pk}"]'
     )
@@ -93,6 +95,11 @@ def test_a_scorer_records_a_fuchsen_deal_with_raises_and_settles_the_evening(
     assert table.state()["level"] == "re"
     table.tap('#record button[data-act="end_raising"]')
 
+    table.play("GO")
+    table.play("RU")
+    assert page.query_selector(f'#record .trick .slot.winning[data-seat="{players["bert"].pk}"]')
+    table.tap('#record button[data-act="undo"]')
+    table.tap('#record button[data-act="undo"]')
     # Trick 2: Bert leads the Fuchs; Carl must follow with a trump, so his Grün-Sau is disabled.
     table.play("GO")
     assert table.to_act() == "carl"
