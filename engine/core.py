@@ -161,12 +161,15 @@ class GameState:
         return len(self.tricks)
 
 
+_set_attr = object.__setattr__  # bypasses the frozen dataclass's __setattr__, once
+
+
 def evolve(state: S, **changes: Any) -> S:
     """A copy of a frozen state with some fields changed (cheaper than ``replace``)."""
     new = object.__new__(type(state))
-    d = new.__dict__
-    d.update(state.__dict__)
+    d = state.__dict__.copy()
     d.update(changes)
+    _set_attr(new, "__dict__", d)
     return new
 
 

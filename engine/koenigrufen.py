@@ -177,7 +177,7 @@ class Koenigrufen(Variant):
         if card >= 0:
             check_placement(state, p, card)
         if typ == "pass":
-            return self._next_speaker(evolve(state, out=state.out | 1 << p))
+            return self._next_speaker(state, out=state.out | 1 << p)
         if typ == "join":
             if state.high not in (RANK["bettler"], RANK["plauderer"]) or state.joiner >= 0:
                 raise Illegal(
@@ -185,9 +185,7 @@ class Koenigrufen(Variant):
                     f"{name} cannot join: only a bettler or plauderer nobody has joined yet "
                     "can be joined",
                 )
-            return self._next_speaker(
-                evolve(state, joiner=p, join_card=card, out=state.out | 1 << p)
-            )
+            return self._next_speaker(state, joiner=p, join_card=card, out=state.out | 1 << p)
         contract = event["contract"]
         rank = RANK.get(contract, 0)
         if rank == 0:
@@ -225,28 +223,26 @@ class Koenigrufen(Variant):
                 )
         face_down = (*state.face_down[:p], card, *state.face_down[p + 1 :])
         return self._next_speaker(
-            evolve(
-                state,
-                high=rank,
-                high_bidder=p,
-                high_called=called,
-                joiner=-1,
-                join_card=-1,
-                face_down=face_down,
-            )
+            state,
+            high=rank,
+            high_bidder=p,
+            high_called=called,
+            joiner=-1,
+            join_card=-1,
+            face_down=face_down,
         )
 
-    def _next_speaker(self, state: KoenigState) -> KoenigState:
-        everyone = 0b1111
-        if state.high_bidder >= 0:
-            if state.out | 1 << state.high_bidder == everyone:
-                return self._auction_over(state)
-        elif state.out == everyone:
-            return self._auction_over(state)
+    def _next_speaker(self, state: KoenigState, **changes: Any) -> KoenigState:
+        """``state`` with ``changes`` (one copy), then the next speaker or the end of
+        the auction."""
+        out = changes.get("out", state.out)
+        bidder = changes.get("high_bidder", state.high_bidder)
+        if out | (1 << bidder if bidder >= 0 else 0) == 0b1111:
+            return self._auction_over(evolve(state, **changes))
         q = (state.to_act + 1) % 4
-        while state.out >> q & 1:
+        while out >> q & 1:
             q = (q + 1) % 4
-        return evolve(state, to_act=q)
+        return evolve(state, to_act=q, **changes)
 
     def _auction_over(self, state: KoenigState) -> KoenigState:
         table = state.table

@@ -54,8 +54,8 @@ def add_card(
     trick = (*state.trick, (p, card))
     # One copy of the frozen state per card: this is the replay's innermost step.
     new = object.__new__(type(state))
-    d = new.__dict__
-    d.update(state.__dict__)
+    d = state.__dict__.copy()
+    object.__setattr__(new, "__dict__", d)
     if extra:
         d.update(extra)
     first_play = state.first_play
