@@ -23,6 +23,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 import engine
@@ -139,6 +140,10 @@ class AuthTokenApi(APIView):
 
     authentication_classes: list[type] = []  # no session: no CSRF needed to log in
     permission_classes = [AllowAny]
+    # Per client address, whatever the username: axes locks one name out, this slows
+    # down guessing across many names (settings: DEFAULT_THROTTLE_RATES["auth"]).
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
 
     class InputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField()
@@ -172,6 +177,8 @@ class AuthSignupApi(APIView):
 
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
 
     class InputSerializer(serializers.Serializer[Any]):
         username = serializers.RegexField(r"^[\w.@+-]+\Z", max_length=150)

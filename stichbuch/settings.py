@@ -200,6 +200,11 @@ REST_FRAMEWORK: dict[str, Any] = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Logging in and signing up over the API, per client address (see AuthTokenApi).
+    "DEFAULT_THROTTLE_RATES": {"auth": env_str("AUTH_THROTTLE_RATE", "30/minute")},
+    # The client address is the one our proxy adds to X-Forwarded-For (a client's own
+    # entries there are not trusted); 0 = no proxy, use REMOTE_ADDR.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0 if DEBUG else 1),
     "DEFAULT_PAGINATION_CLASS": "stichbuch.api.DefaultPagination",
     # JSON with Django's body size limit, a depth limit and valid Unicode only.
     "DEFAULT_PARSER_CLASSES": [
