@@ -684,6 +684,7 @@ def record_strings() -> dict[str, Any]:
         "st_finished": _("Game over"),
         "st_annulled": _("Annulled"),
         "st_invalid": _("The record is invalid"),
+        "st_unavailable": _("The table cannot be shown just now: reload the page."),
         "st_deal": _("Deal the cards"),
         "st_call": _("%(p)s calls"),
         "st_call_unknown": _("The Macher calls"),

@@ -264,6 +264,7 @@
       case "finished": return esc(T.st_finished);
       case "annulled": return esc(T.st_annulled);
       case "invalid": return esc(T.st_invalid);
+      case "unavailable": return esc(T.st_unavailable);
     }
     switch (state.awaiting) {
       case "deal": return esc(T.st_deal);
@@ -520,6 +521,7 @@
     var r = state.result || {};
     var out = '<div class="panel result" data-status="' + esc(state.status) + '">';
     if (state.status === "annulled") return out + "<h3>" + esc(T.st_annulled) + '</h3><p class="meta">' + esc(T.annulled_hint) + "</p>" + afterLinks() + "</div>";
+    if (state.status === "unavailable") return out + "<h3>" + esc(T.st_unavailable) + "</h3></div>";
     if (state.status === "invalid") return out + "<h3>" + esc(T.st_invalid) + "</h3><p>" + esc(withNames(r.error && r.error.message)) + "</p></div>";
     var decl = (r.declarers || []).map(name).join(" + ");
     var headline;
