@@ -610,7 +610,19 @@ class Fuchsen(Variant):
         first_play = list(state.first_play)
         last_play = state.last_play
         tricks = list(state.tricks)
+        done = len(tricks)
         won = list(state.won_cards)
+        # The trick on the table: its led class, the key to beat and who holds it,
+        # kept up to date card by card.
+        led = wkey = winner = mask = -1
+        if trick:
+            led = CLASS[trick[0][1]]
+            mask = 0
+            for q, c in trick:
+                mask |= 1 << c
+                cls = CLASS[c]
+                if (cls in (TRUMP, led)) and POWER[c] > wkey:
+                    wkey, winner = POWER[c], q
         start = k
         while k < stop:
             i, event = events[k]
@@ -639,7 +651,7 @@ class Fuchsen(Variant):
                     and len(event) == 1
                     and may_end
                     and not raising_ended
-                    and len(tricks) == 1
+                    and done == 1
                     and not trick
                 ):
                     raising_ended = True
@@ -658,16 +670,9 @@ class Fuchsen(Variant):
                 break
             if owner[card] != p or played >> card & 1:
                 break
-            done = len(tricks)
             if trick:
-                if len(trick) == n - 1 and done == 5:
+                if done == 5 and len(trick) == n - 1:
                     break  # the last card of the game: apply settles it
-                led = CLASS[trick[0][1]]
-                wkey = -1
-                for _, c in trick:
-                    cls = CLASS[c]
-                    if cls in (TRUMP, led) and POWER[c] > wkey:
-                        wkey = POWER[c]
                 hand = known[p] & ~played
                 led_cards = hand & CLASS_MASK[led]
                 if led_cards:
@@ -695,10 +700,16 @@ class Fuchsen(Variant):
                                 trumps ^= low
                             if trumps:
                                 break
-            elif not raising_ended and done == 1:
-                if not may_end:
-                    break  # this end of the raising may end the game: apply judges
-                raising_ended = True
+                cls = CLASS[card]
+                if (cls in (TRUMP, led)) and POWER[card] > wkey:
+                    wkey, winner = POWER[card], p
+                mask |= 1 << card
+            else:
+                if not raising_ended and done == 1:
+                    if not may_end:
+                        break  # this end of the raising may end the game: apply judges
+                    raising_ended = True
+                led, wkey, winner, mask = CLASS[card], POWER[card], p, 1 << card
             trick.append((p, card))
             played |= 1 << card
             if first_play[p] < 0:
@@ -707,16 +718,9 @@ class Fuchsen(Variant):
             if len(trick) < n:
                 to_act = (p + 1) % n
             else:
-                led = CLASS[trick[0][1]]
-                winner, best, mask = trick[0][0], -2, 0
-                for q, c in trick:
-                    mask |= 1 << c
-                    cls = CLASS[c]
-                    key = POWER[c] if cls in (TRUMP, led) else -1
-                    if key > best:
-                        winner, best = q, key
                 won[winner] |= mask
                 tricks.append((leader, tuple(trick), winner))
+                done += 1
                 leader = to_act = winner
                 trick = []
             k += 1
