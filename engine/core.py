@@ -324,10 +324,10 @@ def name_of(state: GameState, p: int) -> str:
 def check_event_shape(variant: Variant, event: object) -> tuple[str, EventSpec]:
     """Raise ``malformed_event`` unless ``event`` is an object of a known type with
     exactly the allowed fields of the right JSON types."""
-    if type(event) is not dict:
+    if not isinstance(event, dict):
         raise Illegal("malformed_event", f"an event must be an object, not {event!r}")
     typ = event.get("type")
-    spec = variant.events.get(typ) if type(typ) is str else None
+    spec = variant.events.get(typ) if isinstance(typ, str) else None
     if spec is None:
         raise Illegal("malformed_event", f"{typ!r} is not an event type of {variant.name}")
     fields = spec.fields
@@ -390,7 +390,7 @@ def gather_knowledge(
         # later event can change where a card is.
         walk = []
     for i, event in walk:
-        if type(event) is not dict:
+        if not isinstance(event, dict):
             continue
         if event.get("type") == "play":  # most events: skip the generic hook
             pairs: list[tuple[str, str]] = [(event.get("player"), event.get("card"))]  # type: ignore[list-item]

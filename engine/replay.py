@@ -112,17 +112,19 @@ def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int,
         rules = effective_rules(game, record.get("rules"))
     except InvalidRules as exc:
         raise RecordError("invalid_rules", str(exc), game) from None
-    kept: list[int] = []
+    # ``undo`` as a stack: each removes the latest event not yet removed.
+    kept: list[tuple[int, Event]] = []
     undo_error = -1
-    for i, event in enumerate(events):
+    for pair in enumerate(events):
+        event = pair[1]
         if isinstance(event, dict) and event.get("type") == "undo":
             if not kept:
-                undo_error = i
+                undo_error = pair[0]
                 break
             kept.pop()
         else:
-            kept.append(i)
-    return variant, rules, [(i, events[i]) for i in kept], undo_error
+            kept.append(pair)
+    return variant, rules, kept, undo_error
 
 
 class RecordError(Exception):
