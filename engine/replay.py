@@ -4,6 +4,7 @@ and try each candidate partner when the record does not name him."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from engine.cards import INDEX
@@ -226,8 +227,16 @@ def _with_candidates(
     undo_error: int,
     need: NeedPartner,
 ) -> Result:
-    """Hindsight rule 4: replay once per candidate partner and combine."""
-    survivors: list[Result] = []
+    """Hindsight rule 4: replay once per candidate partner and combine.
+
+    No survivor: the error at the largest first-failure index. One: his result.
+    Several with the same result but for ``declarers``: that result without the
+    partner. Two that differ: the result waits for the partner, whatever the other
+    candidates give, so the remaining ones need not be replayed.
+    """
+    first: Result | None = None
+    first_key: dict[str, Any] = {}
+    survivors = 0
     worst: EngineError | None = None
     called = need.called
     before = need.state
@@ -243,35 +252,32 @@ def _with_candidates(
             state, error = fold(variant, rules, events, undo_error, assumed=(q, called))
         if error is not None:
             worst = error if worst is None else worse_error(worst, error)
-        else:
-            survivors.append(variant.result(state))
-    if not survivors:
+            continue
+        result = variant.result(state)
+        key = result.to_dict()
+        key.pop("declarers", None)
+        survivors += 1
+        if first is None:
+            first, first_key = result, key
+        elif key != first_key:
+            return _awaiting_partner(first)
+    if first is None:
         assert worst is not None
         return _error_result(worst, variant.name)
-    if len(survivors) == 1:
-        return survivors[0]
-    first = survivors[0]
-    base = first.to_dict()
-    base.pop("declarers", None)
-    same = True
-    for other in survivors[1:]:
-        d = other.to_dict()
-        d.pop("declarers", None)
-        if d != base:
-            same = False
-            break
-    declarers = first.declarers[:1] if first.declarers else first.declarers
-    if same:
-        from dataclasses import replace
+    if survivors == 1:
+        return first
+    return replace(first, declarers=first.declarers[:1] if first.declarers else first.declarers)
 
-        return replace(first, declarers=declarers)
+
+def _awaiting_partner(result: Result) -> Result:
+    """What is known while the result depends on who the partner is."""
     return Result(
         status="in_progress",
-        game=first.game,
-        contract=first.contract,
-        declarers=declarers,
-        level=first.level,
-        has_level=first.has_level,
-        tricks=first.tricks,
+        game=result.game,
+        contract=result.contract,
+        declarers=result.declarers[:1] if result.declarers else result.declarers,
+        level=result.level,
+        has_level=result.has_level,
+        tricks=result.tricks,
         awaiting="partner",
     )
