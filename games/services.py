@@ -131,8 +131,19 @@ def evening_create(
 
 
 def _lock_evening(evening: Evening) -> Evening:
-    """Lock the evening row: seat changes and game numbering of one evening go one at a time."""
-    locked = Evening.objects.select_for_update().select_related("club", "season").get(pk=evening.pk)
+    """Lock the evening row: seat changes and game numbering of one evening go one at a time.
+
+    ``FOR NO KEY UPDATE`` of the evening row only: a projection run, holding the
+    season's ProjectionState lock, inserts standing rows whose foreign keys take
+    KEY SHARE locks on the evening and season rows. A plain ``FOR UPDATE`` (which
+    also locked the joined season and club) blocked those inserts while this
+    transaction went on to wait for the ProjectionState row: a deadlock.
+    """
+    locked = (
+        Evening.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("club", "season")
+        .get(pk=evening.pk)
+    )
     if not locked.is_open:
         raise EveningClosed(_("This evening is closed."))
     return locked
