@@ -25,9 +25,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "bench"))
 
-from api_load import percentile, throwaway_database, throwaway_redis  # noqa: E402
+from bench.api_load import percentile, throwaway_database, throwaway_redis  # noqa: E402
 
 
 def main() -> None:
