@@ -243,10 +243,14 @@ def _apply_result(game: Game, result: engine.Result, record: dict[str, Any]) -> 
         game.finished_at = None
     deal = selectors.effective_deal(record)
     dealer_id = _player_id(deal.get("dealer")) if deal else None
+    # The same dealer as before (most appends) was checked when he was stored.
     game.dealer_id = (
         dealer_id
         if dealer_id is not None
-        and Player.objects.filter(pk=dealer_id, club_id=game.evening.club_id).exists()
+        and (
+            dealer_id == game.dealer_id
+            or Player.objects.filter(pk=dealer_id, club_id=game.evening.club_id).exists()
+        )
         else None
     )
 
@@ -293,7 +297,8 @@ def game_events_append(
     # seq 7, the second waits here and then sees last_seq 8, so he gets a 409
     # instead of both appending seq 8 (the unique (game, seq) is the last guard).
     game = Game.objects.select_for_update().get(pk=game.pk)
-    evening = Evening.objects.get(pk=game.evening_id)
+    # With its club: the answer (game_detail_data) names the club's players.
+    evening = Evening.objects.select_related("club").get(pk=game.evening_id)
     game.evening = evening
     if not evening.is_open:
         raise EveningClosed(_("This evening is closed: its games cannot change any more."))
