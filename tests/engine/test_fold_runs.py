@@ -18,7 +18,7 @@ def _both(record: Any) -> tuple[Any, Any] | None:
         variant, rules, events, undo_error = prepare(record)
     except RecordError:
         return None
-    out = []
+    out: list[tuple[Any, ...]] = []
     for runs in (True, False):
         try:
             state, error = fold(variant, rules, events, undo_error, runs=runs)
