@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+import clubs.converters  # noqa: F401  (registers <invitation_token:...>)
 from clubs import apis
 
 auth_patterns = [
@@ -79,9 +80,13 @@ club_patterns = [
 ]
 
 invitation_patterns = [
-    path("invitations/<str:token>/", apis.InvitationDetailApi.as_view(), name="invitation-detail"),
     path(
-        "invitations/<str:token>/accept/",
+        "invitations/<invitation_token:token>/",
+        apis.InvitationDetailApi.as_view(),
+        name="invitation-detail",
+    ),
+    path(
+        "invitations/<invitation_token:token>/accept/",
         apis.InvitationAcceptApi.as_view(),
         name="invitation-accept-api",
     ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+import clubs.converters  # noqa: F401  (registers <invitation_token:...>)
 from clubs import views
 
 urlpatterns = [
@@ -19,5 +20,5 @@ urlpatterns = [
         views.invitation_create,
         name="invitation-create-page",
     ),
-    path("join/<str:token>/", views.invitation_accept, name="invitation-accept"),
+    path("join/<invitation_token:token>/", views.invitation_accept, name="invitation-accept"),
 ]

@@ -17,11 +17,13 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from rest_framework.test import APIClient
 
 from clubs.models import Club, Role
@@ -68,6 +70,26 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             pytest.skip(reason)
     if item.get_closest_marker("e2e") and chromium_path() is None:
         pytest.skip("needs Chromium: set CHROMIUM or install Debian's chromium package")
+
+
+@pytest.fixture(autouse=True)
+def _db_connection_kept_across_requests() -> Iterator[None]:
+    """Keep the test's database connection open while the app serves requests.
+
+    Django closes "old" connections when a request starts and ends. Inside a
+    test's transaction (autocommit off) that closes the very connection the test
+    runs in: PostgreSQL then answers "the connection is closed" (SQLite's
+    in-memory database hides it). Django's test client disconnects these handlers
+    around its own requests; this does the same for code that calls the WSGI app
+    directly, such as schemathesis.
+    """
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 class PersonaClient(APIClient):

@@ -6,14 +6,10 @@ to a real club (random slugs would only ever meet a 404); ids stay random.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 import schemathesis
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
@@ -26,23 +22,6 @@ from tests.factories import PlayerFactory, RuleProfileFactory, SeasonFactory
 # Loaded at collection (schemathesis' lazy fixture loader does not run on pytest 9).
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 CLUBS_API = r"^/api/(clubs|auth|invitations|house-rules)/"
-
-
-@contextmanager
-def db_connection_kept_across_requests() -> Iterator[None]:
-    """Keep the test's connection open while the WSGI app serves a request.
-
-    The app closes "old" connections at each request's start and end; inside the
-    test's transaction (autocommit off) that would close the connection the test
-    runs in. Django's own test client disconnects the same handlers.
-    """
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    try:
-        yield
-    finally:
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
@@ -64,6 +43,6 @@ def owner_token(club: Club, owner: PersonaClient) -> str:
 def test_no_generated_request_gets_a_server_error(case: Any, club: Club, owner_token: str) -> None:
     if case.path_parameters and "slug" in case.path_parameters:
         case.path_parameters["slug"] = club.slug
-    with db_connection_kept_across_requests():
-        response = case.call(headers={"Authorization": f"Token {owner_token}"})
+    # tests/conftest.py keeps the test's database connection open across the call.
+    response = case.call(headers={"Authorization": f"Token {owner_token}"})
     case.validate_response(response, checks=[not_a_server_error])

@@ -170,3 +170,12 @@ def test_the_invitation_page_sends_a_visitor_to_log_in_first(anonymous: PersonaC
     response = anonymous.get(f"/join/{invitation.token}/")
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/?next=/join/")
+
+
+@pytest.mark.parametrize("guess", ["%00", "a%00b", "..", "x y", "ü"])
+def test_a_token_that_is_not_token_shaped_is_simply_not_found(
+    outsider: PersonaClient, guess: str
+) -> None:
+    assert outsider.get(f"/api/invitations/{guess}/").status_code == 404
+    assert outsider.post(f"/api/invitations/{guess}/accept/").status_code == 404
+    assert outsider.get(f"/join/{guess}/").status_code == 404
