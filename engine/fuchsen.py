@@ -579,11 +579,25 @@ class Fuchsen(Variant):
         Fuchs may come to light. Anything else stops the run, and ``apply`` takes
         that event (and words any error).
         """
-        if state.decision is not None or state.annulled or state.turned:
+        if state.decision is not None or state.annulled:
             return state, k
         table = state.table
         know = state.know
         assert table is not None and know is not None
+        # A turned card the record identifies (``blank``) is left to ``apply``: the run
+        # stops at it and while it lies in the trick; other cards rank as printed, and
+        # the blank is no card of its printed suit in the Macher's hand. An
+        # unidentified blank (``amb`` in ``play_obligation``) stops the run at once.
+        blank_bit = 0
+        # The Macher who still holds the blank of a called suit follows that suit with it.
+        blank_follows_suit = NO_SUIT
+        if state.turned:
+            blank = know.blank
+            if blank < 0 or any(c == blank for _, c in state.trick):
+                return state, k
+            blank_bit = 1 << blank
+            if not state.blank_played and not state.alone:
+                blank_follows_suit = state.called_suit
         hilfer = state.hilfer
         macher = state.macher
         # Could the Hilfer have forgotten his Fuchs? Then every event after the end of
@@ -668,13 +682,15 @@ class Fuchsen(Variant):
             p = index_of.get(player, -1)
             if card < 0 or p != to_act or not deck >> card & 1:
                 break
-            if owner[card] != p or played >> card & 1:
+            if owner[card] != p or played >> card & 1 or blank_bit >> card & 1:
                 break
             if trick:
                 if done == 5 and len(trick) == n - 1:
                     break  # the last card of the game: apply settles it
-                hand = known[p] & ~played
+                hand = known[p] & ~played & ~blank_bit
                 led_cards = hand & CLASS_MASK[led]
+                if not led_cards and led == blank_follows_suit and p == macher:
+                    break  # only the blank follows: apply judges it
                 if led_cards:
                     if CLASS[card] != led:
                         break

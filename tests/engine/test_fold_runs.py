@@ -56,3 +56,20 @@ def test_runs_agree_on_random_games_and_their_prefixes(
         both = _both({**record, "events": events})
         assert both is not None
         assert both[0] == both[1]
+
+
+def test_runs_agree_on_games_with_a_turned_card() -> None:
+    # The shortcut folds plays around an identified blank; apply takes the blank itself.
+    checked = 0
+    for seed in range(400):
+        for seats in (4, 5, 6):
+            record = random_game(seed, "fuchsen", seats, hands=seed % 2 == 0)
+            call = record["events"][1]
+            if "turned" not in call:
+                continue
+            checked += 1
+            for cut in (len(record["events"]), 9, 17, 26):
+                both = _both({**record, "events": record["events"][:cut]})
+                assert both is not None
+                assert both[0] == both[1], (seed, seats, cut)
+    assert checked > 50
