@@ -192,13 +192,19 @@ BAD_BODIES = {
 }
 
 
-@pytest.mark.parametrize("body", BAD_BODIES.values(), ids=BAD_BODIES.keys())
-@pytest.mark.parametrize("target", ["append", "import", "start", "seat", "evening"])
+@pytest.mark.parametrize(
+    ("target", "body"),
+    [
+        pytest.param(target, body, id=f"{target}-{name}")
+        for target in ("append", "import", "start", "seat", "evening")
+        for name, body in BAD_BODIES.items()
+        # An empty body starts a game with the proposed deal: that is no bad input.
+        if not (target == "start" and body == "{}")
+    ],
+)
 def test_a_malformed_body_is_a_400_everywhere_and_writes_nothing(
     scorer: PersonaClient, dealt_game: Game, evening: Evening, body: str | bytes, target: str
 ) -> None:
-    if target == "start" and body == "{}":
-        pytest.skip("an empty body starts a game with the proposed deal: that is no bad input")
     url = {
         "append": f"/api/games/{dealt_game.pk}/events/",
         "import": f"/api/evenings/{evening.pk}/import/",
