@@ -246,6 +246,8 @@ class Variant:
     # May a candidate partner's replay go on from the state before the event that
     # needed him? Only if no earlier event depends on who holds the called card.
     resume_candidates: ClassVar[bool] = False
+    # The (phase, event type) pairs at which the fold offers ``play_run`` a run.
+    run_starts: ClassVar[frozenset[tuple[str, object]]] = frozenset({("play", "play")})
 
     def check_shape(self, typ: str, event: Event) -> None:
         """Shape rules beyond field kinds (``malformed_event``); none by default."""

@@ -321,6 +321,84 @@ class Koenigrufen(Variant):
             return self._after_trick(new)
         return new
 
+    run_starts: ClassVar[frozenset[tuple[str, object]]] = frozenset(
+        {("play", "play"), ("auction", "pass"), ("auction", "bid")}
+    )
+
+    def _auction_run(
+        self, state: KoenigState, events: list[tuple[int, Event]], k: int, stop: int
+    ) -> tuple[GameState, int]:
+        """Passes and plain bids (no called or face-down card), folded on local variables.
+
+        Handled: a two-field ``pass`` or a three-field ``bid`` by the player whose turn
+        it is, outbidding the standing bid, that does not end the auction. Anything
+        else (joins, bids naming cards, the last word of the auction, any error) stops
+        the run, and ``apply`` takes that event.
+        """
+        if state.decision is not None or state.annulled:
+            return state, k
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        index_of = table.index
+        known = know.known
+        to_act = state.to_act
+        out = state.out
+        high = state.high
+        bidder = state.high_bidder
+        called = state.high_called
+        joiner = state.joiner
+        join_card = state.join_card
+        face_down = list(state.face_down)
+        start = k
+        while k < stop:
+            event = events[k][1]
+            if type(event) is not dict:
+                break
+            typ = event.get("type")
+            player = event.get("player")
+            if type(player) is not str or index_of.get(player, -1) != to_act:
+                break
+            p = to_act
+            if typ == "pass" and len(event) == 2:
+                new_out = out | 1 << p
+                if new_out | (1 << bidder if bidder >= 0 else 0) == 0b1111:
+                    break  # the auction ends: apply settles it
+                out = new_out
+            elif typ == "bid" and len(event) == 3:
+                contract = event.get("contract")
+                rank = RANK.get(contract, 0) if type(contract) is str else 0
+                if rank <= high or contract in WITH_CALLED:
+                    break
+                if contract in WITH_HUNDERT and known[p].bit_count() >= 6:
+                    hand = known[p]
+                    if not any(hand & pair == pair for pair in HUNDERT_PAIRS):
+                        break
+                if out | 1 << p == 0b1111:
+                    break
+                high, bidder, called, joiner, join_card = rank, p, -1, -1, -1
+                face_down[p] = -1
+            else:
+                break
+            q = (p + 1) % 4
+            while out >> q & 1:
+                q = (q + 1) % 4
+            to_act = q
+            k += 1
+        if k == start:
+            return state, k
+        return evolve(
+            state,
+            to_act=to_act,
+            out=out,
+            high=high,
+            high_bidder=bidder,
+            high_called=called,
+            joiner=joiner,
+            join_card=join_card,
+            face_down=tuple(face_down),
+        ), k
+
     def play_run(  # type: ignore[override]
         self, state: KoenigState, events: list[tuple[int, Event]], k: int, stop: int
     ) -> tuple[GameState, int]:
@@ -330,6 +408,8 @@ class Koenigrufen(Variant):
         Farb- and Stichzwang, outside the first trick's face-down cards, and that does
         not complete a trick which decides the game. Anything else stops the run.
         """
+        if state.phase == "auction":
+            return self._auction_run(state, events, k, stop)
         if state.decision is not None or state.annulled:
             return state, k
         table = state.table

@@ -172,7 +172,7 @@ def fold(
     k = position
     while k < stop:
         i, event = events[k]
-        if runs and state.phase == "play" and type(event) is dict and event.get("type") == "play":
+        if runs and type(event) is dict and (state.phase, event.get("type")) in variant.run_starts:
             state, after = variant.play_run(state, events, k, stop)
             if after > k:
                 k = after
