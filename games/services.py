@@ -305,6 +305,7 @@ def game_events_append(
     if expected_seq != game.last_seq:
         raise StaleSequence(current_seq=game.last_seq, expected_seq=expected_seq)
     _check_deals_seat_club_players(evening, events)
+    status_before = game.status
     stored = list(GameEvent.objects.filter(game=game).order_by("seq"))
     record = selectors.game_record(game=game, events=stored)
     record["events"] = record["events"] + list(events)
@@ -315,7 +316,12 @@ def game_events_append(
     game.last_seq += len(events)
     _apply_result(game, result, record)
     game.save(update_fields=["status", "result", "last_seq", "finished_at", "dealer"])
-    _ledger_sync(game)
+    # Only a finished game holds money, and every change of status syncs the ledger
+    # in its own transaction: a game in progress before and after this append holds
+    # nothing and needs no sync (which would cost three queries and two savepoints on
+    # nearly every append).
+    if status_before != Game.Status.IN_PROGRESS or game.status != Game.Status.IN_PROGRESS:
+        _ledger_sync(game)
     return game
 
 
