@@ -638,6 +638,9 @@ class Fuchsen(Variant):
                 if (cls in (TRUMP, led)) and POWER[c] > wkey:
                     wkey, winner = POWER[c], q
         start = k
+        # The run's last event may decide the game: 1 the last card (played out), 2 the
+        # lead of trick 2 ending the raising at level 0 or 1 (no kontra, no re).
+        finish = 0
         while k < stop:
             i, event = events[k]
             if type(event) is not dict:
@@ -684,9 +687,10 @@ class Fuchsen(Variant):
                 break
             if owner[card] != p or played >> card & 1 or blank_bit >> card & 1:
                 break
+            ending = 0
             if trick:
                 if done == 5 and len(trick) == n - 1:
-                    break  # the last card of the game: apply settles it
+                    ending = 1  # the last card of the game (once its checks pass)
                 hand = known[p] & ~played & ~blank_bit
                 led_cards = hand & CLASS_MASK[led]
                 if not led_cards and led == blank_follows_suit and p == macher:
@@ -723,7 +727,9 @@ class Fuchsen(Variant):
             else:
                 if not raising_ended and done == 1:
                     if not may_end:
-                        break  # this end of the raising may end the game: apply judges
+                        if watch:
+                            break  # a forgotten Fuchs may come to light: apply judges
+                        ending = 2  # this end of the raising may end the game
                     raising_ended = True
                 led, wkey, winner, mask = CLASS[card], POWER[card], p, 1 << card
             trick.append((p, card))
@@ -740,9 +746,12 @@ class Fuchsen(Variant):
                 leader = to_act = winner
                 trick = []
             k += 1
+            if ending:
+                finish = ending
+                break
         if k == start:
             return state, k
-        return evolve(
+        new = evolve(
             state,
             trick=tuple(trick),
             played=played,
@@ -755,7 +764,12 @@ class Fuchsen(Variant):
             level=level,
             said_at=tuple(said_at),
             raising_ended=raising_ended,
-        ), k
+        )
+        if finish == 1:
+            return self._played_out(new), k
+        if finish == 2:
+            return self._end_raising(new), k
+        return new, k
 
     def _forfeit(self, state: FuchsenState, event: Event, index: int) -> GameState:
         if state.phase == "call":
