@@ -431,9 +431,9 @@ class Koenigrufen(Variant):
         else:
             keep = ()
         losing = (d,) if state.joiner < 0 else (d, state.joiner)
-        face_down_first = (state.joiner >= 0) or (
-            contract in WITH_FACE_DOWN and state.face_down[d] >= 0
-        )
+        face_down_declarer = contract in WITH_FACE_DOWN
+        joiner = state.joiner
+        face_down_first = (joiner >= 0) or (face_down_declarer and state.face_down[d] >= 0)
         trick = list(state.trick)
         played = state.played
         to_act = state.to_act
@@ -443,6 +443,7 @@ class Koenigrufen(Variant):
         tricks = list(state.tricks)
         won = list(state.won_cards)
         start = k
+        finish = False  # set by a trick that ends the game, once its card is checked
         while k < stop:
             i, event = events[k]
             if type(event) is not dict or len(event) != 3 or event.get("type") != "play":
@@ -458,7 +459,14 @@ class Koenigrufen(Variant):
             if owner[card] != p or played >> card & 1:
                 break
             if not tricks and face_down_first:
-                break  # face-down cards in the first trick: apply checks them
+                # A card laid face down in the bid or join is this player's first card.
+                named = -1
+                if p == d and face_down_declarer:
+                    named = state.face_down[p]
+                elif p == joiner:
+                    named = state.join_card
+                if named >= 0 and named != card:
+                    break  # apply words the mismatch
             if trick:
                 led = trick[0][1] >> 3
                 led_cards = known[p] & ~played & SUIT_MASK[led]
@@ -477,16 +485,15 @@ class Koenigrufen(Variant):
                             break
                 if len(trick) == 3:
                     # The last card of the trick: go on only if the game does.
-                    if len(tricks) == 5:
-                        break
                     winner, best_power = trick[0][0], power[trick[0][1]]
                     for q, c in (*trick[1:], (p, card)):
                         if c >> 3 == led and power[c] > best_power:
                             winner, best_power = q, power[c]
-                    if contract != "schurln" and (
-                        (keep and winner not in keep) or (not keep and winner in losing)
+                    if len(tricks) == 5 or (
+                        contract != "schurln"
+                        and ((keep and winner not in keep) or (not keep and winner in losing))
                     ):
-                        break
+                        finish = True  # this trick decides the game: the run ends here
             trick.append((p, card))
             played |= 1 << card
             if first_play[p] < 0:
@@ -503,9 +510,11 @@ class Koenigrufen(Variant):
                 leader = to_act = winner
                 trick = []
             k += 1
+            if finish:
+                break
         if k == start:
             return state, k
-        return evolve(
+        new = evolve(
             state,
             trick=tuple(trick),
             played=played,
@@ -515,7 +524,11 @@ class Koenigrufen(Variant):
             last_play=last_play,
             tricks=tuple(tricks),
             won_cards=tuple(won),
-        ), k
+        )
+        if finish:
+            assert isinstance(new, KoenigState)
+            return self._after_trick(new), k
+        return new, k
 
     def _after_trick(self, state: KoenigState) -> KoenigState:
         contract = state.contract
