@@ -373,6 +373,18 @@ def gather_knowledge(
     variant: Variant, table: Table, deal: Event, events: list[tuple[int, Event]], deal_index: int
 ) -> Knowledge:
     """One pass in record order: the first event placing a card decides where it is."""
+    dealt = table.dealt
+    if len(dealt) == len(table.active) and 0 not in dealt:
+        # Every hand was dealt in the record (each listed hand is six valid cards): the
+        # deal placed every card first, and no later event can change where a card is.
+        owner = [-1] * 32
+        index = table.index
+        for name, codes in deal["hands"].items():
+            p = index[name]
+            for code in codes:
+                owner[INDEX[code]] = p
+        placed = tuple([NEVER if q < 0 else deal_index for q in owner])
+        return Knowledge(tuple(owner), dealt, placed, variant.find_blank(events, table))
     owner = [-1] * 32
     known = [0] * table.n
     placed_at = [NEVER] * 32
@@ -386,12 +398,7 @@ def gather_knowledge(
             mask ^= low
     index = table.index
     deck = table.deck
-    walk = events
-    if len(table.dealt) == len(known) and all(m.bit_count() == 6 for m in table.dealt):
-        # Every hand was dealt in the record: the deal placed every card first, and no
-        # later event can change where a card is.
-        walk = []
-    for i, event in walk:
+    for i, event in events:
         if not isinstance(event, dict):
             continue
         if event.get("type") == "play":  # most events: skip the generic hook
@@ -457,15 +464,15 @@ def check_hands(event: Event, table: Table) -> Table:
     try:
         # The usual case: every hand is six known codes of the deck, no card twice.
         for name, cards in hands.items():
-            mask = 0
-            for code in cards:
-                mask |= BIT[code]
+            # Six codes or a ValueError; an unknown code is a KeyError.
+            c1, c2, c3, c4, c5, c6 = cards
+            mask = BIT[c1] | BIT[c2] | BIT[c3] | BIT[c4] | BIT[c5] | BIT[c6]
             p = index[name]
-            if len(cards) != 6 or mask.bit_count() != 6 or mask & ~deck or seen & mask:
+            if mask.bit_count() != 6 or mask & ~deck or seen & mask:
                 raise LookupError
             seen |= mask
             dealt[p] = mask
-    except (LookupError, TypeError):
+    except (LookupError, TypeError, ValueError):
         pass  # the careful walk below finds the problem and names it
     else:
         return Table(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from itertools import repeat
 from typing import Any
 
 from engine.cards import INDEX
@@ -113,6 +114,13 @@ def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int,
         rules = effective_rules(game, record.get("rules"))
     except InvalidRules as exc:
         raise RecordError("invalid_rules", str(exc), game) from None
+    try:
+        # The usual record: every event an object, none an ``undo`` (one pass in C).
+        plain = "undo" not in map(dict.get, events, repeat("type"))
+    except TypeError:  # an event that is not an object
+        plain = False
+    if plain:
+        return variant, rules, list(enumerate(events)), -1
     # ``undo`` as a stack: each removes the latest event not yet removed.
     kept: list[tuple[int, Event]] = []
     undo_error = -1
