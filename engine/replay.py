@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from itertools import repeat
 from typing import Any
 
 from engine.cards import INDEX
@@ -115,9 +114,9 @@ def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int,
     except InvalidRules as exc:
         raise RecordError("invalid_rules", str(exc), game) from None
     try:
-        # The usual record: every event an object, none an ``undo`` (one pass in C).
-        plain = "undo" not in map(dict.get, events, repeat("type"))
-    except TypeError:  # an event that is not an object
+        # The usual record: no ``undo`` (the careful walk below handles the rest).
+        plain = "undo" not in [event.get("type") for event in events]
+    except Exception:  # an event that is not an object
         plain = False
     if plain:
         return variant, rules, list(enumerate(events)), -1
