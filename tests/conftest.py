@@ -92,18 +92,6 @@ def _db_connection_kept_across_requests() -> Iterator[None]:
         request_finished.connect(close_old_connections)
 
 
-@pytest.fixture(autouse=True)
-def _async_unsafe_only_for_e2e(request: pytest.FixtureRequest, monkeypatch: Any) -> None:
-    """Confine DJANGO_ALLOW_ASYNC_UNSAFE to the browser tests that need it.
-
-    tests/e2e sets it for the whole process (Playwright runs an event loop in the
-    test's thread). Elsewhere it would hide real async-safety errors, and it leaks
-    into subprocesses: ``check --deploy`` then reports async.E001.
-    """
-    if request.node.get_closest_marker("e2e") is None:
-        monkeypatch.delenv("DJANGO_ALLOW_ASYNC_UNSAFE", raising=False)
-
-
 class PersonaClient(APIClient):
     """An APIClient that remembers who it is logged in as (``None``: nobody)."""
 
