@@ -14,7 +14,8 @@ What it does, all on loopback and all thrown away at the end:
    Stichbuch's settings with DEBUG off, plus ``/bench/insert/``;
 5. 16 scorer threads each record complete legal games (``engine.generate``) on
    their own evening: start the game with its deal, then append the events one by
-   one with ``expected_seq``, as a phone at the table does;
+   one with ``expected_seq``, as a phone at the table does (``--answer new --keys``:
+   with the page's ``"answer": "new"`` and an ``Idempotency-Key`` per append);
 6. the same 16 threads send as many requests to ``/bench/insert/`` (token auth,
    JSON parsing, one INSERT in a transaction): the baseline;
 7. prints requests/s, p50 and p99 latency of both and the ratio, then stops
@@ -179,9 +180,10 @@ class Client:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
 
-    def post(self, path: str, body: Any) -> tuple[int, Any, float]:
+    def post(self, path: str, body: Any, key: str | None = None) -> tuple[int, Any, float]:
+        headers = self.headers if key is None else {**self.headers, "Idempotency-Key": key}
         started = time.perf_counter()
-        self.connection.request("POST", path, json.dumps(body), self.headers)
+        self.connection.request("POST", path, json.dumps(body), headers)
         response = self.connection.getresponse()
         data = response.read()
         elapsed = time.perf_counter() - started
@@ -218,7 +220,7 @@ def run_threads(count: int, work: Callable[[int, Tally], None]) -> tuple[list[Ta
 
 
 def record_games(
-    port: int, seeded: Seed, games: int, deadline: float
+    port: int, seeded: Seed, games: int, deadline: float, answer: str, keys: bool
 ) -> Callable[[int, Tally], None]:
     from engine.generate import random_game
     from games.services import _renamed_record
@@ -238,9 +240,11 @@ def record_games(
                 return
             game_id = body["id"]
             for seq, event in enumerate(record["events"][1:], start=1):
-                status, body, elapsed = client.post(
-                    f"/api/games/{game_id}/events/", {"expected_seq": seq, "events": [event]}
-                )
+                request: dict[str, Any] = {"expected_seq": seq, "events": [event]}
+                if answer != "full":
+                    request["answer"] = answer
+                key = f"{i}-{g}-{seq}-{secrets.token_hex(4)}" if keys else None
+                status, body, elapsed = client.post(f"/api/games/{game_id}/events/", request, key)
                 if status != 201:
                     tally.errors.append(f"append: {status} {body}")
                     return
@@ -302,6 +306,17 @@ def main() -> None:
     parser.add_argument("--worker-class", default="sync")
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
     parser.add_argument("--max-seconds", type=float, default=300, help="per phase")
+    parser.add_argument(
+        "--answer",
+        choices=["full", "new"],
+        default="full",
+        help='"answer" of each append: full (every event, the default) or new (as the page asks)',
+    )
+    parser.add_argument(
+        "--keys",
+        action="store_true",
+        help="send an Idempotency-Key with every append (as the page does)",
+    )
     args = parser.parse_args()
 
     with throwaway_database("stichbuch_bench") as database_url, throwaway_redis() as broker:
@@ -328,7 +343,8 @@ def main() -> None:
         connections.close_all()
         print(
             f"gunicorn: {args.workers} workers ({args.worker_class}, {args.threads} thread(s)); "
-            f"{args.scorers} scorers x {args.games} games; broker: {broker or 'none (eager)'}"
+            f"{args.scorers} scorers x {args.games} games; answer {args.answer}, "
+            f"{'with' if args.keys else 'no'} Idempotency-Keys; broker: {broker or 'none (eager)'}"
         )
         with gunicorn(env, args.workers, args.worker_class, args.threads) as port:
             # Warm up: every worker imports and connects before the clock starts.
@@ -337,7 +353,8 @@ def main() -> None:
                 warm.post("/bench/insert/", {"warm": True})
             deadline = time.monotonic() + args.max_seconds
             tallies, wall = run_threads(
-                args.scorers, record_games(port, seeded, args.games, deadline)
+                args.scorers,
+                record_games(port, seeded, args.games, deadline, args.answer, args.keys),
             )
             append_rate = report("appends", tallies, wall)
             finishing = [x for t in tallies for x in t.finishing]

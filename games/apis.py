@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
@@ -27,7 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
-from clubs.models import GameKind, Player, Role, RuleProfile, Season
+from clubs.models import GameKind, Player, Role, RuleProfile, Season, role_at_least
 from clubs.permissions import membership_for
 from games import selectors, services
 from games.errors import (
@@ -37,6 +37,7 @@ from games.errors import (
     IdempotencyKeyReused,
     StaleSequence,
 )
+from games.events import to_event
 from games.models import Evening, EveningSeat, Game
 from stichbuch.api import paginated_response
 
@@ -135,11 +136,26 @@ class GamesApi(APIView):
         return evening
 
     def game_for(self, request: Request, game_id: int, min_role: str) -> Game:
+        """The game, if the user is a member of its club with ``min_role`` (else 404/403).
+
+        The same answers as ``membership_for``, in one query: the caller's role
+        comes with the game, its evening and club.
+        """
+        user = request.user
+        if user is None or not user.is_authenticated:
+            raise Http404
         try:
-            game = selectors.game_get(game_id=game_id)
+            game = selectors.game_get_with_role(game_id=game_id, user=user)
         except ObjectDoesNotExist:
             raise Http404 from None
-        membership_for(request.user, game.evening.club.slug, min_role)
+        role = getattr(game, "member_role", None)
+        if role is None:
+            raise Http404
+        if not role_at_least(role, min_role):
+            raise PermissionDenied(
+                _("This needs the role %(role)s or higher in this club.")
+                % {"role": Role(min_role).label}
+            )
         return game
 
     def idempotency_key(self, request: Request) -> str | None:
@@ -288,19 +304,59 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     events = GameEventOutputSerializer(many=True)
 
 
+_DATETIME = serializers.DateTimeField()
+
+
+def _event_data(row: selectors.EventRow) -> dict[str, Any]:
+    """One event as ``GameEventOutputSerializer`` writes it, from a ``game_event_rows`` row."""
+    seq, event_type, payload, schema_version, username, recorded_at = row
+    event = to_event(event_type, payload, schema_version)
+    del event["type"]
+    return {
+        "seq": seq,
+        "type": event_type,
+        "payload": event,
+        "schema_version": schema_version,
+        "recorded_by": username,
+        "recorded_at": _DATETIME.to_representation(recorded_at),
+    }
+
+
+def _game_data(
+    game: Game,
+    *,
+    record: dict[str, Any],
+    rows: list[selectors.EventRow],
+) -> dict[str, Any]:
+    """``GameDetailSerializer``'s answer built by hand (the same keys and values, far cheaper)."""
+    return {
+        "id": game.pk,
+        "evening": game.evening_id,
+        "number": game.number,
+        "game_kind": game.game_kind,
+        "status": game.status,
+        "house_rules": game.house_rules,
+        "players": selectors.players_legend(club=game.evening.club, records=[record]),
+        "state": selectors.table_state(record=record),
+        "result": game.result,
+        "last_seq": game.last_seq,
+        "created_at": _DATETIME.to_representation(game.created_at),
+        "finished_at": (
+            _DATETIME.to_representation(game.finished_at) if game.finished_at else None
+        ),
+        "events": [_event_data(row) for row in rows],
+    }
+
+
 def game_detail_data(game: Game) -> dict[str, Any]:
-    events = list(selectors.game_events(game=game))
-    record = selectors.game_record(game=game, events=events)
-    return dict(
-        GameDetailSerializer(
-            {
-                "game": game,
-                "players": selectors.players_legend(club=game.evening.club, records=[record]),
-                "state": selectors.table_state(record=record),
-                "events": events,
-            }
-        ).data
-    )
+    rows = selectors.game_event_rows(game_id=game.pk)
+    return _game_data(game, record=selectors.record_from_rows(game=game, rows=rows), rows=rows)
+
+
+def appended_data(appended: services.Appended, *, answer: str = "full") -> dict[str, Any]:
+    """The answer to an append: the whole game, or (``answer="new"``) only the new events."""
+    rows = appended.rows[appended.new_from :] if answer == "new" else appended.rows
+    return _game_data(appended.game, record=appended.record, rows=rows)
 
 
 ExportSerializer = inline_serializer(
@@ -500,6 +556,26 @@ class GameDetailApi(GamesApi):
         return Response(game_detail_data(game))
 
 
+class GameAppendAnswerSerializer(GameDetailSerializer):
+    """The answer to an append: the game as ``GET /api/games/{id}/`` shows it after the append.
+
+    ``state``, ``result``, ``status`` and ``last_seq`` are always those after the
+    append. ``events`` holds every event of the game by default; a request with
+    ``"answer": "new"`` gets only the events it appended (``seq`` from
+    ``expected_seq + 1`` to ``last_seq``), which is what the recording page asks
+    for: it already has the others, and a long game's whole stream in every
+    answer (and in its stored idempotent copy) is most of an append's cost.
+    """
+
+    events = GameEventOutputSerializer(
+        many=True,
+        help_text=(
+            'Every event of the game; with "answer": "new" only the appended ones '
+            "(seq expected_seq + 1 .. last_seq)."
+        ),
+    )
+
+
 class GameEventAppendApi(GamesApi):
     """Record events: ``expected_seq`` is the ``last_seq`` the client saw.
 
@@ -515,6 +591,15 @@ class GameEventAppendApi(GamesApi):
             min_length=1,
             max_length=MAX_EVENTS_PER_REQUEST,
             help_text="Event objects as in the record format (spec/event-stream.md).",
+        )
+        answer = serializers.ChoiceField(
+            choices=[("full", "full"), ("new", "new")],
+            required=False,
+            default="full",
+            help_text=(
+                "full (default): the answer lists every event of the game; new: only the "
+                "events this request appended (the rest of the answer is the same)."
+            ),
         )
 
         def validate_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -534,7 +619,7 @@ class GameEventAppendApi(GamesApi):
         request=InputSerializer,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            201: GameDetailSerializer,
+            201: GameAppendAnswerSerializer,
             409: ConflictSerializer,
             422: EngineRejectionSerializer,
         },
@@ -547,14 +632,15 @@ class GameEventAppendApi(GamesApi):
         data = serializer.validated_data
 
         def work() -> tuple[int, Any]:
-            appended = services.game_events_append(
+            appended = services.game_events_record(
                 game=game,
                 user=request.user,
                 expected_seq=data["expected_seq"],
                 events=[dict(event) for event in data["events"]],
                 idempotency_key=key,
             )
-            return status.HTTP_201_CREATED, game_detail_data(appended)
+            # Built from what the append read and wrote: no second look at the events.
+            return status.HTTP_201_CREATED, appended_data(appended, answer=data["answer"])
 
         answer = services.idempotent_call(
             user=request.user,

@@ -11,10 +11,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
-from clubs.models import Club, GameKind, Player, Season
+from clubs.models import Club, GameKind, Membership, Player, Season
 from engine import table_view
+from games.events import to_event
 from games.models import Evening, EveningSeat, Game, GameEvent
 
 logger = logging.getLogger(__name__)
@@ -60,6 +61,51 @@ def evening_games(*, evening: Evening) -> QuerySet[Game]:
 def game_get(*, game_id: int) -> Game:
     """Raise ``Game.DoesNotExist`` for an unknown id (the caller checks membership)."""
     return Game.objects.select_related("evening", "evening__club").get(pk=game_id)
+
+
+def game_get_with_role(*, game_id: int, user: Any) -> Game:
+    """The game with its evening and club, and ``member_role``: ``user``'s role in its club.
+
+    One query (the membership is a subquery); ``member_role`` is None for a
+    non-member. Raises ``Game.DoesNotExist`` for an unknown id.
+    """
+    role = Membership.objects.filter(club_id=OuterRef("evening__club_id"), user=user).values(
+        "role"
+    )[:1]
+    return (
+        Game.objects.select_related("evening", "evening__club")
+        .annotate(member_role=Subquery(role))
+        .get(pk=game_id)
+    )
+
+
+# A stored event as ``game_event_rows`` reads it: no model instance, no JSON re-wrapping.
+EventRow = tuple[int, str, dict[str, Any], int, str | None, Any]
+EVENT_ROW_FIELDS = (
+    "seq",
+    "type",
+    "payload",
+    "schema_version",
+    "recorded_by__username",
+    "recorded_at",
+)
+
+
+def game_event_rows(*, game_id: int) -> list[EventRow]:
+    """The game's stored events in order: ``(seq, type, payload, schema_version,
+    recorded_by's username or None, recorded_at)``, one query."""
+    return list(
+        GameEvent.objects.filter(game_id=game_id).order_by("seq").values_list(*EVENT_ROW_FIELDS)
+    )
+
+
+def record_from_rows(*, game: Game, rows: list[EventRow]) -> dict[str, Any]:
+    """``game_record`` from ``game_event_rows`` (rows in seq order)."""
+    return {
+        "game": game.game_kind,
+        "rules": dict(game.house_rules) or None,
+        "events": [to_event(row[1], row[2], row[3]) for row in rows],
+    }
 
 
 def game_events(*, game: Game) -> QuerySet[GameEvent]:

@@ -278,7 +278,21 @@ def _store_events(
     return GameEvent.objects.bulk_create(rows)
 
 
-@transaction.atomic
+@dataclass
+class Appended:
+    """What an append wrote and read, for an answer that needs no second look at the database.
+
+    ``rows`` are the game's events as ``selectors.game_event_rows`` reads them:
+    the stored ones, then the new ones (``new_from`` is the index of the first
+    new one); ``record`` is the record the engine replayed (the whole game).
+    """
+
+    game: Game
+    rows: list[selectors.EventRow]
+    new_from: int
+    record: dict[str, Any]
+
+
 def game_events_append(
     *,
     game: Game,
@@ -293,26 +307,52 @@ def game_events_append(
     ``EngineRejected`` (nothing written) if the engine finds the combined record
     invalid, ``EveningClosed`` if the evening is closed.
     """
+    return game_events_record(
+        game=game,
+        user=user,
+        expected_seq=expected_seq,
+        events=events,
+        idempotency_key=idempotency_key,
+    ).game
+
+
+@transaction.atomic
+def game_events_record(
+    *,
+    game: Game,
+    user: Any,
+    expected_seq: int,
+    events: list[dict[str, Any]],
+    idempotency_key: str | None = None,
+) -> Appended:
+    """``game_events_append``, also returning the events and the record (for the answer)."""
     # The row lock serialises appends to one game: of two scorers who both saw
     # seq 7, the second waits here and then sees last_seq 8, so he gets a 409
     # instead of both appending seq 8 (the unique (game, seq) is the last guard).
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    # With its club: the answer (game_detail_data) names the club's players.
-    evening = Evening.objects.select_related("club").get(pk=game.evening_id)
-    game.evening = evening
+    # Only the game row is locked (``of``); its evening and club (the answer names
+    # the club's players) come with it in the same query.
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("evening", "evening__club")
+        .get(pk=game.pk)
+    )
+    evening = game.evening
     if not evening.is_open:
         raise EveningClosed(_("This evening is closed: its games cannot change any more."))
     if expected_seq != game.last_seq:
         raise StaleSequence(current_seq=game.last_seq, expected_seq=expected_seq)
     _check_deals_seat_club_players(evening, events)
     status_before = game.status
-    stored = list(GameEvent.objects.filter(game=game).order_by("seq"))
-    record = selectors.game_record(game=game, events=stored)
+    # Plain tuples, not model instances: the replay needs only type, payload and version.
+    stored = selectors.game_event_rows(game_id=game.pk)
+    record = selectors.record_from_rows(game=game, rows=stored)
     record["events"] = record["events"] + list(events)
     result = _replay(record)
     if result.status == "invalid":
         raise EngineRejected(error=_error_dict(result), event_offset=len(stored))
-    _store_events(game, list(events), first_seq=game.last_seq + 1, user=user, key=idempotency_key)
+    new_rows = _store_events(
+        game, list(events), first_seq=game.last_seq + 1, user=user, key=idempotency_key
+    )
     game.last_seq += len(events)
     _apply_result(game, result, record)
     game.save(update_fields=["status", "result", "last_seq", "finished_at", "dealer"])
@@ -322,7 +362,12 @@ def game_events_append(
     # nearly every append).
     if status_before != Game.Status.IN_PROGRESS or game.status != Game.Status.IN_PROGRESS:
         _ledger_sync(game)
-    return game
+    username = user.username if getattr(user, "is_authenticated", False) else None
+    rows = stored + [
+        (row.seq, row.type, row.payload, row.schema_version, username, row.recorded_at)
+        for row in new_rows
+    ]
+    return Appended(game=game, rows=rows, new_from=len(stored), record=record)
 
 
 def _deal_names(event: dict[str, Any]) -> set[str]:
@@ -655,7 +700,6 @@ class IdempotentAnswer:
     replayed: bool
 
 
-@transaction.atomic
 def idempotent_call(
     *,
     user: Any,
@@ -670,10 +714,28 @@ def idempotent_call(
     the key is looked up again under it, so a retry racing its original waits
     for it and then gets its answer instead of a 409. Only successful answers
     are stored: an error wrote nothing, so a retry may simply try again.
+
+    Without a key there is nothing to store: ``work`` runs as it is, in the
+    transactions of its own services (no enclosing transaction, so their
+    ``atomic`` blocks are not savepoints). With a key, in one transaction.
     """
     if key is None:
         status, body = work()
         return IdempotentAnswer(status=status, body=body, replayed=False)
+    with transaction.atomic():
+        return _idempotent_call_keyed(
+            user=user, key=key, fingerprint=fingerprint, lock=lock, work=work
+        )
+
+
+def _idempotent_call_keyed(
+    *,
+    user: Any,
+    key: str,
+    fingerprint: str,
+    lock: Callable[[], object],
+    work: Callable[[], tuple[int, Any]],
+) -> IdempotentAnswer:
     stored = idempotency_lookup(user=user, key=key, fingerprint=fingerprint)
     if stored is None:
         lock()

@@ -178,7 +178,8 @@
   }
   function send(newEvents) {
     if (busy) return Promise.resolve();
-    return request({ expected_seq: seq, events: newEvents }, uuid());
+    // "answer": "new": the 201 lists only the events we appended (we have the others).
+    return request({ expected_seq: seq, events: newEvents, answer: "new" }, uuid());
   }
   function request(body, key) {
     busy = true;
@@ -195,11 +196,18 @@
     }).then(function (res) {
       pending = null;
       if (res.status === 201 || res.status === 200) {
-        events = events.concat(body.events);
+        var data = res.data;
+        if (body.answer === "new" && data && data.events) {
+          // Only the appended events came back: add them to ours, keep the rest.
+          events = events.concat(data.events.map(asEvent));
+          data = Object.assign({}, data, { events: null });
+        } else {
+          events = events.concat(body.events);
+        }
         var logOpen = ui.logOpen;
         ui = resetUi();
         ui.logOpen = logOpen;
-        return adopt(res.data);
+        return adopt(data);
       }
       if (res.status === 409) {
         problem = { title: T.err_stale, detail: "" };
@@ -226,14 +234,16 @@
       render();
     });
   }
-  // Take the table from an API answer (GET /api/games/{id}/ and a 201 have the same shape).
+  // Take the table from an API answer (GET /api/games/{id}/, or a 201 whose events we took).
   function adopt(data) {
     if (!data || !data.state) return reload();
     state = data.state;
     if (data.last_seq != null) seq = data.last_seq;
     if (data.players) Object.keys(data.players).forEach(function (k) { cfg.names[k] = data.players[k]; });
-    if (data.events) events = data.events.map(function (e) { return Object.assign({ type: e.type }, e.payload || {}); });
+    if (data.events) events = data.events.map(asEvent);
   }
+  // An event of an API answer ({seq, type, payload, ...}) as the record has it.
+  function asEvent(e) { return Object.assign({ type: e.type }, e.payload || {}); }
   function reload() {
     return fetch(cfg.game_api, { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (r) { return r.json(); })
