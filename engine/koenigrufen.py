@@ -55,6 +55,7 @@ POWER_TEN = tuple(_TENHIGH.get(code[1:], 0) for code in CODES)
 SUIT_MASK = tuple(DECK & (0xFF << (8 * s)) for s in range(4))
 ACES_TENS = mask_of(c for c in CODES if c[1:] in ("A", "10"))
 HUNDERT_PAIRS = tuple(mask_of((s + "K", s + "O")) for s in "EGRS")
+_JOINABLE = (RANK["bettler"], RANK["plauderer"])
 
 
 @dataclass(frozen=True)
@@ -322,18 +323,18 @@ class Koenigrufen(Variant):
         return new
 
     run_starts: ClassVar[frozenset[tuple[str, object]]] = frozenset(
-        {("play", "play"), ("auction", "pass"), ("auction", "bid")}
+        {("play", "play"), ("auction", "pass"), ("auction", "bid"), ("auction", "join")}
     )
 
     def _auction_run(
         self, state: KoenigState, events: list[tuple[int, Event]], k: int, stop: int
     ) -> tuple[GameState, int]:
-        """Passes and plain bids (no called or face-down card), folded on local variables.
+        """The auction's passes, bids and joins, folded on local variables.
 
-        Handled: a two-field ``pass`` or a three-field ``bid`` by the player whose turn
-        it is, outbidding the standing bid, that does not end the auction. Anything
-        else (joins, bids naming cards, the last word of the auction, any error) stops
-        the run, and ``apply`` takes that event.
+        Handled: a ``pass``, ``bid`` or ``join`` with only its own fields by the player
+        whose turn it is, that breaks no rule; the last word of the auction too (the
+        run then ends with the auction), unless the partner would have to be found
+        among the candidates. Anything else stops the run, and ``apply`` takes it.
         """
         if state.decision is not None or state.annulled:
             return state, k
@@ -341,6 +342,7 @@ class Koenigrufen(Variant):
         know = state.know
         assert table is not None and know is not None
         index_of = table.index
+        owner = know.owner
         known = know.known
         to_act = state.to_act
         out = state.out
@@ -351,6 +353,7 @@ class Koenigrufen(Variant):
         join_card = state.join_card
         face_down = list(state.face_down)
         start = k
+        over = False
         while k < stop:
             event = events[k][1]
             if type(event) is not dict:
@@ -360,34 +363,99 @@ class Koenigrufen(Variant):
             if type(player) is not str or index_of.get(player, -1) != to_act:
                 break
             p = to_act
-            if typ == "pass" and len(event) == 2:
-                new_out = out | 1 << p
-                if new_out | (1 << bidder if bidder >= 0 else 0) == 0b1111:
-                    break  # the auction ends: apply settles it
-                out = new_out
-            elif typ == "bid" and len(event) == 3:
+            size = len(event)
+            n_high, n_bidder, n_called, n_joiner, n_join_card = (
+                high,
+                bidder,
+                called,
+                joiner,
+                join_card,
+            )
+            n_out = out
+            laid = -2  # the face-down card of a bid (-1: none), -2: not a bid
+            if typ == "pass" and size == 2:
+                n_out = out | 1 << p
+            elif typ == "bid" and 3 <= size <= 4:
                 contract = event.get("contract")
                 rank = RANK.get(contract, 0) if type(contract) is str else 0
-                if rank <= high or contract in WITH_CALLED:
+                if rank <= high:
                     break
+                called_code = event.get("called")
+                card_code = event.get("card")
+                if size == 4 and called_code is None and card_code is None:
+                    break  # a field a bid does not have
+                n_called = -1
+                if contract in WITH_CALLED:
+                    if type(called_code) is not str:
+                        break
+                    n_called = INDEX.get(called_code, -1)
+                    if n_called < 0 or not DECK >> n_called & 1:
+                        break
+                    holder = owner[n_called]
+                    if holder == p or (
+                        holder < 0 and all(known[q].bit_count() >= 6 for q in range(4) if q != p)
+                    ):
+                        break
+                elif called_code is not None:
+                    break
+                laid = -1
+                if card_code is not None:
+                    if type(card_code) is not str or contract not in WITH_FACE_DOWN:
+                        break
+                    laid = INDEX.get(card_code, -1)
+                    if laid < 0 or not DECK >> laid & 1 or owner[laid] != p:
+                        break
                 if contract in WITH_HUNDERT and known[p].bit_count() >= 6:
                     hand = known[p]
                     if not any(hand & pair == pair for pair in HUNDERT_PAIRS):
                         break
-                if out | 1 << p == 0b1111:
+                n_high, n_bidder, n_joiner, n_join_card = rank, p, -1, -1
+            elif typ == "join" and 2 <= size <= 3:
+                if high not in _JOINABLE or joiner >= 0:
                     break
-                high, bidder, called, joiner, join_card = rank, p, -1, -1, -1
-                face_down[p] = -1
+                card_code = event.get("card")
+                n_join_card = -1
+                if size == 3:
+                    if type(card_code) is not str:
+                        break
+                    n_join_card = INDEX.get(card_code, -1)
+                    if n_join_card < 0 or not DECK >> n_join_card & 1 or owner[n_join_card] != p:
+                        break
+                n_joiner = p
+                n_out = out | 1 << p
             else:
+                break
+            if n_out | (1 << n_bidder if n_bidder >= 0 else 0) == 0b1111:
+                # The last word: the auction ends. A durchmarsch whose called card the
+                # record places nowhere needs the candidates: apply raises for them.
+                if (
+                    n_bidder >= 0
+                    and CONTRACTS[n_high - 1] in WITH_CALLED
+                    and owner[n_called] < 0
+                    and state.assumed < 0
+                ):
+                    break
+                over = True
+            out, high, bidder, called, joiner, join_card = (
+                n_out,
+                n_high,
+                n_bidder,
+                n_called,
+                n_joiner,
+                n_join_card,
+            )
+            if laid != -2:
+                face_down[p] = laid
+            k += 1
+            if over:
                 break
             q = (p + 1) % 4
             while out >> q & 1:
                 q = (q + 1) % 4
             to_act = q
-            k += 1
         if k == start:
             return state, k
-        return evolve(
+        new = evolve(
             state,
             to_act=to_act,
             out=out,
@@ -397,7 +465,11 @@ class Koenigrufen(Variant):
             joiner=joiner,
             join_card=join_card,
             face_down=tuple(face_down),
-        ), k
+        )
+        if over:
+            assert isinstance(new, KoenigState)
+            return self._auction_over(new), k
+        return new, k
 
     def play_run(  # type: ignore[override]
         self, state: KoenigState, events: list[tuple[int, Event]], k: int, stop: int

@@ -73,3 +73,15 @@ def test_runs_agree_on_games_with_a_turned_card() -> None:
                 assert both is not None
                 assert both[0] == both[1], (seed, seats, cut)
     assert checked > 50
+
+
+def test_runs_agree_on_koenigrufen_auctions_and_their_prefixes() -> None:
+    # Passes, bids (with a called or face-down card) and joins are folded in a run,
+    # the auction's last word included; every prefix ends the run somewhere else.
+    for seed in range(150):
+        record = random_game(seed, "koenigrufen", 4, hands=seed % 2 == 0)
+        events = record["events"]
+        for cut in range(1, min(len(events), 12) + 1):
+            both = _both({**record, "events": events[:cut]})
+            assert both is not None
+            assert both[0] == both[1], (seed, cut)
