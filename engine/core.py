@@ -402,10 +402,21 @@ def gather_knowledge(
         if not isinstance(event, dict):
             continue
         if event.get("type") == "play":  # most events: skip the generic hook
-            pairs: list[tuple[str, str]] = [(event.get("player"), event.get("card"))]  # type: ignore[list-item]
+            name = event.get("player")
+            code = event.get("card")
+            if type(name) is not str or type(code) is not str:
+                continue
+            p = index.get(name, -1)
+            c = INDEX.get(code, -1)
+            if p < 0 or c < 0 or not deck >> c & 1 or owner[c] >= 0 or known[p].bit_count() >= 6:
+                continue  # as below
+            owner[c] = p
+            known[p] |= 1 << c
+            placed_at[c] = i
+            continue
         else:
             try:
-                pairs = variant.placements(event, table)
+                pairs: list[tuple[str, str]] = variant.placements(event, table)
             except (KeyError, TypeError, AttributeError):
                 continue
         for name, code in pairs:

@@ -612,7 +612,6 @@ class Fuchsen(Variant):
         level = state.level
         said_at = list(state.said_at)
         index_of = table.index
-        deck = table.deck
         n = len(table.active)
         owner = know.owner
         known = know.known
@@ -637,6 +636,7 @@ class Fuchsen(Variant):
                 cls = CLASS[c]
                 if (cls in (TRUMP, led)) and POWER[c] > wkey:
                     wkey, winner = POWER[c], q
+        gone = played | blank_bit  # cards no longer (or never) to be played face up
         start = k
         # The run's last event may decide the game: 1 the last card (played out), 2 the
         # lead of trick 2 ending the raising at level 0 or 1 (no kontra, no re).
@@ -679,19 +679,18 @@ class Fuchsen(Variant):
                 break
             player = event.get("player")
             code = event.get("card")
-            if type(player) is not str or type(code) is not str:
+            card = INDEX.get(code, -1) if type(code) is str else -1
+            if card < 0 or type(player) is not str or index_of.get(player, -1) != to_act:
                 break
-            card = INDEX.get(code, -1)
-            p = index_of.get(player, -1)
-            if card < 0 or p != to_act or not deck >> card & 1:
-                break
-            if owner[card] != p or played >> card & 1 or blank_bit >> card & 1:
+            p = to_act
+            # The record puts only cards of the deck in a hand: no separate deck test.
+            if owner[card] != p or gone >> card & 1:
                 break
             ending = 0
             if trick:
                 if done == 5 and len(trick) == n - 1:
                     ending = 1  # the last card of the game (once its checks pass)
-                hand = known[p] & ~played & ~blank_bit
+                hand = known[p] & ~gone
                 led_cards = hand & CLASS_MASK[led]
                 if not led_cards and led == blank_follows_suit and p == macher:
                     break  # only the blank follows: apply judges it
@@ -734,6 +733,7 @@ class Fuchsen(Variant):
                 led, wkey, winner, mask = CLASS[card], POWER[card], p, 1 << card
             trick.append((p, card))
             played |= 1 << card
+            gone |= 1 << card
             if first_play[p] < 0:
                 first_play[p] = i
             last_play = i
