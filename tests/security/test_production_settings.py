@@ -28,7 +28,17 @@ def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"PYTEST_VERSION", "DEBUG", "SECRET_KEY", "DATABASE_URL", "ALLOWED_HOSTS"}
+        # DJANGO_ALLOW_ASYNC_UNSAFE is set by tests/e2e for this process only; a
+        # production start never has it, and check --deploy rightly flags it.
+        if k
+        not in {
+            "PYTEST_VERSION",
+            "DEBUG",
+            "SECRET_KEY",
+            "DATABASE_URL",
+            "ALLOWED_HOSTS",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
         and not k.startswith(("SECURE_", "SESSION_", "CSRF_"))
     }
     return subprocess.run(
