@@ -631,13 +631,21 @@ class GameEventAppendApi(GamesApi):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
 
+        # With a key, idempotent_call locks the game (and looks the key up under the
+        # lock) in its transaction: the append then takes that locked row as it is.
+        locked: list[Game] = []
+
+        def lock() -> None:
+            locked.append(services.game_lock(game=game))
+
         def work() -> tuple[int, Any]:
             appended = services.game_events_record(
-                game=game,
+                game=locked[-1] if locked else game,
                 user=request.user,
                 expected_seq=data["expected_seq"],
                 events=[dict(event) for event in data["events"]],
                 idempotency_key=key,
+                locked=bool(locked),
             )
             # Built from what the append read and wrote: no second look at the events.
             return status.HTTP_201_CREATED, appended_data(appended, answer=data["answer"])
@@ -646,8 +654,9 @@ class GameEventAppendApi(GamesApi):
             user=request.user,
             key=key,
             fingerprint=self.fingerprint(request),
-            lock=lambda: services.game_lock(game=game),
+            lock=lock,
             work=work,
+            look_before_lock=False,
         )
         return Response(answer.body, status=answer.status)
 

@@ -316,7 +316,6 @@ def game_events_append(
     ).game
 
 
-@transaction.atomic
 def game_events_record(
     *,
     game: Game,
@@ -324,18 +323,35 @@ def game_events_record(
     expected_seq: int,
     events: list[dict[str, Any]],
     idempotency_key: str | None = None,
+    locked: bool = False,
 ) -> Appended:
-    """``game_events_append``, also returning the events and the record (for the answer)."""
-    # The row lock serialises appends to one game: of two scorers who both saw
-    # seq 7, the second waits here and then sees last_seq 8, so he gets a 409
-    # instead of both appending seq 8 (the unique (game, seq) is the last guard).
-    # Only the game row is locked (``of``); its evening and club (the answer names
-    # the club's players) come with it in the same query.
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("evening", "evening__club")
-        .get(pk=game.pk)
-    )
+    """``game_events_append``, also returning the events and the record (for the answer).
+
+    ``locked=True`` is the caller's word that it runs this inside its own
+    transaction, has locked ``game``'s row in it with ``game_lock`` (which reads
+    the evening and club too) and lets any error here roll that transaction back:
+    then the row is not read again and no savepoint is taken.
+    """
+    if locked and not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("game_events_record(locked=True) needs the caller's transaction")
+    with transaction.atomic(savepoint=not locked):
+        return _record(
+            game=game if locked else game_lock(game=game),
+            user=user,
+            expected_seq=expected_seq,
+            events=events,
+            idempotency_key=idempotency_key,
+        )
+
+
+def _record(
+    *,
+    game: Game,
+    user: Any,
+    expected_seq: int,
+    events: list[dict[str, Any]],
+    idempotency_key: str | None,
+) -> Appended:
     evening = game.evening
     if not evening.is_open:
         raise EveningClosed(_("This evening is closed: its games cannot change any more."))
@@ -707,6 +723,7 @@ def idempotent_call(
     fingerprint: str,
     lock: Callable[[], object],
     work: Callable[[], tuple[int, Any]],
+    look_before_lock: bool = True,
 ) -> IdempotentAnswer:
     """Run ``work`` once per (user, key): a retry gets the first answer back.
 
@@ -714,6 +731,10 @@ def idempotent_call(
     the key is looked up again under it, so a retry racing its original waits
     for it and then gets its answer instead of a 409. Only successful answers
     are stored: an error wrote nothing, so a retry may simply try again.
+
+    ``look_before_lock=False`` skips the first look (one query less) where
+    ``lock`` never refuses (so a retry only waits for the lock, whatever it
+    finds) and ``work`` runs right after it in the same transaction.
 
     Without a key there is nothing to store: ``work`` runs as it is, in the
     transactions of its own services (no enclosing transaction, so their
@@ -724,7 +745,12 @@ def idempotent_call(
         return IdempotentAnswer(status=status, body=body, replayed=False)
     with transaction.atomic():
         return _idempotent_call_keyed(
-            user=user, key=key, fingerprint=fingerprint, lock=lock, work=work
+            user=user,
+            key=key,
+            fingerprint=fingerprint,
+            lock=lock,
+            work=work,
+            look_before_lock=look_before_lock,
         )
 
 
@@ -735,8 +761,13 @@ def _idempotent_call_keyed(
     fingerprint: str,
     lock: Callable[[], object],
     work: Callable[[], tuple[int, Any]],
+    look_before_lock: bool,
 ) -> IdempotentAnswer:
-    stored = idempotency_lookup(user=user, key=key, fingerprint=fingerprint)
+    stored = (
+        idempotency_lookup(user=user, key=key, fingerprint=fingerprint)
+        if look_before_lock
+        else None
+    )
     if stored is None:
         lock()
         stored = idempotency_lookup(user=user, key=key, fingerprint=fingerprint)
@@ -752,8 +783,19 @@ def _idempotent_call_keyed(
 
 
 def game_lock(*, game: Game) -> Game:
-    """Lock the game row (inside the caller's transaction)."""
-    return Game.objects.select_for_update().get(pk=game.pk)
+    """Lock the game row (inside the caller's transaction) and read it afresh.
+
+    The row lock serialises appends to one game: of two scorers who both saw
+    seq 7, the second waits here and then sees last_seq 8, so he gets a 409
+    instead of both appending seq 8 (the unique (game, seq) is the last guard).
+    Only the game row is locked (``of``); its evening and club (an append checks
+    the evening is open and names the club's players) come in the same query.
+    """
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("evening", "evening__club")
+        .get(pk=game.pk)
+    )
 
 
 def evening_lock(*, evening: Evening) -> Evening:
