@@ -641,114 +641,116 @@ class Fuchsen(Variant):
         # The run's last event may decide the game: 1 the last card (played out), 2 the
         # lead of trick 2 ending the raising at level 0 or 1 (no kontra, no re).
         finish = 0
-        while k < stop:
-            i, event = events[k]
-            if type(event) is not dict:
-                break
-            typ = event.get("type")
-            if typ != "play":
-                if typ == "raise" and len(event) == 3 and not raising_ended:
-                    player = event.get("player")
-                    name = event.get("level")
-                    said = LEVEL_NUMBER.get(name, 0) if type(name) is str else 0
-                    p = index_of.get(player, -1) if type(player) is str else -1
-                    if p < 0 or said != level + 1 or first_play[p] < 0:
-                        break
-                    if (p in (macher, hilfer)) != (said % 2 == 0):
-                        break
-                    if strict and last_play > max(first_play[p], said_at[said - 1]):
-                        break
-                    level = said
-                    said_at.append(i)
-                    may_end = not watch and (level >= 2 or (level == 0 and fuchs_said))
-                    k += 1
-                    continue
-                if (
-                    typ == "end_raising"
-                    and len(event) == 1
-                    and may_end
-                    and not raising_ended
-                    and done == 1
-                    and not trick
-                ):
-                    raising_ended = True
-                    k += 1
-                    continue
-                break
-            if len(event) != 3:
-                break
-            player = event.get("player")
-            code = event.get("card")
-            card = INDEX.get(code, -1) if type(code) is str else -1
-            if card < 0 or type(player) is not str or index_of.get(player, -1) != to_act:
-                break
-            p = to_act
-            # The record puts only cards of the deck in a hand: no separate deck test.
-            if owner[card] != p or gone >> card & 1:
-                break
-            ending = 0
-            if trick:
-                if done == 5 and len(trick) == n - 1:
-                    ending = 1  # the last card of the game (once its checks pass)
-                hand = known[p] & ~gone
-                led_cards = hand & CLASS_MASK[led]
-                if not led_cards and led == blank_follows_suit and p == macher:
-                    break  # only the blank follows: apply judges it
-                if led_cards:
-                    if CLASS[card] != led:
-                        break
-                    if POWER[card] <= wkey:
-                        better = led_cards
-                        while better:
-                            low = better & -better
-                            if POWER[low.bit_length() - 1] > wkey:
-                                break
-                            better ^= low
-                        if better:
+        # Field lookups come first in each event and raise KeyError or TypeError for a
+        # missing field or a value of the wrong kind: the run then stops at that event
+        # (nothing of it is folded yet) and ``apply`` words the error.
+        try:
+            while k < stop:
+                i, event = events[k]
+                if type(event) is not dict:
+                    break
+                typ = event["type"]
+                if typ != "play":
+                    if typ == "raise" and len(event) == 3 and not raising_ended:
+                        said = LEVEL_NUMBER[event["level"]]
+                        p = index_of[event["player"]]
+                        if said != level + 1 or first_play[p] < 0:
                             break
-                elif led != TRUMP:
-                    trumps = hand & TRUMPS
-                    if trumps:
-                        if CLASS[card] != TRUMP:
+                        if (p in (macher, hilfer)) != (said % 2 == 0):
+                            break
+                        if strict and last_play > max(first_play[p], said_at[said - 1]):
+                            break
+                        level = said
+                        said_at.append(i)
+                        may_end = not watch and (level >= 2 or (level == 0 and fuchs_said))
+                        k += 1
+                        continue
+                    if (
+                        typ == "end_raising"
+                        and len(event) == 1
+                        and may_end
+                        and not raising_ended
+                        and done == 1
+                        and not trick
+                    ):
+                        raising_ended = True
+                        k += 1
+                        continue
+                    break
+                if len(event) != 3:
+                    break
+                card = INDEX[event["card"]]
+                if index_of[event["player"]] != to_act:
+                    break
+                p = to_act
+                # The record puts only cards of the deck in a hand: no separate deck test.
+                if owner[card] != p or gone >> card & 1:
+                    break
+                ending = 0
+                if trick:
+                    if done == 5 and len(trick) == n - 1:
+                        ending = 1  # the last card of the game (once its checks pass)
+                    hand = known[p] & ~gone
+                    led_cards = hand & CLASS_MASK[led]
+                    if not led_cards and led == blank_follows_suit and p == macher:
+                        break  # only the blank follows: apply judges it
+                    if led_cards:
+                        if CLASS[card] != led:
                             break
                         if POWER[card] <= wkey:
-                            while trumps:
-                                low = trumps & -trumps
+                            better = led_cards
+                            while better:
+                                low = better & -better
                                 if POWER[low.bit_length() - 1] > wkey:
                                     break
-                                trumps ^= low
-                            if trumps:
+                                better ^= low
+                            if better:
                                 break
-                cls = CLASS[card]
-                if (cls in (TRUMP, led)) and POWER[card] > wkey:
-                    wkey, winner = POWER[card], p
-                mask |= 1 << card
-            else:
-                if not raising_ended and done == 1:
-                    if not may_end:
-                        if watch:
-                            break  # a forgotten Fuchs may come to light: apply judges
-                        ending = 2  # this end of the raising may end the game
-                    raising_ended = True
-                led, wkey, winner, mask = CLASS[card], POWER[card], p, 1 << card
-            trick.append((p, card))
-            played |= 1 << card
-            gone |= 1 << card
-            if first_play[p] < 0:
-                first_play[p] = i
-            last_play = i
-            if len(trick) < n:
-                to_act = (p + 1) % n
-            else:
-                won[winner] |= mask
-                tricks.append((leader, tuple(trick), winner))
-                done += 1
-                leader = to_act = winner
-                trick = []
-            k += 1
-            if ending:
-                finish = ending
-                break
+                    elif led != TRUMP:
+                        trumps = hand & TRUMPS
+                        if trumps:
+                            if CLASS[card] != TRUMP:
+                                break
+                            if POWER[card] <= wkey:
+                                while trumps:
+                                    low = trumps & -trumps
+                                    if POWER[low.bit_length() - 1] > wkey:
+                                        break
+                                    trumps ^= low
+                                if trumps:
+                                    break
+                    cls = CLASS[card]
+                    if (cls in (TRUMP, led)) and POWER[card] > wkey:
+                        wkey, winner = POWER[card], p
+                    mask |= 1 << card
+                else:
+                    if not raising_ended and done == 1:
+                        if not may_end:
+                            if watch:
+                                break  # a forgotten Fuchs may come to light: apply judges
+                            ending = 2  # this end of the raising may end the game
+                        raising_ended = True
+                    led, wkey, winner, mask = CLASS[card], POWER[card], p, 1 << card
+                trick.append((p, card))
+                played |= 1 << card
+                gone |= 1 << card
+                if first_play[p] < 0:
+                    first_play[p] = i
+                last_play = i
+                if len(trick) < n:
+                    to_act = (p + 1) % n
+                else:
+                    won[winner] |= mask
+                    tricks.append((leader, tuple(trick), winner))
+                    done += 1
+                    leader = to_act = winner
+                    trick = []
+                k += 1
+                if ending:
+                    finish = ending
+                    break
+        except (KeyError, TypeError):
+            pass  # at event ``k``: apply takes it
         if k == start:
             return state, k
         new = evolve(

@@ -514,76 +514,86 @@ class Koenigrufen(Variant):
         last_play = state.last_play
         tricks = list(state.tricks)
         won = list(state.won_cards)
+        # The trick on the table: its led suit, the best power of that suit and who
+        # played it, kept up to date card by card.
+        led = best = winner = -1
+        for q, c in trick:
+            if winner < 0:
+                led, best, winner = c >> 3, power[c], q
+            elif c >> 3 == led and power[c] > best:
+                best, winner = power[c], q
         start = k
         finish = False  # set by a trick that ends the game, once its card is checked
-        while k < stop:
-            i, event = events[k]
-            if type(event) is not dict or len(event) != 3 or event.get("type") != "play":
-                break
-            player = event.get("player")
-            code = event.get("card")
-            if type(player) is not str or type(code) is not str:
-                break
-            card = INDEX.get(code, -1)
-            p = index_of.get(player, -1)
-            if card < 0 or p != to_act or not DECK >> card & 1:
-                break
-            if owner[card] != p or played >> card & 1:
-                break
-            if not tricks and face_down_first:
-                # A card laid face down in the bid or join is this player's first card.
-                named = -1
-                if p == d and face_down_declarer:
-                    named = state.face_down[p]
-                elif p == joiner:
-                    named = state.join_card
-                if named >= 0 and named != card:
-                    break  # apply words the mismatch
-            if trick:
-                led = trick[0][1] >> 3
-                led_cards = known[p] & ~played & SUIT_MASK[led]
-                if led_cards:
-                    if card >> 3 != led:
-                        break
-                    best = max(power[c] for _, c in trick if c >> 3 == led)
-                    if power[card] < best:
-                        better = led_cards
-                        while better:
-                            low = better & -better
-                            if power[low.bit_length() - 1] > best:
-                                break
-                            better ^= low
-                        if better:
+        # The field lookups come first and raise KeyError or TypeError for a missing
+        # field or a value of the wrong kind: the run stops at that event, nothing of it
+        # folded, and ``apply`` words the error.
+        try:
+            while k < stop:
+                i, event = events[k]
+                if type(event) is not dict or len(event) != 3 or event["type"] != "play":
+                    break
+                card = INDEX[event["card"]]
+                if index_of[event["player"]] != to_act:
+                    break
+                p = to_act
+                # The record puts only cards of the deck in a hand: no separate deck test.
+                if owner[card] != p or played >> card & 1:
+                    break
+                if not tricks and face_down_first:
+                    # A card laid face down in the bid or join is this player's first card.
+                    named = -1
+                    if p == d and face_down_declarer:
+                        named = state.face_down[p]
+                    elif p == joiner:
+                        named = state.join_card
+                    if named >= 0 and named != card:
+                        break  # apply words the mismatch
+                if trick:
+                    led_cards = known[p] & ~played & SUIT_MASK[led]
+                    if led_cards:
+                        if card >> 3 != led:
                             break
-                if len(trick) == 3:
-                    # The last card of the trick: go on only if the game does.
-                    winner, best_power = trick[0][0], power[trick[0][1]]
-                    for q, c in (*trick[1:], (p, card)):
-                        if c >> 3 == led and power[c] > best_power:
-                            winner, best_power = q, power[c]
-                    if len(tricks) == 5 or (
-                        contract != "schurln"
-                        and ((keep and winner not in keep) or (not keep and winner in losing))
+                        if power[card] < best:
+                            better = led_cards
+                            while better:
+                                low = better & -better
+                                if power[low.bit_length() - 1] > best:
+                                    break
+                                better ^= low
+                            if better:
+                                break
+                    if card >> 3 == led and power[card] > best:
+                        best, winner = power[card], p
+                    if len(trick) == 3 and (
+                        len(tricks) == 5
+                        or (
+                            contract != "schurln"
+                            and ((keep and winner not in keep) or (not keep and winner in losing))
+                        )
                     ):
                         finish = True  # this trick decides the game: the run ends here
-            trick.append((p, card))
-            played |= 1 << card
-            if first_play[p] < 0:
-                first_play[p] = i
-            last_play = i
-            if len(trick) < 4:
-                to_act = (p + 1) % 4
-            else:
-                mask = 0
-                for _, c in trick:
-                    mask |= 1 << c
-                won[winner] |= mask
-                tricks.append((leader, tuple(trick), winner))
-                leader = to_act = winner
-                trick = []
-            k += 1
-            if finish:
-                break
+                else:
+                    led, best, winner = card >> 3, power[card], p
+                trick.append((p, card))
+                played |= 1 << card
+                if first_play[p] < 0:
+                    first_play[p] = i
+                last_play = i
+                if len(trick) < 4:
+                    to_act = (p + 1) % 4
+                else:
+                    mask = 0
+                    for _, c in trick:
+                        mask |= 1 << c
+                    won[winner] |= mask
+                    tricks.append((leader, tuple(trick), winner))
+                    leader = to_act = winner
+                    trick = []
+                k += 1
+                if finish:
+                    break
+        except (KeyError, TypeError):
+            pass  # at event ``k``: apply takes it
         if k == start:
             return state, k
         new = evolve(
