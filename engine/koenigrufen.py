@@ -96,6 +96,27 @@ class Koenigrufen(Variant):
 
     # ------------------------------------------------------------------ deal
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
+        # Seating is a pure function of the players and the dealer; clubs reuse a few.
+        # A cached key holds only names, so only the same names can find it.
+        players = event["players"]
+        key: tuple[Any, ...] | None = None
+        table: Table | None = None
+        if type(players) is list:
+            try:
+                key = (event["dealer"], *players)
+                table = self._seat_cache.get(key)
+            except TypeError:  # an unhashable value
+                key = None
+            if table is not None:
+                return check_hands(event, table)
+        table = self._seats(event)
+        if key is not None:
+            if len(self._seat_cache) > 4096:
+                self._seat_cache.clear()
+            self._seat_cache[key] = table
+        return check_hands(event, table)
+
+    def _seats(self, event: Event) -> Table:
         players = event["players"]
         dealer = event["dealer"]
         if not isinstance(players, list) or len(players) != 4:
@@ -117,11 +138,12 @@ class Koenigrufen(Variant):
             removed=0,
             first=(index[dealer] + 1) % 4,
         )
-        return check_hands(event, table)
+        return table
 
     def __init__(self) -> None:
         # Copying a prototype is cheaper than a frozen dataclass's __init__.
         self._prototype = KoenigState(variant=self, rules={})
+        self._seat_cache: dict[tuple[Any, ...], Table] = {}
 
     def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
         return evolve(
