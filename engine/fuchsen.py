@@ -668,14 +668,16 @@ class Fuchsen(Variant):
                     if (
                         typ == "end_raising"
                         and len(event) == 1
-                        and may_end
+                        and not watch
                         and not raising_ended
                         and done == 1
                         and not trick
                     ):
                         raising_ended = True
                         k += 1
-                        continue
+                        if may_end:
+                            continue
+                        finish = 2  # at level 0 or 1 this may end the game
                     break
                 if len(event) != 3:
                     break
