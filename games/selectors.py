@@ -162,8 +162,10 @@ def players_legend(*, club: Club, records: list[dict[str, Any]]) -> dict[str, st
         for name in record_player_names(record)
         if (player_id := player_id_of(name)) is not None
     }
+    if not ids:
+        return {}
     players = Player.objects.filter(club=club, pk__in=ids).order_by("id")
-    return {str(player.pk): player.display_name for player in players}
+    return {str(pk): name for pk, name in players.values_list("pk", "display_name")}
 
 
 def game_export(*, game: Game, events: list[GameEvent] | None = None) -> dict[str, Any]:

@@ -400,6 +400,8 @@ def _check_deals_seat_club_players(evening: Evening, events: list[dict[str, Any]
     anyone else is refused before the engine sees it.
     """
     names = set().union(*(_deal_names(event) for event in events))
+    if not names:  # no deal among the events (nearly every append): nothing to look up
+        return
     ids = {_player_id(name) for name in names}
     known = set(
         Player.objects.filter(
