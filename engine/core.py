@@ -369,6 +369,10 @@ def check_cards_and_player(state: GameState, event: Event, spec: EventSpec) -> N
         raise Illegal("unknown_player", f"{player!r} is not playing in this game")
 
 
+# ``placed_at`` of fully dealt hands, per (dealt cards, deal index).
+_PLACED_AT_DEAL: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
 def gather_knowledge(
     variant: Variant, table: Table, deal: Event, events: list[tuple[int, Event]], deal_index: int
 ) -> Knowledge:
@@ -383,7 +387,15 @@ def gather_knowledge(
             p = index[name]
             for code in codes:
                 owner[INDEX[code]] = p
-        placed = tuple([NEVER if q < 0 else deal_index for q in owner])
+        # Where each card was placed depends only on which cards were dealt and when.
+        cards = 0
+        for mask in dealt:
+            cards |= mask
+        placed = _PLACED_AT_DEAL.get((cards, deal_index))
+        if placed is None:
+            placed = tuple([NEVER if q < 0 else deal_index for q in owner])
+            if len(_PLACED_AT_DEAL) < 256:
+                _PLACED_AT_DEAL[cards, deal_index] = placed
         return Knowledge(tuple(owner), dealt, placed, variant.find_blank(events, table))
     owner = [-1] * 32
     known = [0] * table.n

@@ -33,6 +33,9 @@ VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen
 AFTER_DECISION = frozenset({"show", "annul", "undo"})
 # The state before the deal, per game, copied at the start of every fold.
 _START = {name: GameState(variant=v, rules={}) for name, v in VARIANTS.items()}
+# Per game: the latest start state and the rules object it holds (kept alive here,
+# so that ``is`` cannot confuse it with a later object).
+_LAST_START: dict[str, tuple[Mapping[str, Any], GameState]] = {}
 
 
 def apply(state: GameState, event: object, index: int) -> GameState:
@@ -167,9 +170,15 @@ def fold(
     without the states in between. ``runs=False`` folds strictly event by event.
     """
     if start is None:
-        state = evolve(
-            _START[variant.name], rules=rules, assumed=-1 if assumed is None else assumed[0]
-        )
+        who = -1 if assumed is None else assumed[0]
+        # The start state is immutable: the last one per game is reused for the same
+        # rules object (usually the cached defaults) and the same assumed partner.
+        last = _LAST_START.get(variant.name)
+        if last is not None and last[0] is rules and last[1].assumed == who:
+            state = last[1]
+        else:
+            state = evolve(_START[variant.name], rules=rules, assumed=who)
+            _LAST_START[variant.name] = (rules, state)
         position = 0
     else:
         state, position = start
