@@ -69,6 +69,8 @@ LOW_PLAIN = mask_of(c for c in CODES if c[1:] in ("7", "8") and c not in _TRUMP_
 PLAIN = FULL_DECK & ~TRUMPS
 
 
+_ABSENT = object()  # a field the deal leaves out (unlike one that is null)
+
 LEVEL_NUMBER: dict[str, int] = {name: k + 1 for k, name in enumerate(FUCHSEN_LEVELS)}
 
 
@@ -127,6 +129,9 @@ class Fuchsen(Variant):
 
     def __init__(self) -> None:
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
+        # The house rules the seating depends on, for the latest rules object seen
+        # (held here, so that ``is`` cannot confuse it with a later object).
+        self._rules_last: tuple[Mapping[str, Any] | None, tuple[Any, ...]] = (None, ())
         self._prototype = FuchsenState(variant=self, rules={}, phase="call")
 
     # Before the call only the deal and shows can come, and neither depends on who
@@ -160,23 +165,25 @@ class Fuchsen(Variant):
     # ------------------------------------------------------------------ deal
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
         players = event["players"]
-        removed_field = event.get("removed")
-        key = None
-        if type(players) is list and all(type(p) is str for p in players):
+        key: tuple[Any, ...] | None = None
+        if type(players) is list:
             # Seating is a pure function of these fields; clubs reuse a few seatings.
-            key = (
-                tuple(players),
-                event["dealer"] if type(event["dealer"]) is str else None,
-                event.get("sitting_out") if type(event.get("sitting_out")) is str else None,
-                "sitting_out" in event,
-                tuple(removed_field) if type(removed_field) is list else removed_field,
-                "removed" in event,
-                rules["sit_out"],
-                tuple(rules["removed_cards"]),
-            )
+            # Only a valid seating is cached, so only the same names and values find it.
+            last = self._rules_last
+            if last[0] is not rules:
+                last = (rules, (rules["sit_out"], tuple(rules["removed_cards"])))
+                self._rules_last = last  # one assignment: safe between threads
+            removed_field = event.get("removed", _ABSENT)
             try:
+                key = (
+                    event["dealer"],
+                    event.get("sitting_out", _ABSENT),
+                    tuple(removed_field) if type(removed_field) is list else removed_field,
+                    last[1],
+                    *players,
+                )
                 table = self._seat_cache.get(key)
-            except TypeError:  # an unhashable value inside ``removed``
+            except TypeError:  # an unhashable value
                 key, table = None, None
             if table is not None:
                 return check_hands(event, table)
