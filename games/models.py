@@ -11,7 +11,7 @@ service refreshes in the same transaction that appends events, and
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -20,6 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, GameKind, Player, RuleProfile, Season
 from games.events import CURRENT_SCHEMA_VERSION, to_event
+
+_M = TypeVar("_M", bound=models.Model)
 
 
 class Evening(models.Model):
@@ -176,24 +178,58 @@ class Game(models.Model):
 
 
 class AppendOnlyError(Exception):
-    """Someone tried to change or delete a stored game event."""
+    """Someone tried to change or delete a row of an append-only table."""
 
 
-class GameEventQuerySet(models.QuerySet["GameEvent"]):
-    """Events are appended, never changed: bulk update and delete refuse.
+class AppendOnlyQuerySet(models.QuerySet[_M]):
+    """Rows are appended, never changed: bulk update and delete refuse.
 
-    (Django's cascade machinery uses private paths; the foreign keys to events
-    are PROTECT, so nothing cascades into this table.)
+    Subclasses name their rows in ``noun`` ("game events") for the message.
+    (Django's cascade machinery uses private paths; foreign keys into these
+    tables are PROTECT, so nothing cascades into them.)
     """
 
+    noun = "rows"
+
     def update(self, **kwargs: Any) -> NoReturn:
-        raise AppendOnlyError("game events are append-only: they cannot be updated")
+        raise AppendOnlyError(f"{self.noun} are append-only: they cannot be updated")
 
     def delete(self) -> NoReturn:
-        raise AppendOnlyError("game events are append-only: they cannot be deleted")
+        raise AppendOnlyError(f"{self.noun} are append-only: they cannot be deleted")
 
 
-class GameEvent(models.Model):
+class AppendOnlyModel(models.Model):
+    """A model whose stored rows never change: ``save()`` only inserts, ``delete()`` refuses.
+
+    Corrections are new rows (an ``undo`` event, a reversal entry), never edits.
+    """
+
+    append_only_noun = "rows"
+    append_only_one = "row"
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError(
+                f"{self.append_only_noun} are append-only: "
+                f"a stored {self.append_only_one} cannot change"
+            )
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError(
+            f"{self.append_only_noun} are append-only: "
+            f"a stored {self.append_only_one} cannot be deleted"
+        )
+
+
+class GameEventQuerySet(AppendOnlyQuerySet["GameEvent"]):
+    noun = "game events"
+
+
+class GameEvent(AppendOnlyModel):
     """One recorded event of a game's stream; unique ``(game, seq)``, append-only.
 
     Corrections are new events (``undo``, ``annul``, ``forfeit``), never edits.
@@ -226,6 +262,8 @@ class GameEvent(models.Model):
     )
 
     objects = GameEventQuerySet.as_manager()
+    append_only_noun = "game events"
+    append_only_one = "event"
 
     class Meta:
         ordering = ["game_id", "seq"]
@@ -238,14 +276,6 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}/{self.seq} {self.type}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise AppendOnlyError("game events are append-only: a stored event cannot change")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise AppendOnlyError("game events are append-only: a stored event cannot be deleted")
 
     def as_event(self) -> dict[str, Any]:
         """The event object as the engine reads it (upcast to the current schema)."""

@@ -20,20 +20,14 @@ Two kinds of tables live here:
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
-
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player, Season
+from games.models import AppendOnlyModel, AppendOnlyQuerySet
 from ledger.standings import DEFAULT_TIE_BREAK
-
-
-class AppendOnlyError(Exception):
-    """Someone tried to change or delete a ledger entry: write a reversal instead."""
-
 
 # --- The books -----------------------------------------------------------------------
 
@@ -101,17 +95,13 @@ class Payment(models.Model):
         return f"{self.payer_id} → {self.payee_id}: {self.amount}"
 
 
-class LedgerEntryQuerySet(models.QuerySet["LedgerEntry"]):
-    """Entries are appended, never changed: bulk update and delete refuse."""
+class LedgerEntryQuerySet(AppendOnlyQuerySet["LedgerEntry"]):
+    """Entries are appended, never changed: a change is a reversal entry."""
 
-    def update(self, **kwargs: Any) -> NoReturn:
-        raise AppendOnlyError("ledger entries are append-only: they cannot be updated")
-
-    def delete(self) -> NoReturn:
-        raise AppendOnlyError("ledger entries are append-only: they cannot be deleted")
+    noun = "ledger entries"
 
 
-class LedgerEntry(models.Model):
+class LedgerEntry(AppendOnlyModel):
     """One line of the books: ``amount`` (integer, the club's unit) for ``player``.
 
     Positive means the player won / is owed, negative that he lost / owes.
@@ -202,13 +192,8 @@ class LedgerEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.kind} {self.player_id}: {self.amount:+d}"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise AppendOnlyError("ledger entries are append-only: a stored entry cannot change")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise AppendOnlyError("ledger entries are append-only: a stored entry cannot be deleted")
+    append_only_noun = "ledger entries"
+    append_only_one = "entry"
 
 
 class SettlementPlan(models.Model):

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.models import Game
-from ledger.models import AppendOnlyError, LedgerEntry, ProjectionState
+from games.models import AppendOnlyError, Game
+from ledger.models import LedgerEntry, ProjectionState
 from ledger.selectors import balance_map, game_entry_totals
 from ledger.services import LedgerError, ledger_sync_game
 from tests.ledger.factories import Table, annul, finish, make_table, reopen
