@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 Event = Mapping[str, Any]
-S = TypeVar("S", bound="GameState")
+S = TypeVar("S")
 
 BIT: dict[str, int] = {code: 1 << i for code, i in INDEX.items()}
 
@@ -62,9 +62,13 @@ class NeedPartner(Exception):
         self.position = 0  # and the event's position among the effective events
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Table:
-    """Who sits where: seated players clockwise, the active ones, dealer, deck."""
+    """Who sits where: seated players clockwise, the active ones, dealer, deck.
+
+    Not slotted: a deal with hands copies the cached seating's ``__dict__`` with
+    ``evolve`` (one dict copy) instead of running the frozen ``__init__`` again.
+    """
 
     players: tuple[str, ...]
     active: tuple[str, ...]
@@ -165,7 +169,8 @@ _set_attr = object.__setattr__  # bypasses the frozen dataclass's __setattr__, o
 
 
 def evolve(state: S, **changes: Any) -> S:
-    """A copy of a frozen state with some fields changed (cheaper than ``replace``)."""
+    """A copy of a frozen dataclass value (a state, a ``Table``) with some fields
+    changed (cheaper than ``replace``). The value must have a ``__dict__``."""
     new = object.__new__(type(state))
     d = state.__dict__.copy()
     d.update(changes)
@@ -258,6 +263,9 @@ class Variant:
         raise NotImplementedError
 
     def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
+        """The state after the deal: ``state`` is the state before it (its rules and
+        assumed partner carry over), ``table`` the deal's seating, ``know`` the
+        knowledge gathered from the whole record."""
         raise NotImplementedError
 
     # --- knowledge ----------------------------------------------------------------
@@ -498,17 +506,7 @@ def check_hands(event: Event, table: Table) -> Table:
     except (LookupError, TypeError, ValueError):
         pass  # the careful walk below finds the problem and names it
     else:
-        return Table(
-            table.players,
-            table.active,
-            table.dealer,
-            table.sitting_out,
-            table.index,
-            table.deck,
-            table.removed,
-            table.first,
-            tuple(dealt),
-        )
+        return evolve(table, dealt=tuple(dealt))
     dealt = [0] * len(table.active)
     for name, cards in hands.items():
         if type(cards) is not list:
@@ -534,17 +532,7 @@ def check_hands(event: Event, table: Table) -> Table:
             raise Illegal("invalid_deal", "a card is dealt to two players")
         seen |= mask
         dealt[p] = mask
-    return Table(
-        table.players,
-        table.active,
-        table.dealer,
-        table.sitting_out,
-        table.index,
-        table.deck,
-        table.removed,
-        table.first,
-        tuple(dealt),
-    )
+    return evolve(table, dealt=tuple(dealt))
 
 
 def worse_error(a: EngineError, b: EngineError) -> EngineError:

@@ -13,6 +13,7 @@ from engine.core import (
     GameState,
     Illegal,
     NeedPartner,
+    Table,
     Variant,
     check_cards_and_player,
     check_event_shape,
@@ -26,7 +27,7 @@ from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
 from engine.rules import InvalidRules, effective_rules
 
-__all__ = ["VARIANTS", "RecordError", "apply", "fold", "prepare", "replay"]
+__all__ = ["VARIANTS", "RecordError", "apply", "deal_table", "fold", "prepare", "replay"]
 
 VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen()}
 
@@ -63,14 +64,11 @@ def apply(state: GameState, event: object, index: int) -> GameState:
             p = table.index.get(player, -1)
             if card >= 0 and table.deck >> card & 1 and p >= 0:
                 return variant.play(state, p, card, event, index)
+    if state.table is None:
+        return evolve(state, table=deal_table(state, event))
     typ, spec = check_event_shape(variant, event)
     assert isinstance(event, dict)
     variant.check_shape(typ, event)
-    if state.table is None:
-        if typ != "deal":
-            raise Illegal("out_of_order", f"a {typ} event before the deal")
-        table = variant.validate_deal(event, state.rules)
-        return evolve(state, table=table)
     if typ == "deal":
         raise Illegal("out_of_order", "the game has already been dealt")
     check_cards_and_player(state, event, spec)
@@ -82,6 +80,18 @@ def apply(state: GameState, event: object, index: int) -> GameState:
     if typ == "show":
         return _show(state, event, index)
     return variant.handle(state, event, index)
+
+
+def deal_table(state: GameState, event: object) -> Table:
+    """The seating (and dealt hands) that ``event``, the first event, deals in
+    ``state``, the state before the deal; raises ``Illegal`` as ``apply`` does."""
+    variant = state.variant
+    typ, _ = check_event_shape(variant, event)
+    assert isinstance(event, dict)
+    variant.check_shape(typ, event)
+    if typ != "deal":
+        raise Illegal("out_of_order", f"a {typ} event before the deal")
+    return variant.validate_deal(event, state.rules)
 
 
 def _show(state: GameState, event: Event, index: int) -> GameState:
@@ -118,8 +128,8 @@ def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int,
         raise RecordError("invalid_rules", str(exc), game) from None
     try:
         # The usual record: no ``undo`` (the careful walk below handles the rest).
-        plain = "undo" not in [event.get("type") for event in events]
-    except Exception:  # an event that is not an object
+        plain = "undo" not in [event["type"] for event in events]
+    except Exception:  # an event that is not an object, or has no type
         plain = False
     if plain:
         return variant, rules, list(enumerate(events)), -1
@@ -194,13 +204,17 @@ def fold(
                 k = after
                 continue
         try:
-            new = apply(state, event, i)
             if state.table is None:
-                assert new.table is not None
-                know = gather_knowledge(variant, new.table, event, events, i)
+                # The deal: the start state goes straight to the state after it, with
+                # the knowledge gathered from the whole record.
+                table = deal_table(state, event)
+                assert isinstance(event, dict)
+                know = gather_knowledge(variant, table, event, events, i)
                 if assumed is not None:
                     know = know.with_card(*assumed)
-                new = variant.initial_state(new, new.table, know)
+                new = variant.initial_state(state, table, know)
+            else:
+                new = apply(state, event, i)
         except Illegal as exc:
             return state, EngineError(i, exc.code, exc.message)
         except NeedPartner as need:

@@ -46,7 +46,10 @@ class EngineError:
         return {"index": self.index, "code": self.code, "message": self.message}
 
 
-@dataclass(frozen=True, slots=True)
+_set_attr = object.__setattr__
+
+
+@dataclass(frozen=True)
 class Result:
     """What a record amounts to.
 
@@ -72,6 +75,52 @@ class Result:
     awaiting: str | None = None
     to_act: str | None = None
     error: EngineError | None = None
+
+    # Written out rather than generated: a frozen dataclass's __init__ sets its 16
+    # fields one by one through object.__setattr__, and every replay builds a Result
+    # (several when candidate partners are tried). One ``__dict__`` is half the cost.
+    # The parameters are the fields, in order, with the same defaults.
+    def __init__(
+        self,
+        status: str,
+        game: str | None = None,
+        contract: str | None = None,
+        declarers: tuple[str, ...] | None = None,
+        level: str | None = None,
+        has_level: bool = False,
+        won: bool | None = None,
+        has_won: bool = False,
+        value: int | None = None,
+        augen: tuple[int, int] | None = None,
+        reason: str | None = None,
+        tricks: int | None = None,
+        payouts: dict[str, int] | None = None,
+        awaiting: str | None = None,
+        to_act: str | None = None,
+        error: EngineError | None = None,
+    ) -> None:
+        _set_attr(
+            self,
+            "__dict__",
+            {
+                "status": status,
+                "game": game,
+                "contract": contract,
+                "declarers": declarers,
+                "level": level,
+                "has_level": has_level,
+                "won": won,
+                "has_won": has_won,
+                "value": value,
+                "augen": augen,
+                "reason": reason,
+                "tricks": tricks,
+                "payouts": payouts,
+                "awaiting": awaiting,
+                "to_act": to_act,
+                "error": error,
+            },
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The spec's result JSON: keys that do not apply are absent."""
