@@ -54,10 +54,15 @@ class NeedPartner(Exception):
     The replay then repeats the fold once per candidate (hindsight rule 4).
     """
 
-    def __init__(self, candidates: tuple[int, ...], called: int) -> None:
+    def __init__(
+        self, candidates: tuple[int, ...], called: int, after: GameState | None = None
+    ) -> None:
         super().__init__("partner unknown")
         self.candidates = candidates
         self.called = called
+        # The state after the event, but for the partner, when the event's outcome
+        # depends on the partner only through him (see ``Variant.assume_partner``).
+        self.after = after
         self.state: GameState | None = None  # set by the fold: the state before the event
         self.position = 0  # and the event's position among the effective events
 
@@ -257,6 +262,20 @@ class Variant:
     def check_shape(self, typ: str, event: Event) -> None:
         """Shape rules beyond field kinds (``malformed_event``); none by default."""
         return None
+
+    def assume_partner(self, need: NeedPartner, q: int) -> tuple[GameState, int] | None:
+        """Where candidate ``q``'s replay may go on from: a state and the position of
+        the next event in the effective events, or None to replay from the start.
+
+        It must be the state the fold reaches with ``q`` assumed to hold the called
+        card. The default: with ``resume_candidates``, the state before the event that
+        needed the partner, with ``q`` assumed.
+        """
+        before = need.state
+        if not self.resume_candidates or before is None or before.know is None:
+            return None
+        know = before.know.with_card(q, need.called)
+        return evolve(before, know=know, assumed=q), need.position
 
     # --- deal ---------------------------------------------------------------------
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:

@@ -423,7 +423,23 @@ class Fuchsen(Variant):
                     "invalid_call",
                     f"nobody can hold {card_code}: every other hand is known without it",
                 )
-            raise NeedPartner(candidates, called)
+            # Every check above passed without the partner, and none reads who holds
+            # the called card (it is no trump, not turned, not the caller's): for any
+            # candidate the call gives this state with him as the Hilfer.
+            after = evolve(
+                state,
+                phase="play",
+                macher=p,
+                hilfer=-1,
+                own_card=False,
+                called=called,
+                called_suit=CLASS[called],
+                turned=turned,
+                to_act=table.first,
+                leader=table.first,
+                said_at=(index,),
+            )
+            raise NeedPartner(candidates, called, after)
         return evolve(
             state,
             phase="play",
@@ -437,6 +453,16 @@ class Fuchsen(Variant):
             leader=table.first,
             said_at=(index,),
         )
+
+    def assume_partner(self, need: NeedPartner, q: int) -> tuple[GameState, int] | None:
+        """Candidate ``q`` goes on after the call that needed him: the call's state
+        (``need.after``) with ``q`` holding the called card and as the Hilfer."""
+        before = need.state
+        after = need.after
+        if after is None or before is None or before.know is None:
+            return super().assume_partner(need, q)
+        know = before.know.with_card(q, need.called)
+        return evolve(after, know=know, assumed=q, hilfer=q), need.position + 1
 
     @staticmethod
     def _callable(table: Table, hand: int, turned: bool, own_ok: bool) -> int:

@@ -269,17 +269,12 @@ def _with_candidates(
     survivors = 0
     worst: EngineError | None = None
     called = need.called
-    before = need.state
     for q in need.candidates:
-        if variant.resume_candidates and before is not None and before.know is not None:
-            # Nothing before the call depends on who holds the called card: go on
-            # from the state before it instead of replaying the deal again.
-            state0 = evolve(before, know=before.know.with_card(q, called), assumed=q)
-            state, error = fold(
-                variant, rules, events, undo_error, (q, called), start=(state0, need.position)
-            )
-        else:
-            state, error = fold(variant, rules, events, undo_error, assumed=(q, called))
+        # Where the events before the one that needed the partner do not depend on who
+        # holds the called card, the variant says where to go on from instead of
+        # replaying the deal again.
+        start = variant.assume_partner(need, q)
+        state, error = fold(variant, rules, events, undo_error, (q, called), start=start)
         if error is not None:
             worst = error if worst is None else worse_error(worst, error)
             continue

@@ -3,9 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
+import importlib
 import inspect
+import random
+from typing import Any
 
+import pytest
+
+from engine import replay
+from engine.core import GameState, NeedPartner, Variant
+from engine.fuchsen import Fuchsen
+from engine.generate import random_game
+from engine.replay import RecordError, fold, prepare
 from engine.result import EngineError, Result
+from tests.engine._shared import CORPUS, load, need
+
+# ``engine.replay`` the module (the package exports the function under that name).
+replay_module = importlib.import_module("engine.replay")
 
 
 def test_the_result_init_takes_the_fields_in_order_with_their_defaults() -> None:
@@ -26,3 +41,112 @@ def test_the_result_init_takes_the_fields_in_order_with_their_defaults() -> None
         pass
     else:  # pragma: no cover
         raise AssertionError("Result must stay frozen")
+
+
+# ----------------------------------------------------------------- candidate partners
+
+
+def _candidate_starts(record: Any) -> list[tuple[Any, Any]] | None:
+    """Per candidate partner: the fold going on from ``Variant.assume_partner`` and the
+    plain fold from the start, event by event, with him assumed; None without one."""
+    try:
+        variant, rules, events, undo_error = prepare(record)
+    except RecordError:
+        return None
+    try:
+        fold(variant, rules, events, undo_error)
+        return None
+    except NeedPartner as need:
+        found = need
+    out = []
+    for q in found.candidates:
+        pair = []
+        for start in (variant.assume_partner(found, q), None):
+            try:
+                state, error = fold(
+                    variant, rules, events, undo_error, (q, found.called), start=start
+                )
+                pair.append((_fields(state), error))
+            except NeedPartner as again:  # pragma: no cover - a candidate is never asked
+                pair.append(("partner", again.candidates))
+        out.append((pair[0], pair[1]))
+    return out
+
+
+def _fields(state: GameState) -> dict[str, Any]:
+    return {k: v for k, v in state.__dict__.items() if k != "variant"}
+
+
+def _plain_replay(record: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """``replay`` with every candidate replayed from the start, event by event."""
+    with monkeypatch.context() as m:
+        m.setattr(Fuchsen, "assume_partner", Variant.assume_partner)
+        m.setattr(Variant, "resume_candidates", False)
+        m.setattr(Fuchsen, "resume_candidates", False)
+        m.setattr(replay_module, "fold", functools.partial(fold, runs=False))
+        return replay(record).to_dict()
+
+
+def _mutations(record: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """The record, some prefixes, and copies with an event dropped, two swapped or a
+    raise by another player (so that candidates fail at different events)."""
+    events = record["events"]
+    out = [record]
+    for cut in range(2, len(events)):
+        out.append({**record, "events": events[:cut]})
+    for _ in range(6):
+        changed = list(events)
+        i = rng.randrange(2, len(events))
+        j = rng.randrange(2, len(events))
+        what = rng.randrange(3)
+        if what == 0:
+            del changed[i]
+        elif what == 1:
+            changed[i], changed[j] = changed[j], changed[i]
+        else:
+            players = record["events"][0]["players"]
+            levels = ("kontra", "re", "supp", "mort")
+            changed.insert(
+                i,
+                {"type": "raise", "player": rng.choice(players), "level": rng.choice(levels)},
+            )
+        out.append({**record, "events": changed})
+    return out
+
+
+def test_candidates_go_on_after_the_call_as_the_plain_fold_would() -> None:
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(300):
+        seats = (4, 5, 6)[seed % 3]
+        record = random_game(seed, "fuchsen", seats, hands=False)
+        for variant_record in _mutations(record, rng):
+            pairs = _candidate_starts(variant_record)
+            if pairs is None:
+                continue
+            for resumed, plain in pairs:
+                checked += 1
+                assert resumed == plain, (seed, variant_record["events"])
+    assert checked > 2000
+
+
+def test_replay_with_candidates_equals_the_plain_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(11)
+    awaiting = 0
+    for seed in range(200):
+        for game, seats in (("fuchsen", 5), ("fuchsen", 4), ("fuchsen", 6), ("koenigrufen", 4)):
+            record = random_game(seed, game, seats, hands=False)
+            for variant_record in _mutations(record, rng)[:12]:
+                got = replay(variant_record).to_dict()
+                assert got == _plain_replay(variant_record, monkeypatch), variant_record
+                awaiting += got.get("awaiting") == "partner"
+    assert awaiting > 100
+
+
+def test_replay_with_candidates_equals_the_plain_replay_on_the_corpus(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    need(CORPUS)
+    for n, case in enumerate(load(CORPUS)):
+        record = case["record"]
+        assert replay(record).to_dict() == _plain_replay(record, monkeypatch), n
