@@ -35,6 +35,8 @@ S = TypeVar("S")
 
 BIT: dict[str, int] = {code: 1 << i for code, i in INDEX.items()}
 
+_set_attr = object.__setattr__  # bypasses a frozen dataclass's __setattr__
+
 # A placement the record never makes (a candidate partner's assumed called card).
 NEVER = 1 << 30
 
@@ -126,7 +128,7 @@ class Knowledge:
         return self.owner[card] == p and self.placed_at[card] <= index
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Decision:
     """How a decided game ended and what it pays."""
 
@@ -137,6 +139,32 @@ class Decision:
     declarers: tuple[str, ...]
     tricks: int
     augen: tuple[int, int] | None = None
+
+    # Written out, as ``Result.__init__``: one ``__dict__`` instead of a frozen
+    # dataclass's setattr per field. The parameters are the fields, in order.
+    def __init__(
+        self,
+        reason: str,
+        won: bool | None,
+        value: int,
+        payouts: tuple[tuple[str, int], ...],
+        declarers: tuple[str, ...],
+        tricks: int,
+        augen: tuple[int, int] | None = None,
+    ) -> None:
+        _set_attr(
+            self,
+            "__dict__",
+            {
+                "reason": reason,
+                "won": won,
+                "value": value,
+                "payouts": payouts,
+                "declarers": declarers,
+                "tricks": tricks,
+                "augen": augen,
+            },
+        )
 
 
 @dataclass(frozen=True)
@@ -168,9 +196,6 @@ class GameState:
     @property
     def tricks_done(self) -> int:
         return len(self.tricks)
-
-
-_set_attr = object.__setattr__  # bypasses the frozen dataclass's __setattr__, once
 
 
 def evolve(state: S, **changes: Any) -> S:

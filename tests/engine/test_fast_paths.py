@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine import replay
-from engine.core import GameState, NeedPartner, Variant
+from engine.core import Decision, GameState, NeedPartner, Variant
 from engine.fuchsen import Fuchsen
 from engine.generate import random_game
 from engine.replay import RecordError, fold, prepare
@@ -23,15 +23,20 @@ from tests.engine._shared import CORPUS, load, need
 replay_module = importlib.import_module("engine.replay")
 
 
-def test_the_result_init_takes_the_fields_in_order_with_their_defaults() -> None:
-    # Result writes its __init__ out (one __dict__ instead of 16 setattr calls): its
-    # parameters must stay the dataclass fields, so replace() and callers keep working.
-    params = list(inspect.signature(Result.__init__).parameters.values())[1:]
-    fields = dataclasses.fields(Result)
+@pytest.mark.parametrize("cls", [Result, Decision])
+def test_a_written_out_init_takes_the_fields_in_order_with_their_defaults(cls: type) -> None:
+    # Result and Decision write their __init__ out (one __dict__ instead of a setattr
+    # per field): the parameters must stay the dataclass fields, so that replace() and
+    # callers keep working.
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(cls)
     assert [p.name for p in params] == [f.name for f in fields]
     for p, f in zip(params, fields, strict=True):
         expected = inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
         assert p.default == expected, f.name
+
+
+def test_result_stays_a_frozen_value() -> None:
     result = Result(status="invalid", game="fuchsen", error=EngineError(3, "x", "y"))
     assert dataclasses.replace(result, game=None) == Result("invalid", error=result.error)
     assert result == Result("invalid", "fuchsen", error=EngineError(3, "x", "y"))
