@@ -313,8 +313,13 @@ class Variant:
         raise NotImplementedError
 
     # --- knowledge ----------------------------------------------------------------
+    # The event types whose ``placements`` may place a card: the knowledge pass skips
+    # the hook for the others.
+    placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show"})
+
     def placements(self, event: Event, table: Table) -> list[tuple[str, str]]:
-        """(player, card) pairs this well-formed event places in hands."""
+        """(player, card) pairs this well-formed event places in hands (only events of
+        ``placing_types`` can place any)."""
         typ = event["type"]
         if typ == "play":
             return [(event["player"], event["card"])]
@@ -462,27 +467,26 @@ def gather_knowledge(
             mask ^= low
     index = table.index
     deck = table.deck
+    placing = variant.placing_types
     for i, event in events:
-        if not isinstance(event, dict):
-            continue
-        if event.get("type") == "play":  # most events: skip the generic hook
-            name = event.get("player")
-            code = event.get("card")
-            if type(name) is not str or type(code) is not str:
+        # Subscripts, not ``get``: an event that is no object, lacks a field or has one
+        # of a kind no name or code can be (a KeyError or TypeError) places nothing.
+        try:
+            typ = event["type"]
+            if typ == "play":  # most events: skip the generic hook
+                p = index[event["player"]]
+                c = INDEX[event["card"]]
+                if not deck >> c & 1 or owner[c] >= 0 or known[p].bit_count() >= 6:
+                    continue  # as below
+                owner[c] = p
+                known[p] |= 1 << c
+                placed_at[c] = i
                 continue
-            p = index.get(name, -1)
-            c = INDEX.get(code, -1)
-            if p < 0 or c < 0 or not deck >> c & 1 or owner[c] >= 0 or known[p].bit_count() >= 6:
-                continue  # as below
-            owner[c] = p
-            known[p] |= 1 << c
-            placed_at[c] = i
-            continue
-        else:
-            try:
-                pairs: list[tuple[str, str]] = variant.placements(event, table)
-            except (KeyError, TypeError, AttributeError):
+            if type(typ) is not str or typ not in placing:
                 continue
+            pairs: list[tuple[str, str]] = variant.placements(event, table)
+        except (KeyError, TypeError, AttributeError):
+            continue
         for name, code in pairs:
             p = index.get(name, -1) if type(name) is str else -1
             c = INDEX.get(code, -1) if type(code) is str else -1

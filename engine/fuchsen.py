@@ -278,6 +278,8 @@ class Fuchsen(Variant):
         )
 
     # ------------------------------------------------------------------ knowledge
+    placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "call"})
+
     def placements(self, event: Event, table: Table) -> list[tuple[str, str]]:
         typ = event["type"]
         if typ == "call":

@@ -160,6 +160,8 @@ class Koenigrufen(Variant):
             face_down=(-1,) * 4,
         )
 
+    placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "bid", "join"})
+
     def placements(self, event: Event, table: Table) -> list[tuple[str, str]]:
         if event["type"] in ("bid", "join"):
             card = event.get("card")

@@ -15,8 +15,9 @@ from engine import replay
 from engine.core import Decision, GameState, NeedPartner, Variant
 from engine.fuchsen import Fuchsen
 from engine.generate import random_game
-from engine.replay import RecordError, fold, prepare
+from engine.replay import VARIANTS, RecordError, fold, prepare
 from engine.result import EngineError, Result
+from engine.rules import effective_rules
 from tests.engine._shared import CORPUS, load, need
 
 # ``engine.replay`` the module (the package exports the function under that name).
@@ -155,3 +156,34 @@ def test_replay_with_candidates_equals_the_plain_replay_on_the_corpus(
     for n, case in enumerate(load(CORPUS)):
         record = case["record"]
         assert replay(record).to_dict() == _plain_replay(record, monkeypatch), n
+
+
+# ----------------------------------------------------------------- knowledge
+
+
+def test_only_placing_types_place_cards() -> None:
+    # gather_knowledge skips the placements hook for the other event types.
+    records = [random_game(seed, "fuchsen", 5 + seed % 2, hands=False) for seed in range(40)]
+    records += [random_game(seed, "koenigrufen", 4, hands=False) for seed in range(40)]
+    if CORPUS.exists():
+        records += [case["record"] for case in load(CORPUS)]
+    seen: set[tuple[str, str]] = set()
+    for record in records:
+        variant = VARIANTS.get(record.get("game")) if isinstance(record, dict) else None
+        if variant is None or not isinstance(record.get("events"), list):
+            continue
+        try:
+            table = variant.validate_deal(record["events"][0], effective_rules(variant.name, None))
+        except Exception:
+            continue
+        for event in record["events"]:
+            typ = event.get("type") if isinstance(event, dict) else None
+            if not isinstance(typ, str) or typ in variant.placing_types:
+                continue
+            seen.add((variant.name, typ))
+            try:
+                pairs = variant.placements(event, table)
+            except (KeyError, TypeError, AttributeError):
+                continue
+            assert pairs == [], (variant.name, event)
+    assert {("fuchsen", "raise"), ("koenigrufen", "pass")} <= seen
