@@ -388,6 +388,18 @@ class Koenigrufen(Variant):
                 break
             p = to_act
             size = len(event)
+            if typ == "pass" and size == 2:
+                # The usual word: a pass that is not the auction's last (the general
+                # code below takes that one).
+                n_out = out | 1 << p
+                if n_out | (1 << bidder if bidder >= 0 else 0) != 0b1111:
+                    out = n_out
+                    k += 1
+                    q = (p + 1) & 3
+                    while out >> q & 1:
+                        q = (q + 1) & 3
+                    to_act = q
+                    continue
             n_high, n_bidder, n_called, n_joiner, n_join_card = (
                 high,
                 bidder,
@@ -492,7 +504,9 @@ class Koenigrufen(Variant):
         )
         if over:
             assert isinstance(new, KoenigState)
-            return self._auction_over(new), k
+            # The play usually follows at once: go on with it here rather than come
+            # back through the fold for it.
+            return self.play_run(self._auction_over(new), events, k, stop)
         return new, k
 
     def play_run(  # type: ignore[override]
@@ -538,10 +552,12 @@ class Koenigrufen(Variant):
         last_play = state.last_play
         tricks = list(state.tricks)
         won = list(state.won_cards)
-        # The trick on the table: its led suit, the best power of that suit and who
-        # played it, kept up to date card by card.
+        # The trick on the table: its led suit, the best power of that suit, who
+        # played it and the trick's cards, kept up to date card by card.
         led = best = winner = -1
+        mask = 0
         for q, c in trick:
+            mask |= 1 << c
             if winner < 0:
                 led, best, winner = c >> 3, power[c], q
             elif c >> 3 == led and power[c] > best:
@@ -597,18 +613,17 @@ class Koenigrufen(Variant):
                     ):
                         finish = True  # this trick decides the game: the run ends here
                 else:
-                    led, best, winner = card >> 3, power[card], p
+                    led, best, winner, mask = card >> 3, power[card], p, 0
                 trick.append((p, card))
-                played |= 1 << card
+                bit = 1 << card
+                played |= bit
+                mask |= bit
                 if first_play[p] < 0:
                     first_play[p] = i
                 last_play = i
                 if len(trick) < 4:
-                    to_act = (p + 1) % 4
+                    to_act = (p + 1) & 3
                 else:
-                    mask = 0
-                    for _, c in trick:
-                        mask |= 1 << c
                     won[winner] |= mask
                     tricks.append((leader, tuple(trick), winner))
                     leader = to_act = winner
