@@ -359,8 +359,9 @@ class Variant:
 
         Returns the state after the run and the position after it. It must equal
         folding ``apply`` over those events; it stops (returning fewer events) at any
-        event it does not handle, which the fold then gives to ``apply``. The default
-        handles none.
+        event it does not handle, which the fold then gives to ``apply``. It may raise
+        ``Illegal`` or ``NeedPartner`` as ``apply`` would, but only for the event at
+        ``k``, before it has folded any. The default handles none.
         """
         return state, k
 

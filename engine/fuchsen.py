@@ -137,6 +137,9 @@ class Fuchsen(Variant):
     # Before the call only the deal and shows can come, and neither depends on who
     # holds the called card.
     resume_candidates: ClassVar[bool] = True
+    run_starts: ClassVar[frozenset[tuple[str, object]]] = frozenset(
+        {("play", "play"), ("call", "call")}
+    )
     events: ClassVar[dict[str, EventSpec]] = {
         **COMMON_EVENTS,
         "deal": EventSpec(
@@ -619,6 +622,24 @@ class Fuchsen(Variant):
         table = state.table
         know = state.know
         assert table is not None and know is not None
+        if state.phase == "call":
+            # The usual call, ``{type, player, card}``: its fields pass apply's checks
+            # (kinds, a card of the deck, a player who plays), so it goes straight to
+            # ``_call``, which may raise for this event as ``apply`` would. The plays
+            # after it follow in the same run.
+            i, event = events[k]
+            if type(event) is not dict or len(event) != 3 or event.get("type") != "call":
+                return state, k
+            player = event.get("player")
+            code = event.get("card")
+            if type(player) is not str or type(code) is not str:
+                return state, k
+            card = INDEX.get(code, -1)
+            if card < 0 or not table.deck >> card & 1 or player not in table.index:
+                return state, k
+            after = self._call(state, event, i)
+            assert isinstance(after, FuchsenState)
+            return self.play_run(after, events, k + 1, stop)
         # A turned card the record identifies (``blank``) is left to ``apply``: the run
         # stops at it and while it lies in the trick; other cards rank as printed, and
         # the blank is no card of its printed suit in the Macher's hand. An

@@ -198,12 +198,18 @@ def fold(
     k = position
     while k < stop:
         i, event = events[k]
-        if runs and type(event) is dict and (state.phase, event.get("type")) in variant.run_starts:
-            state, after = variant.play_run(state, events, k, stop)
-            if after > k:
-                k = after
-                continue
         try:
+            if (
+                runs
+                and type(event) is dict
+                and (state.phase, event.get("type")) in variant.run_starts
+            ):
+                # A run raises only for its first event, before folding any (so
+                # ``state`` is still the state before the event that failed).
+                state, after = variant.play_run(state, events, k, stop)
+                if after > k:
+                    k = after
+                    continue
             if state.table is None:
                 # The deal: the start state goes straight to the state after it, with
                 # the knowledge gathered from the whole record.
