@@ -138,7 +138,7 @@ class Fuchsen(Variant):
     # holds the called card.
     resume_candidates: ClassVar[bool] = True
     run_starts: ClassVar[frozenset[tuple[str, object]]] = frozenset(
-        {("play", "play"), ("call", "call")}
+        {("call", "call"), ("play", "play"), ("play", "raise"), ("play", "end_raising")}
     )
     events: ClassVar[dict[str, EventSpec]] = {
         **COMMON_EVENTS,
@@ -641,15 +641,18 @@ class Fuchsen(Variant):
             assert isinstance(after, FuchsenState)
             return self.play_run(after, events, k + 1, stop)
         # A turned card the record identifies (``blank``) is left to ``apply``: the run
-        # stops at it and while it lies in the trick; other cards rank as printed, and
-        # the blank is no card of its printed suit in the Macher's hand. An
-        # unidentified blank (``amb`` in ``play_obligation``) stops the run at once.
+        # stops at it; other cards rank as printed, and the blank is no card of its
+        # printed suit in the Macher's hand. Once it lies in the trick it ranks as
+        # ``_key`` says (in a partner game: the lowest card of the called suit); in an
+        # alone game it belongs to no suit, and the run leaves that trick to ``apply``.
+        # An unidentified blank (``amb`` in ``play_obligation``) stops the run at once.
+        blank = -1
         blank_bit = 0
         # The Macher who still holds the blank of a called suit follows that suit with it.
         blank_follows_suit = NO_SUIT
         if state.turned:
             blank = know.blank
-            if blank < 0 or any(c == blank for _, c in state.trick):
+            if blank < 0 or (state.alone and any(c == blank for _, c in state.trick)):
                 return state, k
             blank_bit = 1 << blank
             if not state.blank_played and not state.alone:
@@ -685,13 +688,17 @@ class Fuchsen(Variant):
         # kept up to date card by card.
         led = wkey = winner = mask = -1
         if trick:
-            led = CLASS[trick[0][1]]
+            first = trick[0][1]
+            led = state.called_suit if first == blank else CLASS[first]
             mask = 0
             for q, c in trick:
                 mask |= 1 << c
-                cls = CLASS[c]
-                if (cls in (TRUMP, led)) and POWER[c] > wkey:
-                    wkey, winner = POWER[c], q
+                if c == blank:  # as ``_key``, in a partner game
+                    key = 0 if led == state.called_suit else -1
+                else:
+                    key = POWER[c] if CLASS[c] in (TRUMP, led) else -1
+                if key > wkey:
+                    wkey, winner = key, q
         gone = played | blank_bit  # cards no longer (or never) to be played face up
         start = k
         # The run's last event may decide the game: 1 the last card (played out), 2 the

@@ -187,3 +187,43 @@ def test_only_placing_types_place_cards() -> None:
                 continue
             assert pairs == [], (variant.name, event)
     assert {("fuchsen", "raise"), ("koenigrufen", "pass")} <= seen
+
+
+# ----------------------------------------------------------------- runs
+
+
+def _fold_both(record: Any) -> tuple[Any, Any] | None:
+    """The fold with runs and strictly event by event (state fields, error or the
+    NeedPartner it raised)."""
+    try:
+        variant, rules, events, undo_error = prepare(record)
+    except RecordError:
+        return None
+    out: list[Any] = []
+    for runs in (True, False):
+        try:
+            state, error = fold(variant, rules, events, undo_error, runs=runs)
+        except NeedPartner as partner:
+            out.append(("partner", partner.candidates, partner.position, partner.after))
+            continue
+        out.append((_fields(state), error))
+    return out[0], out[1]
+
+
+@pytest.mark.parametrize("contract", [None, "alone"])
+def test_runs_go_on_around_a_blank_in_the_trick_as_the_plain_fold(contract: str | None) -> None:
+    # A run may start with the Macher's identified blank in the trick (partner games)
+    # and with a raise or an end of the raising; every prefix puts the run's start and
+    # end somewhere else.
+    checked = 0
+    for seed in range(120):
+        seats = (4, 5, 6)[seed % 3]
+        record = random_game(seed, "fuchsen", seats, hands=seed % 2 == 0, contract=contract)
+        if "turned" not in record["events"][1]:
+            continue
+        checked += 1
+        for cut in range(2, len(record["events"]) + 1):
+            both = _fold_both({**record, "events": record["events"][:cut]})
+            assert both is not None
+            assert both[0] == both[1], (seed, cut)
+    assert checked > 10
