@@ -742,8 +742,13 @@ class Fuchsen(Variant):
                             continue
                         finish = 2  # at level 0 or 1 this may end the game
                     break
+                says_fuchs = False
                 if len(event) != 3:
-                    break
+                    # The Hilfer's Fuchs with his first card, in the first trick (later
+                    # every player has played): ``{type, player, card, fuchs: true}``.
+                    if len(event) != 4 or done or event["fuchs"] is not True:
+                        break
+                    says_fuchs = True
                 card = INDEX[event["card"]]
                 if index_of[event["player"]] != to_act:
                     break
@@ -751,6 +756,13 @@ class Fuchsen(Variant):
                 # The record puts only cards of the deck in a hand: no separate deck test.
                 if owner[card] != p or gone >> card & 1:
                     break
+                if says_fuchs:
+                    # As ``play``: only the Hilfer, with his first card, not lacking GO.
+                    go = owner[GO]
+                    if p != hilfer or first_play[p] >= 0 or go not in (p, -1):
+                        break
+                    if go < 0 and known[p].bit_count() >= 6 and not known[p] >> GO & 1:
+                        break
                 ending = 0
                 if trick:
                     if done == 5 and len(trick) == n - 1:
@@ -811,6 +823,11 @@ class Fuchsen(Variant):
                     leader = to_act = winner
                     trick = []
                 k += 1
+                if says_fuchs:
+                    # Said: no forgotten Fuchs to watch for (no ending in trick 1).
+                    fuchs_said = True
+                    watch = False
+                    may_end = level >= 2 or level == 0
                 if ending:
                     finish = ending
                     break
@@ -831,6 +848,7 @@ class Fuchsen(Variant):
             level=level,
             said_at=tuple(said_at),
             raising_ended=raising_ended,
+            fuchs_said=fuchs_said,
         )
         if finish == 1:
             return self._played_out(new), k

@@ -227,3 +227,27 @@ def test_runs_go_on_around_a_blank_in_the_trick_as_the_plain_fold(contract: str 
             assert both is not None
             assert both[0] == both[1], (seed, cut)
     assert checked > 10
+
+
+def test_runs_take_the_fuchs_as_the_plain_fold() -> None:
+    # The Hilfer's Fuchs with his first card is folded in the run; every prefix and a
+    # Fuchs said by someone else, or with a later card, is left to apply.
+    checked = 0
+    for seed in range(150):
+        record = random_game(seed, "fuchsen", 4 + seed % 3, hands=seed % 2 == 0)
+        events = record["events"]
+        fuchs = [k for k, e in enumerate(events) if e.get("fuchs") is True]
+        if not fuchs:
+            continue
+        checked += 1
+        variants = [events[:cut] for cut in range(2, len(events) + 1)]
+        for k in range(2, len(events)):
+            if events[k]["type"] == "play" and k != fuchs[0]:
+                moved = [dict(e) for e in events]
+                moved[k]["fuchs"] = True
+                variants.append(moved)
+        for changed in variants:
+            both = _fold_both({**record, "events": changed})
+            assert both is not None
+            assert both[0] == both[1], (seed, changed)
+    assert checked > 20
