@@ -56,6 +56,8 @@ SUIT_MASK = tuple(DECK & (0xFF << (8 * s)) for s in range(4))
 ACES_TENS = mask_of(c for c in CODES if c[1:] in ("A", "10"))
 HUNDERT_PAIRS = tuple(mask_of((s + "K", s + "O")) for s in "EGRS")
 _JOINABLE = (RANK["bettler"], RANK["plauderer"])
+_ZEROS = (0, 0, 0, 0)  # per player, at the start: no cards won
+_NONE_YET = (-1, -1, -1, -1)  # per player, at the start: no first play, no face-down card
 
 
 @dataclass(frozen=True)
@@ -155,9 +157,9 @@ class Koenigrufen(Variant):
             phase="auction",
             to_act=table.first,
             leader=table.first,
-            won_cards=(0,) * 4,
-            first_play=(-1,) * 4,
-            face_down=(-1,) * 4,
+            won_cards=_ZEROS,
+            first_play=_NONE_YET,
+            face_down=_NONE_YET,
         )
 
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "bid", "join"})
@@ -713,8 +715,8 @@ class Koenigrufen(Variant):
             won=won,
             value=value,
             payouts=tuple(pay.items()),
-            declarers=tuple(table.active[q] for q in side),
-            tricks=state.tricks_done,
+            declarers=tuple([table.active[q] for q in side]),
+            tricks=len(state.tricks),
         )
         return evolve(state, decision=decision)
 
