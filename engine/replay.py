@@ -68,6 +68,8 @@ def apply(state: GameState, event: object, index: int) -> GameState:
         return evolve(state, table=deal_table(state, event))
     typ, spec = check_event_shape(variant, event)
     assert isinstance(event, dict)
+    if typ == "undo":
+        raise UndoInFold  # no move of the game: ``prepare`` resolves it (see replay)
     variant.check_shape(typ, event)
     if typ == "deal":
         raise Illegal("out_of_order", "the game has already been dealt")
@@ -106,12 +108,18 @@ def _show(state: GameState, event: Event, index: int) -> GameState:
     return state.variant.after_show(evolve(state, shown=shown), index)
 
 
-def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int, Event]], int]:
+def prepare(
+    record: object, *, resolve_undo: bool = True
+) -> tuple[Variant, Mapping[str, Any], list[tuple[int, Event]], int]:
     """Check the record's frame and resolve ``undo``.
 
     Returns the variant, the effective house rules, the effective events as
     ``(index, event)`` pairs and the index of a failing ``undo`` (or -1). Raises
     ``RecordError`` for a malformed record or invalid rules.
+
+    With ``resolve_undo=False`` every event is returned as it stands, unread: right
+    only for a record without ``undo``, which the caller must then make sure of (a
+    fold that meets an ``undo`` raises ``UndoInFold``; see ``replay``).
     """
     if not isinstance(record, dict):
         raise RecordError("malformed_record", "a record must be an object", None)
@@ -126,6 +134,8 @@ def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int,
         rules = effective_rules(game, record.get("rules"))
     except InvalidRules as exc:
         raise RecordError("invalid_rules", str(exc), game) from None
+    if not resolve_undo:
+        return variant, rules, list(enumerate(events)), -1
     try:
         # The usual record: no ``undo`` (the careful walk below handles the rest).
         plain = "undo" not in [event["type"] for event in events]
@@ -146,6 +156,15 @@ def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int,
         else:
             kept.append(pair)
     return variant, rules, kept, undo_error
+
+
+def _holds_undo(events: list[tuple[int, Event]]) -> bool:
+    """Does any event ask to undo (as ``prepare`` reads them)?"""
+    return any(isinstance(event, dict) and event.get("type") == "undo" for _, event in events)
+
+
+class UndoInFold(Exception):
+    """``apply`` met an ``undo``: the events were not resolved (see ``prepare``)."""
 
 
 class RecordError(Exception):
@@ -241,6 +260,34 @@ def _error_result(error: EngineError, game: str | None) -> Result:
 def replay(record: object) -> Result:
     """Replay a whole record and return its ``Result``. Never raises for bad input:
     a malformed record gives status ``"invalid"``."""
+    # Most records hold no ``undo``: fold the events as they stand rather than read
+    # every event for one first. Each event the fold reaches goes through a run (which
+    # takes none) or ``apply`` (which raises UndoInFold for one); only where the fold
+    # stops early (an error, the partner unknown) are the others looked through. A
+    # record with an ``undo`` is replayed again, resolved.
+    try:
+        variant, rules, events, undo_error = prepare(record, resolve_undo=False)
+    except RecordError as exc:
+        return _error_result(EngineError(-1, exc.code, exc.message), exc.game)
+    try:
+        state, error = fold(variant, rules, events, undo_error)
+    except UndoInFold:
+        return _replay_resolved(record)
+    except NeedPartner as need:
+        if _holds_undo(events):
+            return _replay_resolved(record)
+        return _with_candidates(variant, rules, events, undo_error, need)
+    if error is not None:
+        if _holds_undo(events):
+            return _replay_resolved(record)
+        return _error_result(error, variant.name)
+    if state.table is None:
+        return Result(status="in_progress", game=variant.name, awaiting="deal")
+    return variant.result(state)
+
+
+def _replay_resolved(record: object) -> Result:
+    """``replay`` with ``undo`` resolved before the fold."""
     try:
         variant, rules, events, undo_error = prepare(record)
     except RecordError as exc:

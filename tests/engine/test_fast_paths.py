@@ -251,3 +251,36 @@ def test_runs_take_the_fuchs_as_the_plain_fold() -> None:
             assert both is not None
             assert both[0] == both[1], (seed, changed)
     assert checked > 20
+
+
+# ----------------------------------------------------------------- undo
+
+
+def _with_undos(record: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """Copies of the record with ``undo`` events put in (first, anywhere, after the
+    end, malformed, several in a row, after an illegal event)."""
+    events = record["events"]
+    out = []
+    for _ in range(8):
+        changed = list(events)
+        for _ in range(rng.randrange(1, 4)):
+            undo: Any = {"type": "undo"}
+            if rng.random() < 0.15:
+                undo = {"type": "undo", "player": "anna"}
+            changed.insert(rng.randrange(0, len(changed) + 1), undo)
+        if rng.random() < 0.3:
+            changed.insert(rng.randrange(1, len(changed)), {"type": "play", "card": "EO"})
+        out.append({**record, "events": changed})
+    out.append({**record, "events": [{"type": "undo"}, *events]})
+    out.append({**record, "events": [*events, {"type": "undo"}, {"type": "undo"}]})
+    return out
+
+
+def test_replay_finds_an_undo_as_the_resolved_replay() -> None:
+    rng = random.Random(3)
+    for seed in range(60):
+        for game, seats in (("fuchsen", 5), ("fuchsen", 6), ("koenigrufen", 4)):
+            record = random_game(seed, game, seats, hands=seed % 2 == 0)
+            for changed in _with_undos(record, rng):
+                expected = replay_module._replay_resolved(changed).to_dict()
+                assert replay(changed).to_dict() == expected, changed
