@@ -689,6 +689,7 @@ class Fuchsen(Variant):
         # The trick on the table: its led class, the key to beat and who holds it,
         # kept up to date card by card.
         led = wkey = winner = mask = -1
+        winning = 0  # the cards that can win the trick: trumps and the led class
         if trick:
             first = trick[0][1]
             led = state.called_suit if first == blank else CLASS[first]
@@ -701,7 +702,8 @@ class Fuchsen(Variant):
                     key = POWER[c] if CLASS[c] in (TRUMP, led) else -1
                 if key > wkey:
                     wkey, winner = key, q
-        gone = played | blank_bit  # cards no longer (or never) to be played face up
+            winning = TRUMPS | CLASS_MASK[led]
+        gone = gone_before = played | blank_bit  # cards no longer (or never) to be played
         start = k
         # The run's last event may decide the game: 1 the last card (played out), 2 the
         # lead of trick 2 ending the raising at level 0 or 1 (no kontra, no re).
@@ -766,6 +768,8 @@ class Fuchsen(Variant):
                     if go < 0 and known[p].bit_count() >= 6 and not known[p] >> GO & 1:
                         break
                 ending = 0
+                cls = CLASS[card]
+                power = POWER[card]
                 if trick:
                     if done == 5 and len(trick) == n - 1:
                         ending = 1  # the last card of the game (once its checks pass)
@@ -774,9 +778,9 @@ class Fuchsen(Variant):
                     if not led_cards and led == blank_follows_suit and p == macher:
                         break  # only the blank follows: apply judges it
                     if led_cards:
-                        if CLASS[card] != led:
+                        if cls != led:
                             break
-                        if POWER[card] <= wkey:
+                        if power <= wkey:
                             better = led_cards
                             while better:
                                 low = better & -better
@@ -788,9 +792,9 @@ class Fuchsen(Variant):
                     elif led != TRUMP:
                         trumps = hand & TRUMPS
                         if trumps:
-                            if CLASS[card] != TRUMP:
+                            if cls != TRUMP:
                                 break
-                            if POWER[card] <= wkey:
+                            if power <= wkey:
                                 while trumps:
                                     low = trumps & -trumps
                                     if POWER[low.bit_length() - 1] > wkey:
@@ -798,10 +802,10 @@ class Fuchsen(Variant):
                                     trumps ^= low
                                 if trumps:
                                     break
-                    cls = CLASS[card]
-                    if (cls in (TRUMP, led)) and POWER[card] > wkey:
-                        wkey, winner = POWER[card], p
-                    mask |= 1 << card
+                    if power > wkey and winning >> card & 1:
+                        wkey, winner = power, p
+                    bit = 1 << card
+                    mask |= bit
                 else:
                     if not raising_ended and done == 1:
                         if not may_end:
@@ -809,10 +813,11 @@ class Fuchsen(Variant):
                                 break  # a forgotten Fuchs may come to light: apply judges
                             ending = 2  # this end of the raising may end the game
                         raising_ended = True
-                    led, wkey, winner, mask = CLASS[card], POWER[card], p, 1 << card
+                    bit = 1 << card
+                    led, wkey, winner, mask = cls, power, p, bit
+                    winning = TRUMPS | CLASS_MASK[cls]
                 trick.append((p, card))
-                played |= 1 << card
-                gone |= 1 << card
+                gone |= bit  # the cards played in the run: ``gone`` less ``gone_before``
                 if first_play[p] < 0:
                     first_play[p] = i
                 last_play = i
@@ -840,7 +845,7 @@ class Fuchsen(Variant):
         new = evolve(
             state,
             trick=tuple(trick),
-            played=played,
+            played=played | (gone ^ gone_before),
             to_act=to_act,
             leader=leader,
             first_play=tuple(first_play),
