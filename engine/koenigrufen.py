@@ -380,117 +380,126 @@ class Koenigrufen(Variant):
         face_down = list(state.face_down)
         start = k
         over = False
-        while k < stop:
-            event = events[k][1]
-            if type(event) is not dict:
-                break
-            typ = event.get("type")
-            player = event.get("player")
-            if type(player) is not str or index_of.get(player, -1) != to_act:
-                break
-            p = to_act
-            size = len(event)
-            if typ == "pass" and size == 2:
-                # The usual word: a pass that is not the auction's last (the general
-                # code below takes that one).
-                n_out = out | 1 << p
-                if n_out | (1 << bidder if bidder >= 0 else 0) != 0b1111:
-                    out = n_out
-                    k += 1
-                    q = (p + 1) & 3
-                    while out >> q & 1:
-                        q = (q + 1) & 3
-                    to_act = q
-                    continue
-            n_high, n_bidder, n_called, n_joiner, n_join_card = (
-                high,
-                bidder,
-                called,
-                joiner,
-                join_card,
-            )
-            n_out = out
-            laid = -2  # the face-down card of a bid (-1: none), -2: not a bid
-            if typ == "pass" and size == 2:
-                n_out = out | 1 << p
-            elif typ == "bid" and 3 <= size <= 4:
-                contract = event.get("contract")
-                rank = RANK.get(contract, 0) if type(contract) is str else 0
-                if rank <= high:
+        # Required fields are read by subscript: a missing one or one of a kind no
+        # name can be (KeyError, TypeError) stops the run at that event, unfolded.
+        try:
+            while k < stop:
+                event = events[k][1]
+                if type(event) is not dict:
                     break
-                called_code = event.get("called")
-                card_code = event.get("card")
-                if size == 4 and called_code is None and card_code is None:
-                    break  # a field a bid does not have
-                n_called = -1
-                if contract in WITH_CALLED:
-                    if type(called_code) is not str:
+                typ = event["type"]
+                if index_of[event["player"]] != to_act:
+                    break
+                p = to_act
+                size = len(event)
+                if typ == "pass" and size == 2:
+                    # The usual word: a pass that is not the auction's last (the general
+                    # code below takes that one).
+                    n_out = out | 1 << p
+                    if n_out | (1 << bidder if bidder >= 0 else 0) != 0b1111:
+                        out = n_out
+                        k += 1
+                        q = (p + 1) & 3
+                        while out >> q & 1:
+                            q = (q + 1) & 3
+                        to_act = q
+                        continue
+                n_high, n_bidder, n_called, n_joiner, n_join_card = (
+                    high,
+                    bidder,
+                    called,
+                    joiner,
+                    join_card,
+                )
+                n_out = out
+                laid = -2  # the face-down card of a bid (-1: none), -2: not a bid
+                if typ == "pass" and size == 2:
+                    n_out = out | 1 << p
+                elif typ == "bid" and 3 <= size <= 4:
+                    contract = event.get("contract")
+                    rank = RANK.get(contract, 0) if type(contract) is str else 0
+                    if rank <= high:
                         break
-                    n_called = INDEX.get(called_code, -1)
-                    if n_called < 0 or not DECK >> n_called & 1:
+                    called_code = event.get("called")
+                    card_code = event.get("card")
+                    if size == 4 and called_code is None and card_code is None:
+                        break  # a field a bid does not have
+                    n_called = -1
+                    if contract in WITH_CALLED:
+                        if type(called_code) is not str:
+                            break
+                        n_called = INDEX.get(called_code, -1)
+                        if n_called < 0 or not DECK >> n_called & 1:
+                            break
+                        holder = owner[n_called]
+                        if holder == p or (
+                            holder < 0
+                            and all(known[q].bit_count() >= 6 for q in range(4) if q != p)
+                        ):
+                            break
+                    elif called_code is not None:
                         break
-                    holder = owner[n_called]
-                    if holder == p or (
-                        holder < 0 and all(known[q].bit_count() >= 6 for q in range(4) if q != p)
+                    laid = -1
+                    if card_code is not None:
+                        if type(card_code) is not str or contract not in WITH_FACE_DOWN:
+                            break
+                        laid = INDEX.get(card_code, -1)
+                        if laid < 0 or not DECK >> laid & 1 or owner[laid] != p:
+                            break
+                    if contract in WITH_HUNDERT and known[p].bit_count() >= 6:
+                        hand = known[p]
+                        if not any(hand & pair == pair for pair in HUNDERT_PAIRS):
+                            break
+                    n_high, n_bidder, n_joiner, n_join_card = rank, p, -1, -1
+                elif typ == "join" and 2 <= size <= 3:
+                    if high not in _JOINABLE or joiner >= 0:
+                        break
+                    card_code = event.get("card")
+                    n_join_card = -1
+                    if size == 3:
+                        if type(card_code) is not str:
+                            break
+                        n_join_card = INDEX.get(card_code, -1)
+                        if (
+                            n_join_card < 0
+                            or not DECK >> n_join_card & 1
+                            or owner[n_join_card] != p
+                        ):
+                            break
+                    n_joiner = p
+                    n_out = out | 1 << p
+                else:
+                    break
+                if n_out | (1 << n_bidder if n_bidder >= 0 else 0) == 0b1111:
+                    # The last word: the auction ends. A durchmarsch whose called card the
+                    # record places nowhere needs the candidates: apply raises for them.
+                    if (
+                        n_bidder >= 0
+                        and CONTRACTS[n_high - 1] in WITH_CALLED
+                        and owner[n_called] < 0
+                        and state.assumed < 0
                     ):
                         break
-                elif called_code is not None:
+                    over = True
+                out, high, bidder, called, joiner, join_card = (
+                    n_out,
+                    n_high,
+                    n_bidder,
+                    n_called,
+                    n_joiner,
+                    n_join_card,
+                )
+                if laid != -2:
+                    face_down[p] = laid
+                k += 1
+                if over:
                     break
-                laid = -1
-                if card_code is not None:
-                    if type(card_code) is not str or contract not in WITH_FACE_DOWN:
-                        break
-                    laid = INDEX.get(card_code, -1)
-                    if laid < 0 or not DECK >> laid & 1 or owner[laid] != p:
-                        break
-                if contract in WITH_HUNDERT and known[p].bit_count() >= 6:
-                    hand = known[p]
-                    if not any(hand & pair == pair for pair in HUNDERT_PAIRS):
-                        break
-                n_high, n_bidder, n_joiner, n_join_card = rank, p, -1, -1
-            elif typ == "join" and 2 <= size <= 3:
-                if high not in _JOINABLE or joiner >= 0:
-                    break
-                card_code = event.get("card")
-                n_join_card = -1
-                if size == 3:
-                    if type(card_code) is not str:
-                        break
-                    n_join_card = INDEX.get(card_code, -1)
-                    if n_join_card < 0 or not DECK >> n_join_card & 1 or owner[n_join_card] != p:
-                        break
-                n_joiner = p
-                n_out = out | 1 << p
-            else:
-                break
-            if n_out | (1 << n_bidder if n_bidder >= 0 else 0) == 0b1111:
-                # The last word: the auction ends. A durchmarsch whose called card the
-                # record places nowhere needs the candidates: apply raises for them.
-                if (
-                    n_bidder >= 0
-                    and CONTRACTS[n_high - 1] in WITH_CALLED
-                    and owner[n_called] < 0
-                    and state.assumed < 0
-                ):
-                    break
-                over = True
-            out, high, bidder, called, joiner, join_card = (
-                n_out,
-                n_high,
-                n_bidder,
-                n_called,
-                n_joiner,
-                n_join_card,
-            )
-            if laid != -2:
-                face_down[p] = laid
-            k += 1
-            if over:
-                break
-            q = (p + 1) % 4
-            while out >> q & 1:
-                q = (q + 1) % 4
-            to_act = q
+                q = (p + 1) % 4
+                while out >> q & 1:
+                    q = (q + 1) % 4
+                to_act = q
+        except (KeyError, TypeError):
+            pass  # at event ``k``: apply takes it
         if k == start:
             return state, k
         new = evolve(
