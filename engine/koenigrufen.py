@@ -573,6 +573,8 @@ class Koenigrufen(Variant):
                 led, best, winner = c >> 3, power[c], q
             elif c >> 3 == led and power[c] > best:
                 best, winner = power[c], q
+        on_table = len(trick)  # cards in the trick
+        done = len(tricks)  # tricks collected
         start = k
         finish = False  # set by a trick that ends the game, once its card is checked
         # The field lookups come first and raise KeyError or TypeError for a missing
@@ -590,7 +592,7 @@ class Koenigrufen(Variant):
                 # The record puts only cards of the deck in a hand: no separate deck test.
                 if owner[card] != p or played >> card & 1:
                     break
-                if not tricks and face_down_first:
+                if not done and face_down_first:
                     # A card laid face down in the bid or join is this player's first card.
                     named = -1
                     if p == d and face_down_declarer:
@@ -615,8 +617,8 @@ class Koenigrufen(Variant):
                                 break
                     if card >> 3 == led and power[card] > best:
                         best, winner = power[card], p
-                    if len(trick) == 3 and (
-                        len(tricks) == 5
+                    if on_table == 3 and (
+                        done == 5
                         or (
                             contract != "schurln"
                             and ((keep and winner not in keep) or (not keep and winner in losing))
@@ -632,13 +634,16 @@ class Koenigrufen(Variant):
                 if first_play[p] < 0:
                     first_play[p] = i
                 last_play = i
-                if len(trick) < 4:
+                if on_table < 3:
+                    on_table += 1
                     to_act = (p + 1) & 3
                 else:
                     won[winner] |= mask
                     tricks.append((leader, tuple(trick), winner))
+                    done += 1
                     leader = to_act = winner
                     trick = []
+                    on_table = 0
                 k += 1
                 if finish:
                     break
