@@ -33,7 +33,6 @@ __all__ = [
 Event = Mapping[str, Any]
 S = TypeVar("S")
 
-BIT: dict[str, int] = {code: 1 << i for code, i in INDEX.items()}
 
 _set_attr = object.__setattr__  # bypasses a frozen dataclass's __setattr__
 
@@ -86,6 +85,9 @@ class Table:
     removed: int  # bitmask of removed cards (Fuchsen, 5 active)
     first: int  # active index of the first player after the dealer
     dealt: tuple[int, ...] = ()  # per active player: bitmask of his dealt hand, if listed
+    # Per card: the active index of the player dealt it (-1: nobody), when the deal
+    # lists every active player's hand; else empty.
+    dealt_owner: tuple[int, ...] = ()
 
     @property
     def n(self) -> int:
@@ -439,22 +441,25 @@ def gather_knowledge(
     if len(dealt) == len(table.active) and 0 not in dealt:
         # Every hand was dealt in the record (each listed hand is six valid cards): the
         # deal placed every card first, and no later event can change where a card is.
-        owner = [-1] * 32
-        index = table.index
-        for name, codes in deal["hands"].items():
-            p = index[name]
-            for code in codes:
-                owner[INDEX[code]] = p
+        by_card = table.dealt_owner
+        if not by_card:
+            full = [-1] * 32
+            index = table.index
+            for name, codes in deal["hands"].items():
+                p = index[name]
+                for code in codes:
+                    full[INDEX[code]] = p
+            by_card = tuple(full)
         # Where each card was placed depends only on which cards were dealt and when.
         cards = 0
         for mask in dealt:
             cards |= mask
         placed = _PLACED_AT_DEAL.get((cards, deal_index))
         if placed is None:
-            placed = tuple([NEVER if q < 0 else deal_index for q in owner])
+            placed = tuple([NEVER if q < 0 else deal_index for q in by_card])
             if len(_PLACED_AT_DEAL) < 256:
                 _PLACED_AT_DEAL[cards, deal_index] = placed
-        return Knowledge(tuple(owner), dealt, placed, variant.find_blank(events, table))
+        return Knowledge(by_card, dealt, placed, variant.find_blank(events, table))
     owner = [-1] * 32
     known = [0] * table.n
     placed_at = [NEVER] * 32
@@ -541,21 +546,33 @@ def check_hands(event: Event, table: Table) -> Table:
     dealt = [0] * len(table.active)
     index = table.index
     seen = 0
+    owner = [-1] * 32
     try:
         # The usual case: every hand is six known codes of the deck, no card twice.
         for name, cards in hands.items():
             # Six codes or a ValueError; an unknown code is a KeyError.
             c1, c2, c3, c4, c5, c6 = cards
-            mask = BIT[c1] | BIT[c2] | BIT[c3] | BIT[c4] | BIT[c5] | BIT[c6]
+            i1, i2, i3, i4, i5, i6 = (
+                INDEX[c1],
+                INDEX[c2],
+                INDEX[c3],
+                INDEX[c4],
+                INDEX[c5],
+                INDEX[c6],
+            )
+            mask = 1 << i1 | 1 << i2 | 1 << i3 | 1 << i4 | 1 << i5 | 1 << i6
             p = index[name]
             if mask.bit_count() != 6 or mask & ~deck or seen & mask:
                 raise LookupError
             seen |= mask
             dealt[p] = mask
+            owner[i1] = owner[i2] = owner[i3] = owner[i4] = owner[i5] = owner[i6] = p
     except (LookupError, TypeError, ValueError):
         pass  # the careful walk below finds the problem and names it
     else:
-        return evolve(table, dealt=tuple(dealt))
+        if 0 in dealt:
+            return evolve(table, dealt=tuple(dealt))
+        return evolve(table, dealt=tuple(dealt), dealt_owner=tuple(owner))
     dealt = [0] * len(table.active)
     for name, cards in hands.items():
         if type(cards) is not list:
