@@ -29,7 +29,7 @@ from rest_framework.views import APIView
 from clubs import selectors as club_selectors
 from clubs.models import GameKind, Player, Role, RuleProfile, Season, role_at_least
 from clubs.permissions import membership_for
-from games import selectors, services
+from games import selectors, services, sql
 from games.errors import (
     EngineRejected,
     EveningClosed,
@@ -148,7 +148,19 @@ class GamesApi(APIView):
             game = selectors.game_get_with_role(game_id=game_id, user=user)
         except ObjectDoesNotExist:
             raise Http404 from None
-        role = getattr(game, "member_role", None)
+        self.check_role(getattr(game, "member_role", None), min_role)
+        return game
+
+    def member_game(self, found: sql.LockedGame | None, min_role: str) -> sql.LockedGame:
+        """What ``services.game_locked_with_role`` found, if the role suffices (else 404/403)."""
+        if found is None:
+            raise Http404
+        self.check_role(found.role, min_role)
+        return found
+
+    @staticmethod
+    def check_role(role: str | None, min_role: str) -> None:
+        """404 for a non-member (``role`` None), 403 for a role below ``min_role``."""
         if role is None:
             raise Http404
         if not role_at_least(role, min_role):
@@ -156,7 +168,6 @@ class GamesApi(APIView):
                 _("This needs the role %(role)s or higher in this club.")
                 % {"role": Role(min_role).label}
             )
-        return game
 
     def idempotency_key(self, request: Request) -> str | None:
         key = request.headers.get("Idempotency-Key")
@@ -310,6 +321,8 @@ _DATETIME = serializers.DateTimeField()
 def _event_data(row: selectors.EventRow) -> dict[str, Any]:
     """One event as ``GameEventOutputSerializer`` writes it, from a ``game_event_rows`` row."""
     seq, event_type, payload, schema_version, username, recorded_at = row
+    recorded_at = sql.as_datetime(recorded_at)  # ISO text when read as JSON
+    assert recorded_at is not None  # recorded_at is NOT NULL
     event = to_event(event_type, payload, schema_version)
     del event["type"]
     return {
@@ -327,6 +340,7 @@ def _game_data(
     *,
     record: dict[str, Any],
     rows: list[selectors.EventRow],
+    names: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """``GameDetailSerializer``'s answer built by hand (the same keys and values, far cheaper)."""
     return {
@@ -336,7 +350,9 @@ def _game_data(
         "game_kind": game.game_kind,
         "status": game.status,
         "house_rules": game.house_rules,
-        "players": selectors.players_legend(club=game.evening.club, records=[record]),
+        "players": selectors.players_legend(
+            club_id=game.evening.club_id, records=[record], known=names
+        ),
         "state": selectors.table_state(record=record),
         "result": game.result,
         "last_seq": game.last_seq,
@@ -353,10 +369,15 @@ def game_detail_data(game: Game) -> dict[str, Any]:
     return _game_data(game, record=selectors.record_from_rows(game=game, rows=rows), rows=rows)
 
 
-def appended_data(appended: services.Appended, *, answer: str = "full") -> dict[str, Any]:
-    """The answer to an append: the whole game, or (``answer="new"``) only the new events."""
+def appended_data(
+    appended: services.Appended, *, answer: str = "full", names: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The answer to an append: the whole game, or (``answer="new"``) only the new events.
+
+    ``names``: player names already read (``players_legend``'s ``known``).
+    """
     rows = appended.rows[appended.new_from :] if answer == "new" else appended.rows
-    return _game_data(appended.game, record=appended.record, rows=rows)
+    return _game_data(appended.game, record=appended.record, rows=rows, names=names)
 
 
 ExportSerializer = inline_serializer(
@@ -625,39 +646,43 @@ class GameEventAppendApi(GamesApi):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = self.game_for(request, game_id, Role.SCORER)
+        # One transaction from the first statement on, which locks the game's row and
+        # reads the caller's role, the evening's names and the key's fingerprint with
+        # it; the lock covers the append and the stored answer. A refusal (404, 403,
+        # 400, 409, 422) raises out of it and so rolls back, writing nothing.
         key = self.idempotency_key(request)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        with services.game_locked_with_role(game_id=game_id, user=request.user, key=key) as found:
+            locked = self.member_game(found, Role.SCORER)
+            serializer = self.InputSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            data = serializer.validated_data
 
-        # With a key, idempotent_call locks the game (and looks the key up under the
-        # lock) in its transaction: the append then takes that locked row as it is.
-        locked: list[Game] = []
+            fingerprint = self.fingerprint(request) if key is not None else ""
 
-        def lock() -> None:
-            locked.append(services.game_lock(game=game))
+            def respond(appended: services.Appended) -> tuple[int, Any]:
+                # Built from what the append read and wrote: no second look at the events.
+                return status.HTTP_201_CREATED, appended_data(
+                    appended, answer=data["answer"], names=locked.seat_names
+                )
 
-        def work() -> tuple[int, Any]:
-            appended = services.game_events_record(
-                game=locked[-1] if locked else game,
-                user=request.user,
-                expected_seq=data["expected_seq"],
-                events=[dict(event) for event in data["events"]],
-                idempotency_key=key,
-                locked=bool(locked),
+            def work() -> tuple[int, Any]:
+                appended = services.game_events_record(
+                    game=locked.game,
+                    user=request.user,
+                    expected_seq=data["expected_seq"],
+                    events=[dict(event) for event in data["events"]],
+                    idempotency_key=key,
+                    locked=True,
+                    stored=locked.rows,
+                    answer=respond,
+                    fingerprint=fingerprint,
+                )
+                assert appended.answer is not None
+                return appended.answer
+
+            answer = services.idempotent_append(
+                locked=locked, user=request.user, key=key, fingerprint=fingerprint, work=work
             )
-            # Built from what the append read and wrote: no second look at the events.
-            return status.HTTP_201_CREATED, appended_data(appended, answer=data["answer"])
-
-        answer = services.idempotent_call(
-            user=request.user,
-            key=key,
-            fingerprint=self.fingerprint(request),
-            lock=lock,
-            work=work,
-            look_before_lock=False,
-        )
         return Response(answer.body, status=answer.status)
 
 

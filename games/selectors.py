@@ -15,6 +15,7 @@ from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from clubs.models import Club, GameKind, Membership, Player, Season
 from engine import table_view
+from games import sql
 from games.events import to_event
 from games.models import Evening, EveningSeat, Game, GameEvent
 
@@ -80,23 +81,14 @@ def game_get_with_role(*, game_id: int, user: Any) -> Game:
 
 
 # A stored event as ``game_event_rows`` reads it: no model instance, no JSON re-wrapping.
-EventRow = tuple[int, str, dict[str, Any], int, str | None, Any]
-EVENT_ROW_FIELDS = (
-    "seq",
-    "type",
-    "payload",
-    "schema_version",
-    "recorded_by__username",
-    "recorded_at",
-)
+EventRow = sql.EventRow
 
 
 def game_event_rows(*, game_id: int) -> list[EventRow]:
     """The game's stored events in order: ``(seq, type, payload, schema_version,
-    recorded_by's username or None, recorded_at)``, one query."""
-    return list(
-        GameEvent.objects.filter(game_id=game_id).order_by("seq").values_list(*EVENT_ROW_FIELDS)
-    )
+    recorded_by's username or None, recorded_at)``, one statement (``games.sql``: an
+    append reads them on every card)."""
+    return sql.event_rows(game_id=game_id)
 
 
 def record_from_rows(*, game: Game, rows: list[EventRow]) -> dict[str, Any]:
@@ -154,18 +146,23 @@ def player_id_of(name: object) -> int | None:
     return None
 
 
-def players_legend(*, club: Club, records: list[dict[str, Any]]) -> dict[str, str]:
-    """``{str(pk): display_name}`` for every player of ``club`` the records mention."""
+def players_legend(
+    *, club_id: int, records: list[dict[str, Any]], known: dict[str, str] | None = None
+) -> dict[str, str]:
+    """``{str(pk): display_name}`` for every player of the club the records mention.
+
+    ``known``: names of some of the club's players already read (e.g. the
+    evening's); the database is asked only if a record names anyone else.
+    """
     ids = {
         player_id
         for record in records
         for name in record_player_names(record)
         if (player_id := player_id_of(name)) is not None
     }
-    if not ids:
-        return {}
-    players = Player.objects.filter(club=club, pk__in=ids).order_by("id")
-    return {str(pk): name for pk, name in players.values_list("pk", "display_name")}
+    if known is not None and all(str(pk) in known for pk in ids):
+        return {str(pk): known[str(pk)] for pk in sorted(ids)}
+    return sql.player_names(club_id=club_id, ids=ids)
 
 
 def game_export(*, game: Game, events: list[GameEvent] | None = None) -> dict[str, Any]:
@@ -173,7 +170,7 @@ def game_export(*, game: Game, events: list[GameEvent] | None = None) -> dict[st
     record = game_record(game=game, events=events)
     return {
         "record": record,
-        "players": players_legend(club=game.evening.club, records=[record]),
+        "players": players_legend(club_id=game.evening.club_id, records=[record]),
         "result": game.result,
     }
 

@@ -15,22 +15,23 @@ import datetime
 import hashlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
 from clubs.models import Club, GameKind, Player, RuleProfile, Season
-from games import selectors
+from games import selectors, sql
 from games.errors import EngineRejected, EveningClosed, IdempotencyKeyReused, StaleSequence
 from games.events import CURRENT_SCHEMA_VERSION, split_event
-from games.models import Evening, EveningSeat, Game, GameEvent, IdempotencyRecord
+from games.models import Evening, EveningSeat, Game, IdempotencyRecord
 from ledger.services import ledger_sync_game
 
 logger = logging.getLogger(__name__)
@@ -255,27 +256,32 @@ def _apply_result(game: Game, result: engine.Result, record: dict[str, Any]) -> 
     )
 
 
+def _new_events(
+    game: Game, events: list[dict[str, Any]], *, first_seq: int, user: Any, key: str | None
+) -> sql.NewEvents:
+    authenticated = getattr(user, "is_authenticated", False)
+    return sql.NewEvents(
+        game_id=game.pk,
+        first_seq=first_seq,
+        events=[split_event(event) for event in events],
+        schema_version=CURRENT_SCHEMA_VERSION,
+        user_id=user.pk if authenticated else None,
+        username=user.get_username() if authenticated else None,
+        recorded_at=timezone.now(),
+        key=key,
+    )
+
+
 def _store_events(
     game: Game, events: list[dict[str, Any]], *, first_seq: int, user: Any, key: str | None
-) -> list[GameEvent]:
-    recorded_by = user if getattr(user, "is_authenticated", False) else None
-    now = timezone.now()
-    rows = []
-    for seq, event in enumerate(events, start=first_seq):
-        event_type, payload = split_event(event)
-        rows.append(
-            GameEvent(
-                game=game,
-                seq=seq,
-                type=event_type,
-                payload=payload,
-                schema_version=CURRENT_SCHEMA_VERSION,
-                recorded_by=recorded_by,
-                recorded_at=now,
-                idempotency_key=key,
-            )
-        )
-    return GameEvent.objects.bulk_create(rows)
+) -> list[selectors.EventRow]:
+    """Insert the events after ``first_seq - 1`` (one statement, in the caller's transaction).
+
+    Returns them as ``selectors.game_event_rows`` would read them back.
+    """
+    new = _new_events(game, events, first_seq=first_seq, user=user, key=key)
+    sql.events_insert(new)
+    return new.rows()
 
 
 @dataclass
@@ -291,6 +297,7 @@ class Appended:
     rows: list[selectors.EventRow]
     new_from: int
     record: dict[str, Any]
+    answer: tuple[int, Any] | None = None
 
 
 def game_events_append(
@@ -324,24 +331,40 @@ def game_events_record(
     events: list[dict[str, Any]],
     idempotency_key: str | None = None,
     locked: bool = False,
+    stored: list[selectors.EventRow] | None = None,
+    answer: Callable[[Appended], tuple[int, Any]] | None = None,
+    fingerprint: str = "",
 ) -> Appended:
     """``game_events_append``, also returning the events and the record (for the answer).
 
     ``locked=True`` is the caller's word that it runs this inside its own
     transaction, has locked ``game``'s row in it with ``game_lock`` (which reads
     the evening and club too) and lets any error here roll that transaction back:
-    then the row is not read again and no savepoint is taken.
+    then the row is not read again and no savepoint is taken. ``stored``: the
+    game's events as read under that lock (else they are read here).
+
+    ``answer``: builds the request's answer from what was appended, before it is
+    written; it is then stored as ``appended.answer`` and, with an
+    ``idempotency_key``, written as the key's answer (request ``fingerprint``)
+    together with the events.
     """
-    if locked and not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("game_events_record(locked=True) needs the caller's transaction")
-    with transaction.atomic(savepoint=not locked):
-        return _record(
-            game=game if locked else game_lock(game=game),
-            user=user,
-            expected_seq=expected_seq,
-            events=events,
-            idempotency_key=idempotency_key,
-        )
+    arguments: dict[str, Any] = {
+        "user": user,
+        "expected_seq": expected_seq,
+        "events": events,
+        "idempotency_key": idempotency_key,
+        "answer": answer,
+        "fingerprint": fingerprint,
+    }
+    if locked:
+        # No atomic block of its own, not even without a savepoint: leaving one by
+        # an exception would doom the caller's transaction, and the caller may
+        # still read after a StaleSequence (``idempotent_append``).
+        if not transaction.get_connection().in_atomic_block:
+            raise RuntimeError("game_events_record(locked=True) needs the caller's transaction")
+        return _record(game=game, stored=stored, **arguments)
+    with transaction.atomic():
+        return _record(game=game_lock(game=game), stored=None, **arguments)
 
 
 def _record(
@@ -351,6 +374,9 @@ def _record(
     expected_seq: int,
     events: list[dict[str, Any]],
     idempotency_key: str | None,
+    stored: list[selectors.EventRow] | None,
+    answer: Callable[[Appended], tuple[int, Any]] | None,
+    fingerprint: str,
 ) -> Appended:
     evening = game.evening
     if not evening.is_open:
@@ -360,30 +386,37 @@ def _record(
     _check_deals_seat_club_players(evening, events)
     status_before = game.status
     # Plain tuples, not model instances: the replay needs only type, payload and version.
-    stored = selectors.game_event_rows(game_id=game.pk)
+    if stored is None:
+        stored = selectors.game_event_rows(game_id=game.pk)
     record = selectors.record_from_rows(game=game, rows=stored)
     record["events"] = record["events"] + list(events)
     result = _replay(record)
     if result.status == "invalid":
         raise EngineRejected(error=_error_dict(result), event_offset=len(stored))
-    new_rows = _store_events(
-        game, list(events), first_seq=game.last_seq + 1, user=user, key=idempotency_key
-    )
+    new = _new_events(game, events, first_seq=game.last_seq + 1, user=user, key=idempotency_key)
     game.last_seq += len(events)
     _apply_result(game, result, record)
-    game.save(update_fields=["status", "result", "last_seq", "finished_at", "dealer"])
     # Only a finished game holds money, and every change of status syncs the ledger
     # in its own transaction: a game in progress before and after this append holds
     # nothing and needs no sync (which would cost three queries and two savepoints on
-    # nearly every append).
+    # nearly every append). The sync reads neither the events nor the game's row, so
+    # it may come before they are written.
     if status_before != Game.Status.IN_PROGRESS or game.status != Game.Status.IN_PROGRESS:
         _ledger_sync(game)
-    username = user.username if getattr(user, "is_authenticated", False) else None
-    rows = stored + [
-        (row.seq, row.type, row.payload, row.schema_version, username, row.recorded_at)
-        for row in new_rows
-    ]
-    return Appended(game=game, rows=rows, new_from=len(stored), record=record)
+    appended = Appended(game=game, rows=stored + new.rows(), new_from=len(stored), record=record)
+    key_answer = None
+    if answer is not None:
+        appended.answer = answer(appended)
+        if idempotency_key is not None:
+            key_answer = sql.KeyAnswer(
+                user_id=user.pk,
+                key=idempotency_key,
+                fingerprint=fingerprint,
+                status=appended.answer[0],
+                body=appended.answer[1],
+            )
+    sql.append_write(game=game, new=new, answer=key_answer)
+    return appended
 
 
 def _deal_names(event: dict[str, Any]) -> set[str]:
@@ -441,7 +474,10 @@ def _new_game(
     _apply_result(game, result, record)
     game.save()
     _store_events(game, events, first_seq=1, user=user, key=None)
-    _ledger_sync(game)
+    # A game in progress holds no money (see ``_record``): only an imported record
+    # that is already over has anything to book.
+    if game.status != Game.Status.IN_PROGRESS:
+        _ledger_sync(game)
     return game
 
 
@@ -582,6 +618,14 @@ def _import_one(
         return ImportOutcome(
             index=index, imported=False, reason="engine_error", detail=error["message"], error=error
         )
+    if not record.get("events"):
+        # Valid to the engine (a game awaiting its deal), but no game was played.
+        return ImportOutcome(
+            index=index,
+            imported=False,
+            reason="no_events",
+            detail=_("This record has no events, not even a deal: there is no game to import."),
+        )
     if record.get("game") != evening.game_kind:
         return ImportOutcome(
             index=index,
@@ -695,19 +739,23 @@ def request_fingerprint(*, method: str, path: str, body: Any) -> str:
     return hashlib.sha256(f"{method.upper()}\n{path}\n{canonical}".encode()).hexdigest()
 
 
+def _key_reused() -> IdempotencyKeyReused:
+    return IdempotencyKeyReused(
+        _(
+            "This Idempotency-Key was already used for a different request; "
+            "use a new key for a new request."
+        )
+    )
+
+
 def idempotency_lookup(*, user: Any, key: str, fingerprint: str) -> IdempotencyRecord | None:
     """The stored answer to this request, or None if the key is new.
 
     Raises ``IdempotencyKeyReused`` if the key answered a different request.
     """
-    stored = IdempotencyRecord.objects.filter(user=user, key=key).first()
+    stored = sql.idempotency_get(user_id=user.pk, key=key)
     if stored is not None and stored.fingerprint != fingerprint:
-        raise IdempotencyKeyReused(
-            _(
-                "This Idempotency-Key was already used for a different request; "
-                "use a new key for a new request."
-            )
-        )
+        raise _key_reused()
     return stored
 
 
@@ -778,10 +826,77 @@ def _idempotent_call_keyed(
             status=stored.response_status, body=stored.response_body, replayed=True
         )
     status, body = work()
-    IdempotencyRecord.objects.create(
-        user=user, key=key, fingerprint=fingerprint, response_status=status, response_body=body
+    sql.idempotency_put(
+        user_id=user.pk,
+        key=key,
+        fingerprint=fingerprint,
+        status=status,
+        body=body,
+        at=timezone.now(),
     )
     return IdempotentAnswer(status=status, body=body, replayed=False)
+
+
+@contextmanager
+def game_locked_with_role(
+    *, game_id: int, user: Any, key: str | None = None
+) -> Iterator[sql.LockedGame | None]:
+    """A transaction holding the game's row lock, with what an append needs to know first.
+
+    Yields ``sql.LockedGame`` (the game as ``game_lock`` reads it, ``user``'s
+    role in its club or None, the evening's players' names, and the fingerprint
+    stored for ``key`` if any) or None for an unknown game. One statement takes
+    the lock and reads it all (``games.sql``). Whatever the block raises (a
+    refusal, a conflict, an engine error) rolls the transaction back, which also
+    releases the lock.
+    """
+    with transaction.atomic():
+        yield sql.game_lock_with_role(game_id=game_id, user_id=user.pk, key=key)
+
+
+def idempotent_append(
+    *,
+    locked: sql.LockedGame,
+    user: Any,
+    key: str | None,
+    fingerprint: str,
+    work: Callable[[], tuple[int, Any]],
+) -> IdempotentAnswer:
+    """``idempotent_call`` for an append inside ``game_locked_with_role``'s transaction.
+
+    ``work`` appends and writes the key's answer with the events
+    (``game_events_record(answer=...)``). The key was looked up by the locking
+    statement itself (``locked.key_fingerprint``). That look saw the database as
+    it was when the statement began: if the key's original request committed
+    while this one waited for the lock, the game has moved on and ``work``
+    raises ``StaleSequence``; the key is then looked up again and its stored
+    answer returned. A different request under a key stored meanwhile (by an
+    append to another game) fails on the key's unique constraint: the whole
+    transaction is rolled back and the key reported as reused.
+    """
+    if key is None:
+        status, body = work()
+        return IdempotentAnswer(status=status, body=body, replayed=False)
+    if locked.key_fingerprint is not None:
+        stored = idempotency_lookup(user=user, key=key, fingerprint=fingerprint)
+        if stored is not None:
+            return _replayed(stored)
+    try:
+        status, body = work()
+    except StaleSequence:
+        stored = idempotency_lookup(user=user, key=key, fingerprint=fingerprint)
+        if stored is not None:
+            return _replayed(stored)
+        raise
+    except IntegrityError as error:
+        if sql.is_key_conflict(error):
+            raise _key_reused() from None
+        raise
+    return IdempotentAnswer(status=status, body=body, replayed=False)
+
+
+def _replayed(stored: IdempotencyRecord) -> IdempotentAnswer:
+    return IdempotentAnswer(status=stored.response_status, body=stored.response_body, replayed=True)
 
 
 def game_lock(*, game: Game) -> Game:

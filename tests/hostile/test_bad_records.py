@@ -252,6 +252,15 @@ def test_one_huge_event_is_a_400_naming_the_event(scorer: PersonaClient, dealt_g
         f"/api/games/{dealt_game.pk}/events/", {"expected_seq": 1, "events": events}, format="json"
     )
     assert response.status_code == 400
+    # German first; English for a client that asks for it.
+    assert "Eintrag 0" in json.dumps(response.json(), ensure_ascii=False)
+    response = scorer.post(
+        f"/api/games/{dealt_game.pk}/events/",
+        {"expected_seq": 1, "events": events},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 400
     assert "Event 0" in json.dumps(response.json(), ensure_ascii=False)
     assert GameEvent.objects.count() == 1
 

@@ -1,0 +1,136 @@
+"""The append's hand-written statements (``games.sql``) answer as the ORM-built ones did.
+
+These run on SQLite and on PostgreSQL alike: the two take different paths in
+``games.sql`` (PostgreSQL reads the events with the lock and writes everything
+in one statement), and both must give the same answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from clubs.models import Player
+from games import services
+from games.errors import IdempotencyKeyReused
+from games.models import Game, GameEvent, IdempotencyRecord
+from tests.conftest import PersonaClient
+from tests.games import records
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(game: Game) -> str:
+    return f"/api/games/{game.pk}/events/"
+
+
+def test_the_answer_to_an_append_lists_the_events_exactly_as_a_later_read_does(
+    scorer: PersonaClient, dealt_game: Game, as_ids: Any
+) -> None:
+    first = scorer.post(
+        _url(dealt_game), {"expected_seq": 1, "events": as_ids(records.NO_KONTRA[:2])}
+    )
+    second = scorer.post(
+        _url(dealt_game), {"expected_seq": 3, "events": as_ids(records.NO_KONTRA[2:4])}
+    )
+    assert first.status_code == second.status_code == 201
+    detail = scorer.get(f"/api/games/{dealt_game.pk}/").json()
+    assert second.json()["events"] == detail["events"]
+    assert second.json()["events"][:3] == first.json()["events"]
+    for key in ("state", "result", "players", "last_seq", "status", "created_at"):
+        assert second.json()[key] == detail[key], key
+
+
+def test_an_append_names_a_club_player_who_does_not_sit_at_the_evening(
+    scorer: PersonaClient, dealt_game: Game, players: dict[str, Player]
+) -> None:
+    seated = [str(players[name].pk) for name in ("anna", "bert", "carl", "dora")]
+    franz = str(players["franz"].pk)  # a player of the club, not seated this evening
+    deal = {"type": "deal", "dealer": seated[0], "players": [*seated, franz]}
+    response = scorer.post(
+        _url(dealt_game), {"expected_seq": 1, "events": [{"type": "undo"}, deal]}
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["players"][franz] == "Franz"
+    assert (
+        response.json()["players"] == scorer.get(f"/api/games/{dealt_game.pk}/").json()["players"]
+    )
+
+
+def test_a_key_stored_after_the_locking_look_still_refuses_a_different_request(
+    dealt_game: Game, as_ids: Any
+) -> None:
+    user = User.objects.create_user("late-key")
+    IdempotencyRecord.objects.create(
+        user=user, key="K", fingerprint="another request", response_status=201, response_body={}
+    )
+    # The locking statement looked before the key was stored (as when it waited for
+    # another append's commit): it saw no key.
+    with (
+        pytest.raises(IdempotencyKeyReused),
+        services.game_locked_with_role(game_id=dealt_game.pk, user=user) as found,
+    ):
+        assert found is not None and found.key_fingerprint is None
+
+        def work() -> tuple[int, Any]:
+            appended = services.game_events_record(
+                game=found.game,
+                user=user,
+                expected_seq=1,
+                events=as_ids(records.NO_KONTRA[:1]),
+                idempotency_key="K",
+                locked=True,
+                stored=found.rows,
+                answer=lambda appended: (201, {"last_seq": appended.game.last_seq}),
+                fingerprint="this request",
+            )
+            assert appended.answer is not None
+            return appended.answer
+
+        services.idempotent_append(
+            locked=found, user=user, key="K", fingerprint="this request", work=work
+        )
+    assert GameEvent.objects.filter(game=dealt_game).count() == 1
+    dealt_game.refresh_from_db()
+    assert dealt_game.last_seq == 1
+    assert IdempotencyRecord.objects.get(user=user, key="K").fingerprint == "another request"
+
+
+def test_the_locking_statement_reads_the_role_the_names_and_the_stored_key(
+    dealt_game: Game, players: dict[str, Player], scorer: PersonaClient, as_ids: Any
+) -> None:
+    assert scorer.user is not None
+    body = {"expected_seq": 1, "events": as_ids(records.NO_KONTRA[:1])}
+    assert scorer.post(_url(dealt_game), body, HTTP_IDEMPOTENCY_KEY="K1").status_code == 201
+    with services.game_locked_with_role(game_id=dealt_game.pk, user=scorer.user, key="K1") as found:
+        assert found is not None
+        assert found.role == "scorer"
+        assert found.key_fingerprint is not None
+        assert found.game.last_seq == 2 and found.game.evening.is_open
+        assert found.seat_names == {
+            str(players[name].pk): name.title() for name in ("anna", "bert", "carl", "dora", "emil")
+        }
+        # The events come with the lock where the database can (PostgreSQL).
+        if found.rows is not None:
+            assert [row[:2] for row in found.rows] == [(1, "deal"), (2, "call")]
+    outsider = User.objects.create_user("outsider-of-this-club")
+    with services.game_locked_with_role(game_id=dealt_game.pk, user=outsider) as found:
+        assert found is not None and found.role is None
+    with services.game_locked_with_role(game_id=dealt_game.pk + 1000, user=outsider) as found:
+        assert found is None
+
+
+def test_a_record_without_events_is_not_imported_as_an_empty_game(
+    scorer: PersonaClient, dealt_game: Game
+) -> None:
+    games_before = Game.objects.count()
+    response = scorer.post(
+        f"/api/evenings/{dealt_game.evening_id}/import/",
+        {"game": "fuchsen", "events": []},
+        format="json",
+    )
+    assert response.status_code == 422
+    assert response.json()["results"][0]["reason"] == "no_events"
+    assert Game.objects.count() == games_before

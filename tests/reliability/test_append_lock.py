@@ -1,0 +1,78 @@
+"""An append that waited for the game's lock sees the game as the other append left it.
+
+PostgreSQL's locking statement reads the game's events in the same statement
+(``games.sql``). A statement that waits for a row lock gets the row as the
+other transaction committed it, but its subqueries still see the database as
+it was when the statement began: the events read with the lock then miss the
+other append's. The statement must notice (``last_seq``) and leave the events
+to be read afresh, so the waiting append judges the whole game.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+
+from games import selectors, services
+from tests.reliability.helpers import Table, make_table
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table() -> Table:
+    return make_table()
+
+
+def test_a_lock_that_waited_for_another_append_reads_the_events_afresh(table: Table) -> None:
+    record = table.record(seed=5)
+    game = table.start(record)
+    holding = threading.Event()
+    seen: dict[str, Any] = {}
+
+    def first_append() -> None:
+        try:
+            with services.game_locked_with_role(game_id=game.pk, user=_anyone()) as found:
+                assert found is not None
+                services.game_events_record(
+                    game=found.game,
+                    user=None,
+                    expected_seq=1,
+                    events=record["events"][1:3],
+                    locked=True,
+                    stored=found.rows,
+                )
+                holding.set()
+                time.sleep(1.0)  # the second statement is waiting for the lock meanwhile
+        finally:
+            connection.close()
+
+    def second_lock() -> None:
+        try:
+            holding.wait(timeout=30)
+            with services.game_locked_with_role(game_id=game.pk, user=_anyone()) as found:
+                assert found is not None
+                seen["last_seq"] = found.game.last_seq
+                seen["rows"] = found.rows
+                seen["fresh"] = selectors.game_event_rows(game_id=game.pk)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=first_append), threading.Thread(target=second_lock)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert seen["last_seq"] == 3
+    # The events of the statement's own snapshot (only the deal) were not taken.
+    assert seen["rows"] is None
+    assert [row[0] for row in seen["fresh"]] == [1, 2, 3]
+
+
+def _anyone() -> Any:
+    return AnonymousUser()  # the lock does not care who asks; the role comes back None
