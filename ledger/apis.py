@@ -381,7 +381,7 @@ class SettlementPlanCsvApi(APIView):
         unit = unit_label(club)
         return csv_response(
             f"{club.slug}-settlement-{plan.pk}.csv",
-            [_("Payer"), _("Payee"), f"{_('Amount')} ({unit})", _("Paid at")],
+            [_("Payer"), _("Payee"), _("Amount (%(unit)s)") % {"unit": unit}, _("Paid at")],
             (
                 [
                     t.payer.display_name,
