@@ -341,6 +341,7 @@ def _game_data(
     record: dict[str, Any],
     rows: list[selectors.EventRow],
     names: dict[str, str] | None = None,
+    state: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``GameDetailSerializer``'s answer built by hand (the same keys and values, far cheaper)."""
     return {
@@ -353,7 +354,7 @@ def _game_data(
         "players": selectors.players_legend(
             club_id=game.evening.club_id, records=[record], known=names
         ),
-        "state": selectors.table_state(record=record),
+        "state": state if state is not None else selectors.table_state(record=record),
         "result": game.result,
         "last_seq": game.last_seq,
         "created_at": _DATETIME.to_representation(game.created_at),
@@ -377,7 +378,9 @@ def appended_data(
     ``names``: player names already read (``players_legend``'s ``known``).
     """
     rows = appended.rows[appended.new_from :] if answer == "new" else appended.rows
-    return _game_data(appended.game, record=appended.record, rows=rows, names=names)
+    return _game_data(
+        appended.game, record=appended.record, rows=rows, names=names, state=appended.state
+    )
 
 
 ExportSerializer = inline_serializer(

@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from clubs.models import Club, GameKind, Membership, Player, Season
-from engine import table_view
+from engine import Result, table_view
 from games import sql
 from games.events import to_event
 from games.models import Evening, EveningSeat, Game, GameEvent
@@ -309,9 +309,19 @@ def table_state(*, record: dict[str, Any]) -> dict[str, Any]:
     ``engine.table_view`` never raises by contract; should it ever, the page
     still loads without the state (and the traceback is logged).
     """
+    return table_state_and_result(record=record)[0]
+
+
+def table_state_and_result(*, record: dict[str, Any]) -> tuple[dict[str, Any], Result | None]:
+    """``table_state`` and the engine's ``Result`` for ``record``, from one replay.
+
+    (The view replays the record anyway; an append that needs both asks once.)
+    The result is None where the view failed (``table_state``'s contract).
+    """
     try:
-        view: dict[str, Any] = table_view(record).to_dict()
+        view = table_view(record)
+        state: dict[str, Any] = view.to_dict()
     except Exception:
         logger.exception("engine.table_view raised on a record")
-        return {"status": "unavailable"}
-    return view
+        return {"status": "unavailable"}, None
+    return state, view.result

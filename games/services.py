@@ -298,6 +298,7 @@ class Appended:
     new_from: int
     record: dict[str, Any]
     answer: tuple[int, Any] | None = None
+    state: dict[str, Any] | None = None  # selectors.table_state of ``record``, if computed
 
 
 def game_events_append(
@@ -390,7 +391,13 @@ def _record(
         stored = selectors.game_event_rows(game_id=game.pk)
     record = selectors.record_from_rows(game=game, rows=stored)
     record["events"] = record["events"] + list(events)
-    result = _replay(record)
+    # With an answer to build, the table view's replay is the judgement (one
+    # replay for both); without, the replay alone.
+    state: dict[str, Any] | None = None
+    view_result = None
+    if answer is not None:
+        state, view_result = selectors.table_state_and_result(record=record)
+    result = view_result if view_result is not None else _replay(record)
     if result.status == "invalid":
         raise EngineRejected(error=_error_dict(result), event_offset=len(stored))
     new = _new_events(game, events, first_seq=game.last_seq + 1, user=user, key=idempotency_key)
@@ -403,7 +410,9 @@ def _record(
     # it may come before they are written.
     if status_before != Game.Status.IN_PROGRESS or game.status != Game.Status.IN_PROGRESS:
         _ledger_sync(game)
-    appended = Appended(game=game, rows=stored + new.rows(), new_from=len(stored), record=record)
+    appended = Appended(
+        game=game, rows=stored + new.rows(), new_from=len(stored), record=record, state=state
+    )
     key_answer = None
     if answer is not None:
         appended.answer = answer(appended)
