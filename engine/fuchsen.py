@@ -532,7 +532,8 @@ class Fuchsen(Variant):
         return self._after(self._end_raising(state), index)
 
     def _end_raising(self, state: FuchsenState) -> FuchsenState:
-        state = evolve(state, raising_ended=True)
+        if not state.raising_ended:  # a run hands over a state with it already set
+            state = evolve(state, raising_ended=True)
         if state.level == 0:
             if state.fuchs_said:
                 return state
