@@ -319,6 +319,7 @@ def _with_candidates(
     """
     first: Result | None = None
     first_key: dict[str, Any] = {}
+    first_payouts: object = None  # the first survivor's decided payouts, if any
     survivors = 0
     worst: EngineError | None = None
     called = need.called
@@ -331,12 +332,18 @@ def _with_candidates(
         if error is not None:
             worst = error if worst is None else worse_error(worst, error)
             continue
+        decision = state.decision
+        payouts = None if decision is None or state.annulled else decision.payouts
+        # Both finished (a finished result carries its decision's payouts, in seat
+        # order): other payouts are another result, whatever else it says.
+        if first is not None and payouts is not None and first_payouts not in (None, payouts):
+            return _awaiting_partner(first)
         result = variant.result(state)
         key = result.to_dict()
         key.pop("declarers", None)
         survivors += 1
         if first is None:
-            first, first_key = result, key
+            first, first_key, first_payouts = result, key, payouts
         elif key != first_key:
             return _awaiting_partner(first)
     if first is None:
