@@ -200,6 +200,16 @@ class GameState:
         return len(self.tricks)
 
 
+def evolve_with(state: S, changes: Mapping[str, Any]) -> S:
+    """``evolve`` with the changes as one mapping (no keyword packing): for a run's
+    many fields at once."""
+    new = object.__new__(type(state))
+    d = state.__dict__.copy()
+    d.update(changes)
+    _set_attr(new, "__dict__", d)
+    return new
+
+
 def evolve(state: S, **changes: Any) -> S:
     """A copy of a frozen dataclass value (a state, a ``Table``) with some fields
     changed (cheaper than ``replace``). The value must have a ``__dict__``."""

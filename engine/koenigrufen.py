@@ -22,6 +22,7 @@ from engine.core import (
     check_hands,
     check_placement,
     evolve,
+    evolve_with,
     name_of,
 )
 from engine.result import Result
@@ -275,42 +276,51 @@ class Koenigrufen(Variant):
         table = state.table
         know = state.know
         assert table is not None and know is not None
-        if state.high_bidder < 0:
-            return evolve(
-                state,
-                phase="play",
-                contract="schurln",
-                ten_high=True,
-                to_act=table.first,
-                leader=table.first,
-            )
-        contract = CONTRACTS[state.high - 1]
-        declarer = state.high_bidder
+        changes: dict[str, Any] = {}
+        self._open_play(
+            changes, state.high, state.high_bidder, state.high_called, state.assumed, table, know
+        )
+        return evolve_with(state, changes)
+
+    @staticmethod
+    def _open_play(
+        changes: dict[str, Any],
+        high: int,
+        bidder: int,
+        called: int,
+        assumed: int,
+        table: Table,
+        know: Knowledge,
+    ) -> None:
+        """Add to ``changes`` the fields the end of the auction sets, from its highest
+        bid (``high``, ``bidder``, ``called``) and the assumed partner. Raises
+        ``NeedPartner`` when a durchmarsch's called card is nowhere in the record and
+        nobody is assumed."""
+        changes["phase"] = "play"
+        if bidder < 0:
+            changes["contract"] = "schurln"
+            changes["ten_high"] = True
+            changes["to_act"] = changes["leader"] = table.first
+            return
+        contract = CONTRACTS[high - 1]
         partner = -1
-        called = state.high_called
         if contract in WITH_CALLED:
             holder = know.owner[called]
             if holder >= 0:
                 partner = holder
-            elif state.assumed >= 0:
-                partner = state.assumed
+            elif assumed >= 0:
+                partner = assumed
             else:
                 raise NeedPartner(
-                    tuple(q for q in range(4) if q != declarer and not know.full(q)), called
+                    tuple(q for q in range(4) if q != bidder and not know.full(q)), called
                 )
-        ten_high = contract in TEN_HIGH or (
+        changes["contract"] = contract
+        changes["declarer"] = bidder
+        changes["partner"] = partner
+        changes["ten_high"] = contract in TEN_HIGH or (
             contract == "durchmarsch" and CODES[called].endswith("10")
         )
-        return evolve(
-            state,
-            phase="play",
-            contract=contract,
-            declarer=declarer,
-            partner=partner,
-            ten_high=ten_high,
-            to_act=declarer,
-            leader=declarer,
-        )
+        changes["to_act"] = changes["leader"] = bidder
 
     def play(  # type: ignore[override]
         self, state: KoenigState, p: int, card: int, event: Event, index: int
@@ -502,23 +512,23 @@ class Koenigrufen(Variant):
             pass  # at event ``k``: apply takes it
         if k == start:
             return state, k
-        new = evolve(
-            state,
-            to_act=to_act,
-            out=out,
-            high=high,
-            high_bidder=bidder,
-            high_called=called,
-            joiner=joiner,
-            join_card=join_card,
-            face_down=tuple(face_down),
-        )
-        if over:
-            assert isinstance(new, KoenigState)
-            # The play usually follows at once: go on with it here rather than come
-            # back through the fold for it.
-            return self.play_run(self._auction_over(new), events, k, stop)
-        return new, k
+        changes: dict[str, Any] = {
+            "to_act": to_act,
+            "out": out,
+            "high": high,
+            "high_bidder": bidder,
+            "high_called": called,
+            "joiner": joiner,
+            "join_card": join_card,
+            "face_down": tuple(face_down),
+        }
+        if not over:
+            return evolve_with(state, changes), k
+        # The end of the auction in the same copy, as ``_auction_over`` (its
+        # NeedPartner case stopped the run above). The play usually follows at once: go
+        # on with it here rather than come back through the fold for it.
+        self._open_play(changes, high, bidder, called, state.assumed, table, know)
+        return self.play_run(evolve_with(state, changes), events, k, stop)
 
     def play_run(  # type: ignore[override]
         self, state: KoenigState, events: list[tuple[int, Event]], k: int, stop: int
