@@ -28,6 +28,7 @@ __all__ = [
     "Table",
     "Variant",
     "evolve",
+    "evolve_with",
 ]
 
 Event = Mapping[str, Any]

@@ -25,6 +25,7 @@ from engine.core import (
     check_hands,
     check_placement,
     evolve,
+    evolve_with,
     name_of,
 )
 from engine.result import Result
@@ -843,20 +844,22 @@ class Fuchsen(Variant):
             pass  # at event ``k``: apply takes it
         if k == start:
             return state, k
-        new = evolve(
+        new = evolve_with(
             state,
-            trick=tuple(trick),
-            played=played | (gone ^ gone_before),
-            to_act=to_act,
-            leader=leader,
-            first_play=tuple(first_play),
-            last_play=last_play,
-            tricks=tuple(tricks),
-            won_cards=tuple(won),
-            level=level,
-            said_at=tuple(said_at),
-            raising_ended=raising_ended,
-            fuchs_said=fuchs_said,
+            {
+                "trick": tuple(trick),
+                "played": played | (gone ^ gone_before),
+                "to_act": to_act,
+                "leader": leader,
+                "first_play": tuple(first_play),
+                "last_play": last_play,
+                "tricks": tuple(tricks),
+                "won_cards": tuple(won),
+                "level": level,
+                "said_at": tuple(said_at),
+                "raising_ended": raising_ended,
+                "fuchs_said": fuchs_said,
+            },
         )
         if finish == 1:
             return self._played_out(new), k

@@ -661,16 +661,18 @@ class Koenigrufen(Variant):
             pass  # at event ``k``: apply takes it
         if k == start:
             return state, k
-        new = evolve(
+        new = evolve_with(
             state,
-            trick=tuple(trick),
-            played=played,
-            to_act=to_act,
-            leader=leader,
-            first_play=tuple(first_play),
-            last_play=last_play,
-            tricks=tuple(tricks),
-            won_cards=tuple(won),
+            {
+                "trick": tuple(trick),
+                "played": played,
+                "to_act": to_act,
+                "leader": leader,
+                "first_play": tuple(first_play),
+                "last_play": last_play,
+                "tricks": tuple(tricks),
+                "won_cards": tuple(won),
+            },
         )
         if finish:
             assert isinstance(new, KoenigState)
