@@ -271,16 +271,18 @@ class Fuchsen(Variant):
         n = len(table.active)
         # A frozen dataclass's __init__ sets its ~30 fields one by one; copying a
         # prototype is several times cheaper, once per record.
-        return evolve(
+        return evolve_with(
             self._prototype,
-            rules=state.rules,
-            table=table,
-            know=know,
-            assumed=state.assumed,
-            to_act=know.owner[EO],
-            leader=table.first,
-            won_cards=(0,) * n,
-            first_play=(-1,) * n,
+            {
+                "rules": state.rules,
+                "table": table,
+                "know": know,
+                "assumed": state.assumed,
+                "to_act": know.owner[EO],
+                "leader": table.first,
+                "won_cards": (0,) * n,
+                "first_play": (-1,) * n,
+            },
         )
 
     # ------------------------------------------------------------------ knowledge
@@ -448,18 +450,20 @@ class Fuchsen(Variant):
                 said_at=(index,),
             )
             raise NeedPartner(candidates, called, after)
-        return evolve(
+        return evolve_with(
             state,
-            phase="play",
-            macher=p,
-            hilfer=hilfer,
-            own_card=own_card,
-            called=called,
-            called_suit=CLASS[called],
-            turned=turned,
-            to_act=table.first,
-            leader=table.first,
-            said_at=(index,),
+            {
+                "phase": "play",
+                "macher": p,
+                "hilfer": hilfer,
+                "own_card": own_card,
+                "called": called,
+                "called_suit": CLASS[called],
+                "turned": turned,
+                "to_act": table.first,
+                "leader": table.first,
+                "said_at": (index,),
+            },
         )
 
     def assume_partner(self, need: NeedPartner, q: int) -> tuple[GameState, int] | None:

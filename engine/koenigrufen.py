@@ -149,18 +149,20 @@ class Koenigrufen(Variant):
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
 
     def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
-        return evolve(
+        return evolve_with(
             self._prototype,
-            rules=state.rules,
-            table=table,
-            know=know,
-            assumed=state.assumed,
-            phase="auction",
-            to_act=table.first,
-            leader=table.first,
-            won_cards=_ZEROS,
-            first_play=_NONE_YET,
-            face_down=_NONE_YET,
+            {
+                "rules": state.rules,
+                "table": table,
+                "know": know,
+                "assumed": state.assumed,
+                "phase": "auction",
+                "to_act": table.first,
+                "leader": table.first,
+                "won_cards": _ZEROS,
+                "first_play": _NONE_YET,
+                "face_down": _NONE_YET,
+            },
         )
 
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "bid", "join"})
