@@ -1,6 +1,6 @@
 """Benchmark the rules engine's replay on seeded complete games (one core).
 
-    python bench/engine.py [--records N] [--repeat R] [--profile]
+    python bench/engine.py [--records N] [--repeat R] [--suite S] [--profile]
 
 For five-player Fuchsen and for Königrufen, with and without the deal's hands, it
 prints records/s and µs/event for ``json.loads`` + ``replay`` of each record, and in
@@ -78,6 +78,11 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--profile", action="store_true", help="cProfile the first suite")
+    parser.add_argument(
+        "--suite",
+        action="append",
+        help="only the suites whose label contains this text (repeatable), e.g. 'no hands'",
+    )
     parser.add_argument("--wall", action="store_true", help="wall-clock instead of CPU time")
     args = parser.parse_args()
     clock = time.perf_counter if args.wall else time.process_time
@@ -91,6 +96,8 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     for label, game, seats, hands in SUITES:
+        if args.suite and not any(part in label for part in args.suite):
+            continue
         texts = _texts(game, seats, hands, args.records)
         n_events = _walk(texts)
         finished = _replay(texts)
