@@ -992,15 +992,13 @@ class Fuchsen(Variant):
         level = FUCHSEN_LEVELS[state.level - 1] if state.level else None
         if state.decision is not None:
             d = state.decision
-            return Result(
-                status="finished",
+            return Result.finished(
                 game=self.name,
                 contract="partner" if not state.alone else "alone",
                 declarers=d.declarers,
                 level=level,
                 has_level=True,
                 won=d.won,
-                has_won=True,
                 value=d.value,
                 augen=d.augen,
                 reason=d.reason,

@@ -812,13 +812,11 @@ class Koenigrufen(Variant):
             return Result(status="annulled", game=self.name)
         if state.decision is not None:
             d = state.decision
-            return Result(
-                status="finished",
+            return Result.finished(
                 game=self.name,
                 contract=state.contract,
                 declarers=d.declarers,
                 won=d.won,
-                has_won=True,
                 value=d.value,
                 reason=d.reason,
                 tricks=d.tricks,

@@ -122,6 +122,50 @@ class Result:
             },
         )
 
+    @classmethod
+    def finished(
+        cls,
+        *,
+        game: str,
+        contract: str | None,
+        declarers: tuple[str, ...],
+        won: bool | None,
+        value: int,
+        reason: str,
+        tricks: int,
+        payouts: dict[str, int],
+        level: str | None = None,
+        has_level: bool = False,
+        augen: tuple[int, int] | None = None,
+    ) -> Result:
+        """``Result(status="finished", has_won=True, ...)`` with these fields: the
+        result of most replays, built without matching 13 keywords against 16
+        parameters."""
+        result = object.__new__(cls)
+        _set_attr(
+            result,
+            "__dict__",
+            {
+                "status": "finished",
+                "game": game,
+                "contract": contract,
+                "declarers": declarers,
+                "level": level,
+                "has_level": has_level,
+                "won": won,
+                "has_won": True,
+                "value": value,
+                "augen": augen,
+                "reason": reason,
+                "tricks": tricks,
+                "payouts": payouts,
+                "awaiting": None,
+                "to_act": None,
+                "error": None,
+            },
+        )
+        return result
+
     def to_dict(self) -> dict[str, Any]:
         """The spec's result JSON: keys that do not apply are absent."""
         out: dict[str, Any] = {"status": self.status}

@@ -36,6 +36,24 @@ def test_a_written_out_init_takes_the_fields_in_order_with_their_defaults(cls: t
         assert p.default == expected, f.name
 
 
+def test_result_finished_is_the_plain_finished_result() -> None:
+    fields: dict[str, Any] = {
+        "game": "fuchsen",
+        "contract": "partner",
+        "declarers": ("anna", "bert"),
+        "won": False,
+        "value": 20,
+        "reason": "played_out",
+        "tricks": 6,
+        "payouts": {"anna": -20, "bert": -20, "carl": 20, "dora": 20},
+    }
+    extra: dict[str, Any] = {"level": "re", "has_level": True, "augen": (40, 81)}
+    for more in ({}, extra):
+        made = Result.finished(**fields, **more)
+        assert made == Result(status="finished", has_won=True, **fields, **more)
+        assert made.__dict__ == Result(status="finished", has_won=True, **fields, **more).__dict__
+
+
 def test_result_stays_a_frozen_value() -> None:
     result = Result(status="invalid", game="fuchsen", error=EngineError(3, "x", "y"))
     assert dataclasses.replace(result, game=None) == Result("invalid", error=result.error)
