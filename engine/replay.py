@@ -43,8 +43,9 @@ def apply(state: GameState, event: object, index: int) -> GameState:
     """The state after ``event`` (at position ``index`` of the record's events).
 
     Pure: ``state`` is not changed. Raises ``Illegal`` (code, message) when the event
-    breaks a rule. The deal event yields a state without hindsight knowledge; ``fold``
-    attaches the knowledge gathered from the whole record.
+    breaks a rule, and ``UndoInFold`` for a well-formed ``undo`` (no move of the game:
+    ``prepare`` resolves them). The deal event yields a state without hindsight
+    knowledge; ``fold`` attaches the knowledge gathered from the whole record.
     """
     variant = state.variant
     table = state.table
@@ -197,6 +198,8 @@ def fold(
     With ``runs`` (the default) the variant may fold a run of ordinary plays in one
     step (``Variant.play_run``); the result is the same state ``apply`` would give,
     without the states in between. ``runs=False`` folds strictly event by event.
+    Events not resolved by ``prepare`` may hold an ``undo``: ``apply`` then raises
+    ``UndoInFold`` through the fold.
     """
     if start is None:
         who = -1 if assumed is None else assumed[0]
