@@ -62,8 +62,8 @@ class NeedPartner(Exception):
         super().__init__("partner unknown")
         self.candidates = candidates
         self.called = called
-        # The state after the event, but for the partner, when the event's outcome
-        # depends on the partner only through him (see ``Variant.assume_partner``).
+        # The state after the event with the partner still open, when nothing else
+        # in it depends on who he is (see ``Variant.assume_partner``); or None.
         self.after = after
         self.state: GameState | None = None  # set by the fold: the state before the event
         self.position = 0  # and the event's position among the effective events
