@@ -28,7 +28,7 @@ def test_a_written_out_init_takes_the_fields_in_order_with_their_defaults(cls: t
     # Result and Decision write their __init__ out (one __dict__ instead of a setattr
     # per field): the parameters must stay the dataclass fields, so that replace() and
     # callers keep working.
-    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    params = list(inspect.signature(cls).parameters.values())
     fields = dataclasses.fields(cls)
     assert [p.name for p in params] == [f.name for f in fields]
     for p, f in zip(params, fields, strict=True):
@@ -83,7 +83,7 @@ def _candidate_starts(record: Any) -> list[tuple[Any, Any]] | None:
         found = need
     out = []
     for q in found.candidates:
-        pair = []
+        pair: list[tuple[Any, Any]] = []
         for start in (variant.assume_partner(found, q), None):
             try:
                 state, error = fold(
@@ -214,7 +214,8 @@ def test_only_placing_types_place_cards() -> None:
         records += [case["record"] for case in load(CORPUS)]
     seen: set[tuple[str, str]] = set()
     for record in records:
-        variant = VARIANTS.get(record.get("game")) if isinstance(record, dict) else None
+        game = record.get("game") if isinstance(record, dict) else None
+        variant = VARIANTS.get(game) if isinstance(game, str) else None
         if variant is None or not isinstance(record.get("events"), list):
             continue
         try:
