@@ -95,7 +95,20 @@ def database_from_url(url: str, *, name: str = "DATABASE_URL", base_dir: Path) -
             port = parts.port
         except ValueError:
             raise ImproperlyConfigured(f"{name} has a bad port: {url!r}.") from None
-        options = dict(parse_qsl(parts.query))
+        options: dict[str, Any] = dict(parse_qsl(parts.query))
+        # Prepared statements (psycopg's threshold; Django turns them off unless
+        # asked): the recording path's hand-written statements ask to be prepared
+        # (games.sql), which saves PostgreSQL planning them on every card. Behind a
+        # pooler in transaction mode, ?prepare_threshold=none turns them off.
+        threshold = str(options.pop("prepare_threshold", "5")).strip().lower()
+        if threshold in ("none", ""):
+            options["prepare_threshold"] = None
+        elif threshold.isdigit():
+            options["prepare_threshold"] = int(threshold)
+        else:
+            raise ImproperlyConfigured(
+                f"{name}: prepare_threshold must be a number or none, not {threshold!r}."
+            )
         config: dict[str, Any] = {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": db_name,

@@ -56,8 +56,19 @@ def test_a_postgres_url_becomes_a_postgresql_database() -> None:
         "6543",
     )
     assert config["NAME"] == "stichbuch"
-    assert config["OPTIONS"] == {"sslmode": "require"}
+    assert config["OPTIONS"] == {"sslmode": "require", "prepare_threshold": 5}
     assert database_from_url("postgresql://h/db", base_dir=REPO)["NAME"] == "db"
+
+
+@pytest.mark.parametrize(
+    ("query", "threshold"),
+    [("", 5), ("?prepare_threshold=0", 0), ("?prepare_threshold=none", None)],
+)
+def test_prepared_statements_are_on_unless_the_url_turns_them_off(
+    query: str, threshold: int | None
+) -> None:
+    options = database_from_url(f"postgres://h/db{query}", base_dir=REPO)["OPTIONS"]
+    assert options["prepare_threshold"] == threshold
 
 
 def test_sqlite_urls_take_relative_paths_from_the_repository() -> None:
@@ -68,7 +79,15 @@ def test_sqlite_urls_take_relative_paths_from_the_repository() -> None:
 
 
 @pytest.mark.parametrize(
-    "url", ["mysql://h/db", "postgres://h/", "postgres://h:port/db", "sqlite://", "db.sqlite3"]
+    "url",
+    [
+        "mysql://h/db",
+        "postgres://h/",
+        "postgres://h:port/db",
+        "postgres://h/db?prepare_threshold=often",
+        "sqlite://",
+        "db.sqlite3",
+    ],
 )
 def test_a_bad_database_url_names_the_variable(url: str) -> None:
     with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
