@@ -9,11 +9,13 @@ record the engine refuses a 422 carrying the engine's index, code and message.
 
 from __future__ import annotations
 
+import datetime
 import json
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -37,7 +39,7 @@ from games.errors import (
     IdempotencyKeyReused,
     StaleSequence,
 )
-from games.events import to_event
+from games.events import upcast
 from games.models import Evening, EveningSeat, Game
 from stichbuch.api import paginated_response
 
@@ -315,23 +317,28 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     events = GameEventOutputSerializer(many=True)
 
 
-_DATETIME = serializers.DateTimeField()
+def iso_datetime(value: datetime.datetime, tz: datetime.tzinfo) -> str:
+    """What ``serializers.DateTimeField`` writes for an aware ``value`` with ``tz`` current.
+
+    The same text (ISO 8601 in the current time zone, UTC as ``Z``) at a
+    quarter of the cost: a full answer writes one per event, on every card.
+    """
+    text = value.astimezone(tz).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
-def _event_data(row: selectors.EventRow) -> dict[str, Any]:
+def _event_data(row: selectors.EventRow, tz: datetime.tzinfo) -> dict[str, Any]:
     """One event as ``GameEventOutputSerializer`` writes it, from a ``game_event_rows`` row."""
     seq, event_type, payload, schema_version, username, recorded_at = row
     recorded_at = sql.as_datetime(recorded_at)  # ISO text when read as JSON
     assert recorded_at is not None  # recorded_at is NOT NULL
-    event = to_event(event_type, payload, schema_version)
-    del event["type"]
     return {
         "seq": seq,
         "type": event_type,
-        "payload": event,
+        "payload": upcast(event_type, payload, schema_version),
         "schema_version": schema_version,
         "recorded_by": username,
-        "recorded_at": _DATETIME.to_representation(recorded_at),
+        "recorded_at": iso_datetime(recorded_at, tz),
     }
 
 
@@ -344,6 +351,7 @@ def _game_data(
     state: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``GameDetailSerializer``'s answer built by hand (the same keys and values, far cheaper)."""
+    tz = timezone.get_current_timezone()
     return {
         "id": game.pk,
         "evening": game.evening_id,
@@ -357,11 +365,9 @@ def _game_data(
         "state": state if state is not None else selectors.table_state(record=record),
         "result": game.result,
         "last_seq": game.last_seq,
-        "created_at": _DATETIME.to_representation(game.created_at),
-        "finished_at": (
-            _DATETIME.to_representation(game.finished_at) if game.finished_at else None
-        ),
-        "events": [_event_data(row) for row in rows],
+        "created_at": iso_datetime(game.created_at, tz),
+        "finished_at": iso_datetime(game.finished_at, tz) if game.finished_at else None,
+        "events": [_event_data(row, tz) for row in rows],
     }
 
 

@@ -7,13 +7,20 @@ in one statement), and both must give the same answers.
 
 from __future__ import annotations
 
+import datetime
+import zoneinfo
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
+from hypothesis import given
+from hypothesis import strategies as st
+from rest_framework import serializers
 
 from clubs.models import Player
 from games import services
+from games.apis import iso_datetime
 from games.errors import IdempotencyKeyReused
 from games.models import Game, GameEvent, IdempotencyRecord
 from tests.conftest import PersonaClient
@@ -134,3 +141,22 @@ def test_a_record_without_events_is_not_imported_as_an_empty_game(
     assert response.status_code == 422
     assert response.json()["results"][0]["reason"] == "no_events"
     assert Game.objects.count() == games_before
+
+
+ZONES = [zoneinfo.ZoneInfo(name) for name in ("UTC", "Europe/Vienna", "America/St_Johns")]
+
+
+@given(
+    value=st.datetimes(
+        min_value=datetime.datetime(1970, 1, 2),
+        max_value=datetime.datetime(2200, 1, 1),
+        timezones=st.sampled_from(ZONES),
+    ),
+    current=st.sampled_from(ZONES),
+)
+def test_the_answers_timestamps_read_exactly_as_drf_writes_them(
+    value: datetime.datetime, current: zoneinfo.ZoneInfo
+) -> None:
+    with timezone.override(current):
+        expected = serializers.DateTimeField().to_representation(value)
+        assert iso_datetime(value, timezone.get_current_timezone()) == expected
