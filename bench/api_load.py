@@ -12,14 +12,20 @@ What it does, all on loopback and all thrown away at the end:
    season and 16 evenings of five seated players;
 4. starts gunicorn (2 workers, ``stichbuch.wsgi``) with ``bench.baseline_settings``:
    Stichbuch's settings with DEBUG off, plus ``/bench/insert/``;
-5. 16 scorer threads each record complete legal games (``engine.generate``) on
-   their own evening: start the game with its deal, then append the events one by
-   one with ``expected_seq``, as a phone at the table does (``--answer new --keys``:
-   with the page's ``"answer": "new"`` and an ``Idempotency-Key`` per append);
-6. the same 16 threads send as many requests to ``/bench/insert/`` (token auth,
-   JSON parsing, one INSERT in a transaction): the baseline;
-7. prints requests/s, p50 and p99 latency of both and the ratio, then stops
-   gunicorn and Redis and drops the database.
+5. generates the games (``engine.generate``) before any clock runs;
+6. the baseline's first half: the 16 threads send ``/bench/insert/`` (token
+   auth, JSON parsing, one INSERT in a transaction) half as often as the
+   scorers will append;
+7. 16 scorer threads each record their games on their own evening: start the
+   game with its deal, then append the events one by one with
+   ``expected_seq``, as a phone at the table does (``--answer new --keys``:
+   with the page's ``"answer": "new"`` and an ``Idempotency-Key`` per append;
+   ``--think-ms``: with a pause before each append, latency only);
+8. the baseline's second half (halves around the appends, so that a change in
+   the machine's load weighs on both alike);
+9. prints requests/s, p50 and p99 latency of both, the ratio, and the CPU time
+   per request of gunicorn's workers, PostgreSQL and the clients (``/proc``),
+   then stops gunicorn and Redis and drops the database.
 
 Bounded: ``--games`` per scorer and ``--max-seconds`` per phase.
 """
@@ -30,6 +36,7 @@ import argparse
 import http.client
 import json
 import os
+import random
 import secrets
 import shutil
 import socket
@@ -108,7 +115,10 @@ def throwaway_redis() -> Iterator[str | None]:
 
 
 @contextmanager
-def gunicorn(env: dict[str, str], workers: int, worker_class: str, threads: int) -> Iterator[int]:
+def gunicorn(
+    env: dict[str, str], workers: int, worker_class: str, threads: int
+) -> Iterator[tuple[int, int]]:
+    """Serve the app; yields (port, the master's pid)."""
     port = free_port()
     command = [
         str(REPO / ".venv" / "bin" / "gunicorn"),
@@ -119,7 +129,7 @@ def gunicorn(env: dict[str, str], workers: int, worker_class: str, threads: int)
     process = subprocess.Popen(command, cwd=REPO, env=env)
     try:
         wait_for_port(port, "gunicorn")
-        yield port
+        yield port, process.pid
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -168,6 +178,62 @@ def seed(scorers: int) -> Seed:
             " payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())"
         )
     return Seed(tokens, evenings, {name: str(p.pk) for name, p in players.items()})
+
+
+# --- CPU accounting -------------------------------------------------------------------------
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(gunicorn_pid: int) -> dict[str, float]:
+    """CPU time (user + system) so far of gunicorn's workers, of PostgreSQL and of this process.
+
+    On a machine where the server, the database and the clients share the cores, a
+    phase's CPU per request says what each request costs, whatever the neighbours do
+    to the wall-clock figures. PostgreSQL is every ``postgres`` process (other
+    databases' work on the same server counts too: run on a quiet server).
+    """
+    workers = postgres = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue  # the process ended while we looked
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        ticks = int(fields[11]) + int(fields[12])
+        if int(fields[1]) == gunicorn_pid:
+            workers += ticks
+        elif name == "postgres":
+            postgres += ticks
+    own = os.times()
+    return {
+        "gunicorn": workers / _TICK,
+        "postgres": postgres / _TICK,
+        "client": own.user + own.system,
+    }
+
+
+def phase(
+    scorers: int, work: Callable[[int, Tally], None], master: int
+) -> tuple[list[Tally], float, dict[str, float]]:
+    """Run ``work`` in ``scorers`` threads: their tallies, the wall time, the CPU spent."""
+    before = cpu_seconds(master)
+    tallies, wall = run_threads(scorers, work)
+    after = cpu_seconds(master)
+    return tallies, wall, {k: after[k] - before[k] for k in before}
+
+
+def report_cpu(spent: dict[str, float], requests: int) -> dict[str, float]:
+    per = {k: 1000 * v / max(requests, 1) for k, v in spent.items()}
+    print(
+        "           CPU per request: "
+        + ", ".join(f"{k} {v:.2f} ms" for k, v in per.items())
+        + f" (total {sum(per.values()):.2f} ms)"
+    )
+    return per
 
 
 # --- The clients ----------------------------------------------------------------------------
@@ -220,17 +286,38 @@ def run_threads(count: int, work: Callable[[int, Tally], None]) -> tuple[list[Ta
 
 
 def record_games(
-    port: int, seeded: Seed, games: int, deadline: float, answer: str, keys: bool
-) -> Callable[[int, Tally], None]:
+    port: int,
+    seeded: Seed,
+    games: int,
+    deadline: float,
+    answer: str,
+    keys: bool,
+    think: float = 0.0,
+) -> tuple[Callable[[int, Tally], None], list[int]]:
+    """The scorers' work, and how many appends each will send.
+
+    ``think``: mean seconds a scorer waits before each append (0: none, the
+    scorers send as fast as they are answered).
+    """
     from engine.generate import random_game
     from games.services import _renamed_record
+
+    # Generated before the clock starts: the clients' own work would otherwise take
+    # CPU from the server during this phase and not during the baseline's.
+    records = {
+        (i, g): _renamed_record(random_game(1000 * i + g, "fuchsen", 5), seeded.names)
+        for i in range(len(seeded.tokens))
+        for g in range(games)
+    }
+
+    pace = random.Random(0)
 
     def work(i: int, tally: Tally) -> None:
         client = Client(port, seeded.tokens[i])
         for g in range(games):
             if time.monotonic() > deadline:
                 return
-            record = _renamed_record(random_game(1000 * i + g, "fuchsen", 5), seeded.names)
+            record = records[i, g]
             deal = {k: v for k, v in record["events"][0].items() if k != "type"}
             status, body, _elapsed = client.post(
                 f"/api/evenings/{seeded.evenings[i]}/games/", {"deal": deal}
@@ -244,6 +331,8 @@ def record_games(
                 if answer != "full":
                     request["answer"] = answer
                 key = f"{i}-{g}-{seq}-{secrets.token_hex(4)}" if keys else None
+                if think:
+                    time.sleep(think * (0.5 + pace.random()))
                 status, body, elapsed = client.post(f"/api/games/{game_id}/events/", request, key)
                 if status != 201:
                     tally.errors.append(f"append: {status} {body}")
@@ -254,7 +343,11 @@ def record_games(
                 tally.errors.append(f"game {game_id} ended {body['status']}")
             tally.games += 1
 
-    return work
+    counts = [
+        sum(len(records[i, g]["events"]) - 1 for g in range(games))
+        for i in range(len(seeded.tokens))
+    ]
+    return work, counts
 
 
 def baseline_inserts(
@@ -313,6 +406,12 @@ def main() -> None:
         help='"answer" of each append: full (every event, the default) or new (as the page asks)',
     )
     parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0,
+        help="mean pause before each append (a paced table; prints latency only)",
+    )
+    parser.add_argument(
         "--keys",
         action="store_true",
         help="send an Idempotency-Key with every append (as the page does)",
@@ -346,31 +445,62 @@ def main() -> None:
             f"{args.scorers} scorers x {args.games} games; answer {args.answer}, "
             f"{'with' if args.keys else 'no'} Idempotency-Keys; broker: {broker or 'none (eager)'}"
         )
-        with gunicorn(env, args.workers, args.worker_class, args.threads) as port:
+        with gunicorn(env, args.workers, args.worker_class, args.threads) as (port, master):
             # Warm up: every worker imports and connects before the clock starts.
             warm = Client(port, seeded.tokens[0])
             for _ in range(4 * args.workers):
                 warm.post("/bench/insert/", {"warm": True})
-            deadline = time.monotonic() + args.max_seconds
-            tallies, wall = run_threads(
-                args.scorers,
-                record_games(port, seeded, args.games, deadline, args.answer, args.keys),
+            work, counts = record_games(
+                port,
+                seeded,
+                args.games,
+                time.monotonic() + 3 * args.max_seconds,
+                args.answer,
+                args.keys,
+                args.think_ms / 1000,
             )
-            append_rate = report("appends", tallies, wall)
-            finishing = [x for t in tallies for x in t.finishing]
-            print(
-                f"           {sum(t.games for t in tallies)} games; the finishing append: "
-                f"p50 {1000 * percentile(finishing, 0.5):.1f} ms, "
-                f"p99 {1000 * percentile(finishing, 0.99):.1f} ms"
-            )
-            counts = [len(t.latencies) for t in tallies]
-            deadline = time.monotonic() + args.max_seconds
-            base, base_wall = run_threads(
-                args.scorers, baseline_inserts(port, seeded, counts, deadline)
-            )
-            base_rate = report("baseline", base, base_wall)
-        ratio = append_rate / base_rate if base_rate else float("nan")
+            paced = args.think_ms > 0
+            # The baseline runs in two halves, before and after the appends, so that
+            # a change in the machine's load during the run weighs on both alike.
+            # (A paced run has no baseline: the pace, not the server, sets its rate.)
+            halves = [[c // 2 for c in counts], [c - c // 2 for c in counts]]
+            if paced:
+                halves = [[0] * len(counts)] * 2
+            first = baseline_inserts(port, seeded, halves[0], time.monotonic() + args.max_seconds)
+            base_a, base_a_wall, base_a_cpu = phase(args.scorers, first, master)
+            tallies, wall, append_cpu_s = phase(args.scorers, work, master)
+            second = baseline_inserts(port, seeded, halves[1], time.monotonic() + args.max_seconds)
+            base_b, base_b_wall, base_b_cpu = phase(args.scorers, second, master)
+
+        append_rate = report("appends", tallies, wall)
+        # Per request of any kind (the games' starts included): the CPU went to them all.
+        starts = sum(t.games for t in tallies)
+        append_cpu = report_cpu(append_cpu_s, sum(len(t.latencies) for t in tallies) + starts)
+        finishing = [x for t in tallies for x in t.finishing]
+        print(
+            f"           {sum(t.games for t in tallies)} games; the finishing append: "
+            f"p50 {1000 * percentile(finishing, 0.5):.1f} ms, "
+            f"p99 {1000 * percentile(finishing, 0.99):.1f} ms"
+        )
         appends_p99 = percentile([x for t in tallies for x in t.latencies], 0.99)
+        if paced:
+            print(
+                f"paced scorers (each waits {args.think_ms:.0f} ms on average before an append): "
+                f"appends p99 {1000 * appends_p99:.1f} ms"
+            )
+            return
+        base = base_a + base_b
+        base_rate = report("baseline", base, base_a_wall + base_b_wall)
+        base_cpu = report_cpu(
+            {k: base_a_cpu[k] + base_b_cpu[k] for k in base_a_cpu},
+            sum(len(t.latencies) for t in base),
+        )
+        ratio = append_rate / base_rate if base_rate else float("nan")
+        cpu_ratio = sum(base_cpu.values()) / max(sum(append_cpu.values()), 1e-9)
+        print(
+            f"CPU per baseline insert / CPU per append: {cpu_ratio:.2f} "
+            "(the ratio the cores allow, whatever the neighbours do)"
+        )
         print(
             f"ratio appends/baseline: {ratio:.2f} (target >= 0.5); "
             f"appends p99 {1000 * appends_p99:.1f} ms (target < 50 ms)"
