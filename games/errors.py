@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 
 class GamesError(Exception):
     """Base of the games app's own errors; ``message`` is plain words for the user."""
@@ -23,8 +25,11 @@ class StaleSequence(GamesError):
 
     def __init__(self, *, current_seq: int, expected_seq: int) -> None:
         super().__init__(
-            f"The game has moved on: its latest event is number {current_seq}, "
-            f"not {expected_seq}. Reload it and record again."
+            _(
+                "The game has moved on: its latest event is number %(current)d, "
+                "not %(expected)d. Reload it and record again."
+            )
+            % {"current": current_seq, "expected": expected_seq}
         )
         self.current_seq = current_seq
         self.expected_seq = expected_seq

@@ -160,3 +160,15 @@ def test_the_answers_timestamps_read_exactly_as_drf_writes_them(
     with timezone.override(current):
         expected = serializers.DateTimeField().to_representation(value)
         assert iso_datetime(value, timezone.get_current_timezone()) == expected
+
+
+def test_a_stale_append_is_told_so_in_german_unless_english_is_asked_for(
+    scorer: PersonaClient, dealt_game: Game, as_ids: Any
+) -> None:
+    body = {"expected_seq": 0, "events": as_ids(records.NO_KONTRA[:1])}
+    german = scorer.post(_url(dealt_game), body, format="json")
+    assert german.status_code == 409
+    assert german.json()["detail"].startswith("Das Spiel ist inzwischen weiter")
+    english = scorer.post(_url(dealt_game), body, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert english.json()["detail"].startswith("The game has moved on")
+    assert english.json()["current_seq"] == 1
