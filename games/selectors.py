@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.utils.translation import gettext as _
 
 from clubs.models import Club, GameKind, Membership, Player, Season
 from engine import Result, table_view
@@ -269,10 +270,11 @@ def next_deal(*, evening: Evening, house_rules: dict[str, Any] | None = None) ->
             sitting_out=None,
             event=None,
             problem=(
-                f"{evening.get_game_kind_display()} needs {low}"
-                + (f" to {high}" if high != low else "")
-                + f" seated players; {len(seats)} are seated."
-            ),
+                _("%(game)s needs %(low)d to %(high)d seated players; %(n)d are seated.")
+                if high != low
+                else _("%(game)s needs %(low)d seated players; %(n)d are seated.")
+            )
+            % {"game": evening.get_game_kind_display(), "low": low, "high": high, "n": len(seats)},
         )
     players = [seat.player for seat in seats]
     dealer = _next_dealer(evening, seats)

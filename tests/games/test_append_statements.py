@@ -25,6 +25,7 @@ from games.errors import IdempotencyKeyReused
 from games.models import Game, GameEvent, IdempotencyRecord
 from tests.conftest import PersonaClient
 from tests.games import records
+from tests.games.factories import seated_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -172,3 +173,14 @@ def test_a_stale_append_is_told_so_in_german_unless_english_is_asked_for(
     english = scorer.post(_url(dealt_game), body, format="json", HTTP_ACCEPT_LANGUAGE="en")
     assert english.json()["detail"].startswith("The game has moved on")
     assert english.json()["current_seq"] == 1
+
+
+def test_an_evening_short_of_players_says_so_in_german(
+    member: PersonaClient, club: Any, players: dict[str, Player]
+) -> None:
+    evening = seated_evening(club, ("Anna", "Bert", "Carl", "Dora"))
+    services.evening_seat_remove(evening=evening, player=players["dora"])  # leaves the table
+    body = member.get(f"/api/evenings/{evening.pk}/").json()
+    assert body["next_deal"]["problem"] == (
+        "Fuchsen braucht 4 bis 6 Spieler am Tisch; gerade sind es 3."
+    )
