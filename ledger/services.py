@@ -416,7 +416,9 @@ def settlement_plan_create(
     Exactly one of ``evening`` and ``season`` must be given, of ``club``. The
     balances are read now and stored with the plan; later games or payments do
     not change a plan (make a new one). Open balances that are all zero give a
-    plan without transfers.
+    plan without transfers. An evening is refused once payments were booked for
+    its whole season (a season's plan paid, say): they are in the season's
+    balance, not the evening's, so settling the evening would ask for them again.
     """
     if (evening is None) == (season is None):
         raise ValidationError(_("Settle either an evening or a season."))
@@ -424,6 +426,20 @@ def settlement_plan_create(
         raise ValidationError({"evening": _("This evening belongs to another club.")})
     if season is not None and season.club_id != club.pk:
         raise ValidationError({"season": _("This season belongs to another club.")})
+    if (
+        evening is not None
+        and Payment.objects.filter(season_id=evening.season_id, evening__isnull=True).exists()
+    ):
+        # Payments for a whole season are no evening's: an evening's own balance
+        # would still ask for money they paid. The season's balance counts them.
+        raise ValidationError(
+            {
+                "evening": _(
+                    "Payments were booked for this evening's whole season; settle the "
+                    "season instead, which counts them."
+                )
+            }
+        )
     balances = selectors.balance_map(club=club, evening=evening, season=season)
     transfers = settle({str(player_id): amount for player_id, amount in balances.items()})
     plan = SettlementPlan.objects.create(

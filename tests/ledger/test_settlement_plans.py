@@ -131,3 +131,25 @@ def test_a_transfer_of_another_plan_or_a_huge_id_is_a_404(
     base = f"/api/clubs/{table.club.slug}/settlement-plans"
     assert scorer.post(f"{base}/{plan.pk}/transfers/999999/mark-paid/").status_code == 404
     assert scorer.get(f"{base}/{2**70}/").status_code == 404
+
+
+def test_an_evening_is_not_settled_again_after_its_season_was_paid(table: Table) -> None:
+    plan = settlement_plan_create(club=table.club, created_by=None, season=table.season)
+    for transfer in plan.transfers.all():
+        settlement_transfer_mark_paid(transfer=transfer, paid_by=None)
+    # The evening's own balance still shows its results; settling it would ask for
+    # the money the season's plan collected.
+    with pytest.raises(ValidationError) as refused:
+        settlement_plan_create(club=table.club, created_by=None, evening=table.evening)
+    assert list(refused.value.message_dict) == ["evening"]
+    # The season, settled again, knows everything is paid.
+    again = settlement_plan_create(club=table.club, created_by=None, season=table.season)
+    assert list(again.transfers.all()) == []
+
+
+def test_a_season_is_settled_after_its_evenings_without_asking_twice(table: Table) -> None:
+    plan = settlement_plan_create(club=table.club, created_by=None, evening=table.evening)
+    for transfer in plan.transfers.all():
+        settlement_transfer_mark_paid(transfer=transfer, paid_by=None)
+    season_plan = settlement_plan_create(club=table.club, created_by=None, season=table.season)
+    assert list(season_plan.transfers.all()) == []
