@@ -653,14 +653,20 @@ class Fuchsen(Variant):
         # printed suit in the Macher's hand. Once it lies in the trick it ranks as
         # ``_key`` says (in a partner game: the lowest card of the called suit); in an
         # alone game it belongs to no suit, and the run leaves that trick to ``apply``.
-        # An unidentified blank (``amb`` in ``play_obligation``) stops the run at once.
+        # A blank the record never identifies (``know.blank`` -1) was never played (a
+        # face-down play identifies it), so every card on the table ranks as printed and
+        # only the Macher's obligations read it (``amb`` in ``play_obligation``): the
+        # run leaves the Macher's cards in a trick he does not lead to ``apply``.
         blank = -1
         blank_bit = 0
         # The Macher who still holds the blank of a called suit follows that suit with it.
         blank_follows_suit = NO_SUIT
-        if state.turned:
+        unseen_blank = -1  # the Macher, if he holds a blank the record never identifies
+        if state.turned and know.blank < 0:
+            unseen_blank = state.macher
+        elif state.turned:
             blank = know.blank
-            if blank < 0 or (state.alone and any(c == blank for _, c in state.trick)):
+            if state.alone and any(c == blank for _, c in state.trick):
                 return state, k
             blank_bit = 1 << blank
             if not state.blank_played and not state.alone:
@@ -777,6 +783,8 @@ class Fuchsen(Variant):
                 cls = CLASS[card]
                 power = POWER[card]
                 if trick:
+                    if p == unseen_blank:
+                        break  # his unseen blank may be any card he could turn: apply
                     if done == 5 and len(trick) == n - 1:
                         ending = 1  # the last card of the game (once its checks pass)
                     hand = known[p] & ~gone

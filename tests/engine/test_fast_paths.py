@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 
 from engine import replay
+from engine.cards import CODES
 from engine.core import Decision, GameState, NeedPartner, worse_error
 from engine.generate import random_game
 from engine.replay import VARIANTS, RecordError, fold, prepare
 from engine.result import EngineError, Result
 from engine.rules import effective_rules
 from tests.engine._shared import CORPUS, load, need
+from tests.engine.records import call, deal, plays
 
 # ``engine.replay`` the module (the package exports the function under that name).
 replay_module = importlib.import_module("engine.replay")
@@ -330,3 +332,57 @@ def test_replay_finds_an_undo_as_the_resolved_replay() -> None:
             for changed in _with_undos(record, rng):
                 expected = replay_module._replay_resolved(changed).to_dict()
                 assert replay(changed).to_dict() == expected, changed
+
+
+def test_runs_around_a_blank_the_record_never_identifies_as_the_plain_fold() -> None:
+    # Before the Macher's face-down play the record does not say which card he turned:
+    # the run takes every card but the Macher's in a trick he did not lead. Each such
+    # prefix is tried with its last card replaced by every card of the deck, so that
+    # the Macher (and the others) keep and break their obligations in every way.
+    checked = macher = 0
+    for seed in range(400):
+        record = random_game(seed, "fuchsen", 4 + seed % 3, hands=seed % 4 == 0)
+        events = record["events"]
+        if "turned" not in events[1] or events[1]["turned"] is not True:
+            continue
+        down = next(
+            (k for k, e in enumerate(events) if e.get("turned") is True and k > 1), len(events)
+        )
+        players = events[0]["players"]
+        for cut in range(3, down + 1):
+            last = events[cut - 1]
+            if last["type"] != "play":
+                continue
+            checked += 1
+            macher += last["player"] == events[1]["player"]
+            for code in CODES:
+                changed = [*events[: cut - 1], {**last, "card": code}]
+                both = _fold_both({**record, "events": changed})
+                assert both is not None
+                assert both[0] == both[1], (seed, changed)
+            # and a play by someone else, which the run must leave to apply as well
+            seat = (players.index(last["player"]) + 1) % len(players)
+            other = {**last, "player": players[seat]}
+            both = _fold_both({**record, "events": [*events[: cut - 1], other]})
+            assert both is not None and both[0] == both[1], (seed, cut)
+    assert checked > 50
+    assert macher > 10
+
+
+def test_the_macher_follows_the_called_suit_with_a_blank_the_record_never_shows() -> None:
+    # His blank follows the called suit: a trump or another suit he plays face up
+    # breaks that, though the record never says which card the blank is. The run
+    # must leave his card to apply, which words the error.
+    start = [deal(dealer="anna"), call("bert", "GA", turned=True)]
+    start += plays("bert:S9 carl:SA dora:S8 emil:S10")
+    start += [
+        {"type": "raise", "player": "emil", "level": "kontra"},
+        {"type": "raise", "player": "bert", "level": "re"},
+        *plays("anna:SK carl:G9 dora:G8 emil:GK anna:G10"),
+    ]
+    for last, code in (("bert:RO", "must_follow_suit"), ("bert:E7", "must_follow_suit")):
+        record = {"game": "fuchsen", "events": [*start, *plays(last)]}
+        both = _fold_both(record)
+        assert both is not None and both[0] == both[1]
+        error = replay(record).error
+        assert error is not None and (error.index, error.code) == (13, code)
