@@ -631,13 +631,25 @@ class Fuchsen(Variant):
         know = state.know
         assert table is not None and know is not None
         if state.phase == "call":
-            # The usual call, ``{type, player, card}``: its fields pass apply's checks
-            # (kinds, a card of the deck, a player who plays), so it goes straight to
-            # ``_call``, which may raise for this event as ``apply`` would. The plays
-            # after it follow in the same run.
+            # The usual call, ``{type, player, card}``, or one with a turned card
+            # (``turned``: true, or the code of a card of the deck): its fields pass
+            # apply's checks (kinds, cards of the deck, a player who plays), so it goes
+            # straight to ``_call``, which may raise for this event as ``apply`` would.
+            # The plays after it follow in the same run.
             i, event = events[k]
-            if type(event) is not dict or len(event) != 3 or event.get("type") != "call":
+            if type(event) is not dict or event.get("type") != "call":
                 return state, k
+            size = len(event)
+            if size != 3:
+                turned = event.get("turned")
+                if size != 4:
+                    return state, k
+                if turned is not True:
+                    if type(turned) is not str:
+                        return state, k
+                    face_down = INDEX.get(turned, -1)
+                    if face_down < 0 or not table.deck >> face_down & 1:
+                        return state, k
             player = event.get("player")
             code = event.get("card")
             if type(player) is not str or type(code) is not str:

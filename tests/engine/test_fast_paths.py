@@ -386,3 +386,25 @@ def test_the_macher_follows_the_called_suit_with_a_blank_the_record_never_shows(
         assert both is not None and both[0] == both[1]
         error = replay(record).error
         assert error is not None and (error.index, error.code) == (13, code)
+
+
+def test_runs_take_a_call_with_a_turned_card_as_the_plain_fold() -> None:
+    # The run takes ``{type, player, card, turned}`` with turned true or a card code of
+    # the deck; every other value (a removed card, no card, another kind) is apply's.
+    values: list[Any] = [*CODES, "XX", True, False, None, 7, ["EA"]]
+    checked = 0
+    for seed in range(60):
+        record = random_game(seed, "fuchsen", 4 + seed % 3, hands=seed % 2 == 0)
+        events = record["events"]
+        call_event = events[1]
+        if "card" not in call_event:
+            continue
+        for value in values:
+            turned = {**call_event, "turned": value}
+            for cut in (2, 4, len(events)):
+                changed = [events[0], turned, *events[2:cut]]
+                both = _fold_both({**record, "events": changed})
+                assert both is not None
+                assert both[0] == both[1], (seed, value, cut)
+                checked += 1
+    assert checked > 3000
