@@ -67,6 +67,16 @@ class NeedPartner(Exception):
         self.after = after
         self.state: GameState | None = None  # set by the fold: the state before the event
         self.position = 0  # and the event's position among the effective events
+        # Where the candidates go on after ``after`` when ``Variant.share_prefix`` has
+        # moved it past events that no candidate reads differently; -1: straight after
+        # the event that needed the partner.
+        self.resume = -1
+        # Candidates who left that shared fold early: his state (partner open) and the
+        # position he goes on from.
+        self.starts: dict[int, tuple[GameState, int]] = {}
+        # The shared fold ends with an end of the raising that each remaining candidate
+        # settles for himself from ``after`` (``resume`` is the event after it).
+        self.end_raising = False
 
 
 @dataclass(frozen=True)
@@ -314,6 +324,14 @@ class Variant:
             return None
         know = before.know.with_card(q, need.called)
         return evolve(before, know=know, assumed=q), need.position
+
+    def share_prefix(self, need: NeedPartner, events: list[tuple[int, Event]], stop: int) -> None:
+        """Fold, once for all candidates, the events after the one that needed the
+        partner while no candidate could handle them differently; record the state and
+        the position to go on from in ``need`` (``after``, ``resume``), which
+        ``assume_partner`` then reads. ``stop`` bounds the events as in ``fold``.
+        None by default: each candidate folds every event himself."""
+        return None
 
     # --- deal ---------------------------------------------------------------------
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:

@@ -468,13 +468,221 @@ class Fuchsen(Variant):
 
     def assume_partner(self, need: NeedPartner, q: int) -> tuple[GameState, int] | None:
         """Candidate ``q`` goes on after the call that needed him: the call's state
-        (``need.after``) with ``q`` holding the called card and as the Hilfer."""
+        (``need.after``) with ``q`` holding the called card and as the Hilfer; or where
+        ``share_prefix`` left him (``need.starts``) or all of them (``need.resume``)."""
         before = need.state
         after = need.after
         if after is None or before is None or before.know is None:
             return super().assume_partner(need, q)
         know = before.know.with_card(q, need.called)
-        return evolve(after, know=know, assumed=q, hilfer=q), need.position + 1
+        own = need.starts.get(q)
+        if own is not None:
+            return evolve(own[0], know=know, assumed=q, hilfer=q), own[1]
+        resume = need.resume if need.resume >= 0 else need.position + 1
+        if need.end_raising:
+            # As ``_end_raising_event`` (whose checks the shared fold made) and the
+            # run: the end of the raising, settled for him. ``_after`` changes
+            # nothing here: an assumed candidate's called card is never shown.
+            state = evolve(after, know=know, assumed=q, hilfer=q, raising_ended=True)
+            assert isinstance(state, FuchsenState)
+            return self._end_raising(state), resume
+        return evolve(after, know=know, assumed=q, hilfer=q), resume
+
+    def share_prefix(self, need: NeedPartner, events: list[tuple[int, Event]], stop: int) -> None:
+        """Fold the first trick's plain plays and raises once for the candidate partners.
+
+        From ``need.after`` (the call's state, partner open), a candidate ``q`` differs
+        from the others only in being the Hilfer (raises, Fuchs, the forgotten-Fuchs
+        watch, payouts) and in holding the called card (``know.with_card``). In the
+        first trick these events read neither for ``q``, and are taken here exactly
+        as ``play_run`` takes them (same checks, on the knowledge without the called
+        card, whose owner is unknown so that a play of it is never taken):
+
+        - a three-field play of the right player's own card, unless ``q`` plays it
+          with the called suit led (the called card is no trump and of the called
+          suit, so it changes no other led-suit or trump test);
+        - a three-field raise, unless ``q`` says it.
+
+        A candidate whose own event is one of the exceptions leaves the shared fold
+        there: his state before that event (partner open) and its position go to
+        ``need.starts``, and he folds on from it himself. The others go on, ``q``
+        being an opponent for them. Anything else, the Fuchs included, stops the
+        shared fold, as does the end of the first trick (the raising's end may read
+        the Hilfer); ``need.after`` and ``need.resume`` then say where the remaining
+        candidates go on. A bare ``end_raising`` right after the first trick is taken
+        too (``need.end_raising``): ``assume_partner`` settles it per candidate, as
+        ``_end_raising_event`` would. A turned card (blank) or an alone game is never
+        shared.
+        """
+        before = need.state
+        after = need.after
+        if not isinstance(after, FuchsenState) or before is None or before.know is None:
+            return
+        if after.turned or after.alone or after.tricks or after.decision is not None:
+            return
+        table = after.table
+        assert table is not None
+        know = before.know
+        owner = know.owner
+        known = know.known
+        index_of = table.index
+        n = len(table.active)
+        macher = after.macher
+        called_suit = after.called_suit
+        strict = after.rules["strict_raise_windows"]
+        candidates = 0  # the candidates still in the shared fold
+        for q in need.candidates:
+            candidates |= 1 << q
+        trick: list[tuple[int, int]] = []
+        to_act = after.to_act
+        first_play = list(after.first_play)
+        last_play = after.last_play
+        level = after.level
+        said_at = list(after.said_at)
+        gone = after.played
+        led = wkey = winner = -1
+        mask = winning = 0
+        start = k = need.position + 1
+        tricks: tuple[tuple[int, tuple[tuple[int, int], ...], int], ...] = ()
+        won = after.won_cards
+        leader = after.leader
+
+        try:
+            while k < stop:
+                i, event = events[k]
+                if type(event) is not dict or len(event) != 3:
+                    break
+                typ = event["type"]
+                if typ == "raise":
+                    said = LEVEL_NUMBER[event["level"]]
+                    p = index_of[event["player"]]
+                    # As ``play_run`` judges it for every candidate but ``p``: ``p`` is
+                    # on the Macher's side only if he is the Macher.
+                    if said != level + 1 or first_play[p] < 0:
+                        break
+                    if (p == macher) != (said % 2 == 0):
+                        break
+                    if strict and last_play > max(first_play[p], said_at[said - 1]):
+                        break
+                    if candidates >> p & 1:
+                        # As the Hilfer he is on the other side: he goes on alone.
+                        need.starts[p] = (
+                            _shared(
+                                after,
+                                trick,
+                                gone,
+                                to_act,
+                                leader,
+                                first_play,
+                                last_play,
+                                tricks,
+                                won,
+                                level,
+                                said_at,
+                            ),
+                            k,
+                        )
+                        candidates &= ~(1 << p)
+                    level = said
+                    said_at.append(i)
+                    k += 1
+                    continue
+                if typ != "play":
+                    break
+                card = INDEX[event["card"]]
+                p = index_of[event["player"]]
+                if p != to_act or owner[card] != p or gone >> card & 1:
+                    break
+                cls = CLASS[card]
+                power = POWER[card]
+                bit = 1 << card
+                if trick:
+                    if led == called_suit and candidates >> p & 1:
+                        # As the Hilfer he holds a card of the led suit: he goes on alone.
+                        need.starts[p] = (
+                            _shared(
+                                after,
+                                trick,
+                                gone,
+                                to_act,
+                                leader,
+                                first_play,
+                                last_play,
+                                tricks,
+                                won,
+                                level,
+                                said_at,
+                            ),
+                            k,
+                        )
+                        candidates &= ~(1 << p)
+                    hand = known[p] & ~gone
+                    led_cards = hand & CLASS_MASK[led]
+                    if led_cards:
+                        if cls != led:
+                            break
+                        if power <= wkey:
+                            better = led_cards
+                            while better:
+                                low = better & -better
+                                if POWER[low.bit_length() - 1] > wkey:
+                                    break
+                                better ^= low
+                            if better:
+                                break
+                    elif led != TRUMP:
+                        trumps = hand & TRUMPS
+                        if trumps:
+                            if cls != TRUMP:
+                                break
+                            if power <= wkey:
+                                while trumps:
+                                    low = trumps & -trumps
+                                    if POWER[low.bit_length() - 1] > wkey:
+                                        break
+                                    trumps ^= low
+                                if trumps:
+                                    break
+                    if power > wkey and winning >> card & 1:
+                        wkey, winner = power, p
+                    mask |= bit
+                else:
+                    led, wkey, winner, mask = cls, power, p, bit
+                    winning = TRUMPS | CLASS_MASK[cls]
+                trick.append((p, card))
+                gone |= bit
+                if first_play[p] < 0:
+                    first_play[p] = i
+                last_play = i
+                k += 1
+                if len(trick) < n:
+                    to_act = (p + 1) % n
+                else:
+                    # The first trick is complete: what follows (the raising's end, the
+                    # lead of trick 2) may read the Hilfer, so the sharing stops here.
+                    won_list = list(won)
+                    won_list[winner] |= mask
+                    won = tuple(won_list)
+                    tricks = ((leader, tuple(trick), winner),)
+                    leader = to_act = winner
+                    trick = []
+                    break
+        except (KeyError, TypeError):
+            pass  # at event ``k``: each candidate's own fold takes it
+        if k == start:
+            return
+        if tricks and k < stop:
+            # The first trick is in and the end of the raising follows, as its only
+            # field: ``apply`` would accept it for every candidate (a trick done, none
+            # on the table, the raising open), so each settles it from the shared state.
+            event = events[k][1]
+            if type(event) is dict and len(event) == 1 and event.get("type") == "end_raising":
+                need.end_raising = True
+                k += 1
+        need.after = _shared(
+            after, trick, gone, to_act, leader, first_play, last_play, tricks, won, level, said_at
+        )
+        need.resume = k
 
     @staticmethod
     def _callable(table: Table, hand: int, turned: bool, own_ok: bool) -> int:
@@ -1185,6 +1393,37 @@ class Fuchsen(Variant):
                         f"trick, and played {CODES[card]}",
                     )
         return None
+
+
+def _shared(
+    after: FuchsenState,
+    trick: list[tuple[int, int]],
+    played: int,
+    to_act: int,
+    leader: int,
+    first_play: list[int],
+    last_play: int,
+    tricks: tuple[tuple[int, tuple[tuple[int, int], ...], int], ...],
+    won: tuple[int, ...],
+    level: int,
+    said_at: list[int],
+) -> FuchsenState:
+    """The state ``Fuchsen.share_prefix`` has reached (partner open)."""
+    return evolve_with(
+        after,
+        {
+            "trick": tuple(trick),
+            "played": played,
+            "to_act": to_act,
+            "leader": leader,
+            "first_play": tuple(first_play),
+            "last_play": last_play,
+            "tricks": tricks,
+            "won_cards": won,
+            "level": level,
+            "said_at": tuple(said_at),
+        },
+    )
 
 
 def _proven(cards: int, maybe_blank: int) -> int:

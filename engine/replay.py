@@ -326,6 +326,9 @@ def _with_candidates(
     survivors = 0
     worst: EngineError | None = None
     called = need.called
+    if undo_error < 0:
+        # The events no candidate could handle differently are folded once.
+        variant.share_prefix(need, events, len(events))
     for q in need.candidates:
         # Where the events before the one that needed the partner do not depend on who
         # holds the called card, the variant says where to go on from instead of

@@ -408,3 +408,103 @@ def test_runs_take_a_call_with_a_turned_card_as_the_plain_fold() -> None:
                 assert both[0] == both[1], (seed, value, cut)
                 checked += 1
     assert checked > 3000
+
+
+# ----------------------------------------------------------------- shared first trick
+
+
+def _trick_one_mutations(record: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """``_mutations`` and more changes inside the first trick, where the candidates
+    share their fold: raises by anyone at any level, a Fuchs, the called card played,
+    a card of the called suit led, a play by the wrong player."""
+    events = record["events"]
+    out = _mutations(record, rng)
+    players = events[0]["players"]
+    called = events[1].get("card")
+    levels = ("kontra", "re", "supp", "mort", "bogus")
+    for _ in range(10):
+        changed = [dict(e) for e in events]
+        i = rng.randrange(2, min(len(events), 9) + 1)
+        what = rng.randrange(5)
+        if what == 0:
+            changed.insert(
+                i, {"type": "raise", "player": rng.choice(players), "level": rng.choice(levels)}
+            )
+        elif what == 1 and i < len(changed) and changed[i]["type"] == "play":
+            changed[i]["fuchs"] = True
+        elif what == 2 and isinstance(called, str) and i < len(changed):
+            changed[i] = {**changed[i], "card": called}
+        elif what == 3 and i < len(changed) and changed[i]["type"] == "play":
+            changed[i] = {**changed[i], "player": rng.choice(players)}
+        else:
+            changed.insert(i, {"type": "end_raising"})
+        out.append({**record, "events": changed})
+    return out
+
+
+def _shared_starts(record: Any) -> tuple[list[tuple[Any, Any]], bool, bool] | None:
+    """Per candidate: the fold going on from where ``share_prefix`` left him and the
+    plain fold from the start, event by event, with him assumed; whether the sharing
+    folded anything, and whether it ended with an end of the raising each candidate
+    settles. None without candidates."""
+    try:
+        variant, rules, events, undo_error = prepare(record)
+    except RecordError:
+        return None
+    try:
+        fold(variant, rules, events, undo_error)
+        return None
+    except NeedPartner as need:
+        found = need
+    position = found.position
+    variant.share_prefix(found, events, len(events))
+    moved = found.resume > position + 1 or bool(found.starts)
+    out = []
+    for q in found.candidates:
+        start = variant.assume_partner(found, q)
+        pair = []
+        for begin in (start, None):
+            state, error = fold(
+                variant, rules, events, undo_error, (q, found.called), start=begin, runs=False
+            )
+            pair.append((_fields(state), error))
+        out.append((pair[0], pair[1]))
+    return out, moved, found.end_raising
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_candidates_shared_first_trick_equals_each_candidates_plain_fold(strict: bool) -> None:
+    rng = random.Random(13)
+    checked = moved = left = settled = 0
+    for seed in range(300):
+        seats = (4, 5, 6)[seed % 3]
+        record = random_game(seed, "fuchsen", seats, hands=False)
+        record["rules"] = {"strict_raise_windows": strict}
+        for changed in _trick_one_mutations(record, rng):
+            got = _shared_starts(changed)
+            if got is None:
+                continue
+            pairs, shared, ended = got
+            moved += shared
+            settled += ended
+            for resumed, plain in pairs:
+                checked += 1
+                assert resumed == plain, (seed, changed["events"])
+            left += sum(
+                1 for resumed, plain in pairs if resumed[1] is not None and plain[1] is not None
+            )
+    assert checked > 3000
+    assert moved > 500  # the sharing did fold events in many records
+    assert left > 100  # and candidates failed (raises, the called suit) after it
+    assert settled > 200  # and the candidates settled the end of the raising from it
+
+
+def test_replay_with_a_shared_first_trick_equals_the_plain_replay() -> None:
+    rng = random.Random(17)
+    for seed in range(150):
+        for seats in (4, 5, 6):
+            record = random_game(seed, "fuchsen", seats, hands=False)
+            if seed % 3 == 0:
+                record["rules"] = {"strict_raise_windows": True}
+            for changed in _trick_one_mutations(record, rng):
+                assert replay(changed).to_dict() == _plain_replay(changed), changed
