@@ -154,7 +154,11 @@ class GamesApi(APIView):
         return game
 
     def member_game(self, found: sql.LockedGame | None, min_role: str) -> sql.LockedGame:
-        """What ``services.game_locked_with_role`` found, if the role suffices (else 404/403)."""
+        """What ``services.game_locked_with_role`` found, if the role suffices.
+
+        404 for an unknown game and for a non-member alike (nothing found), 403
+        for a member whose role is too low.
+        """
         if found is None:
             raise Http404
         self.check_role(found.role, min_role)

@@ -853,8 +853,9 @@ def game_locked_with_role(
     """A transaction holding the game's row lock, with what an append needs to know first.
 
     Yields ``sql.LockedGame`` (the game as ``game_lock`` reads it, ``user``'s
-    role in its club or None, the evening's players' names, and the fingerprint
-    stored for ``key`` if any) or None for an unknown game. One statement takes
+    role in its club, the evening's players' names, and the fingerprint stored
+    for ``key`` if any), or None for an unknown game or a user who is not a
+    member of its club (who locks nothing). One statement takes
     the lock and reads it all (``games.sql``). Whatever the block raises (a
     refusal, a conflict, an engine error) rolls the transaction back, which also
     releases the lock.

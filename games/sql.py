@@ -118,7 +118,7 @@ def _needs_transaction() -> None:
         raise RuntimeError("this statement belongs inside the caller's transaction")
 
 
-# --- Lock the game, with its evening and the caller's role ----------------------------------
+# --- Lock the game, with its evening and the member's role ----------------------------------
 
 _GAME_FIELDS = (
     "id",
@@ -144,11 +144,6 @@ def _lock_game_sql(with_key: bool) -> str:
     columns = ", ".join(f"g.{_col(Game, name)}" for name in _GAME_FIELDS)
     evening_columns = ", ".join(
         f"e.{_col(Evening, name)}" for name in ("club", "season", "status", "game_kind")
-    )
-    role = (
-        f"(SELECT m.{_col(Membership, 'role')} FROM {membership} m"
-        f" WHERE m.{_col(Membership, 'club')} = e.{_col(Evening, 'club')}"
-        f" AND m.{_col(Membership, 'user')} = %s)"
     )
     # The names of everyone who sat at the evening: nearly always every player the
     # game's record names (the answer's legend), as one JSON object.
@@ -177,8 +172,12 @@ def _lock_game_sql(with_key: bool) -> str:
     )
     lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
     return (
-        f"SELECT {columns}, {evening_columns}, {role}, {names}, {key}, {events} "
+        f"SELECT {columns}, {evening_columns}, m.{_col(Membership, 'role')}, {names}, {key}, "
+        f"{events} "
         f"FROM {game} g JOIN {evening} e ON e.{_col(Evening, 'id')} = g.{_col(Game, 'evening')} "
+        # A member's row only: a stranger's statement finds nothing and locks nothing.
+        f"JOIN {membership} m ON m.{_col(Membership, 'club')} = e.{_col(Evening, 'club')} "
+        f"AND m.{_col(Membership, 'user')} = %s "
         f"WHERE g.{_col(Game, 'id')} = %s{lock}"
     )
 
@@ -187,7 +186,8 @@ def _lock_game_sql(with_key: bool) -> str:
 class LockedGame:
     """What ``game_lock_with_role`` read with the lock.
 
-    ``role``: the user's role in the game's club, None for a non-member.
+    ``role``: the user's role in the game's club (only a member's statement finds
+    the game).
     ``rows``: the game's events (``EventRow``, ``recorded_at`` possibly as ISO
     text: ``as_datetime``), or None where they still have to be read
     (``event_rows``): on SQLite, and when the statement waited for the lock
@@ -201,7 +201,7 @@ class LockedGame:
     """
 
     game: Game
-    role: str | None
+    role: str
     seat_names: dict[str, str]
     key_fingerprint: str | None
     rows: list[EventRow] | None
@@ -210,14 +210,15 @@ class LockedGame:
 def game_lock_with_role(*, game_id: int, user_id: int, key: str | None) -> LockedGame | None:
     """Lock the game's row and read it with its evening, the user's role, names and key.
 
-    One statement inside the caller's transaction (None for an unknown game):
+    One statement inside the caller's transaction; None for an unknown game and
+    for a user who is not a member of its club, whose statement locks nothing.
     ``game.evening`` comes loaded (id, club, season, status, game kind; anything
     else of the evening loads on first use). The lock is the game row's only
     (``FOR UPDATE OF``), as ``services.game_lock`` takes it: it serialises
     appends to one game.
     """
     _needs_transaction()
-    params: list[Any] = [user_id, *([user_id, key] if key is not None else []), game_id]
+    params: list[Any] = [*([user_id, key] if key is not None else []), user_id, game_id]
     found = _execute(_lock_game_sql(key is not None), params, fetch=True)
     if not found:
         return None

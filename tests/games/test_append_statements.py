@@ -18,12 +18,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework import serializers
 
-from clubs.models import Player
+from clubs.models import Player, Role
 from games import services
 from games.apis import iso_datetime
 from games.errors import IdempotencyKeyReused
 from games.models import Game, GameEvent, IdempotencyRecord
 from tests.conftest import PersonaClient
+from tests.factories import MembershipFactory
 from tests.games import records
 from tests.games.factories import seated_evening
 
@@ -71,6 +72,7 @@ def test_a_key_stored_after_the_locking_look_still_refuses_a_different_request(
     dealt_game: Game, as_ids: Any
 ) -> None:
     user = User.objects.create_user("late-key")
+    MembershipFactory.create(club=dealt_game.evening.club, user=user, role=Role.SCORER)
     IdempotencyRecord.objects.create(
         user=user, key="K", fingerprint="another request", response_status=201, response_body={}
     )
@@ -123,10 +125,11 @@ def test_the_locking_statement_reads_the_role_the_names_and_the_stored_key(
         # The events come with the lock where the database can (PostgreSQL).
         if found.rows is not None:
             assert [row[:2] for row in found.rows] == [(1, "deal"), (2, "call")]
+    # A stranger to the club finds nothing, as for an unknown game (and locks nothing).
     outsider = User.objects.create_user("outsider-of-this-club")
     with services.game_locked_with_role(game_id=dealt_game.pk, user=outsider) as found:
-        assert found is not None and found.role is None
-    with services.game_locked_with_role(game_id=dealt_game.pk + 1000, user=outsider) as found:
+        assert found is None
+    with services.game_locked_with_role(game_id=dealt_game.pk + 1000, user=scorer.user) as found:
         assert found is None
 
 

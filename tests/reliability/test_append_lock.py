@@ -15,10 +15,11 @@ import time
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import AnonymousUser
-from django.db import connection
+from django.db import connection, transaction
 
+from clubs.models import Role
 from games import selectors, services
+from tests.factories import MembershipFactory, UserFactory
 from tests.reliability.helpers import Table, make_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -32,12 +33,13 @@ def table() -> Table:
 def test_a_lock_that_waited_for_another_append_reads_the_events_afresh(table: Table) -> None:
     record = table.record(seed=5)
     game = table.start(record)
+    scorer = _member(table)
     holding = threading.Event()
     seen: dict[str, Any] = {}
 
     def first_append() -> None:
         try:
-            with services.game_locked_with_role(game_id=game.pk, user=_anyone()) as found:
+            with services.game_locked_with_role(game_id=game.pk, user=scorer) as found:
                 assert found is not None
                 services.game_events_record(
                     game=found.game,
@@ -55,7 +57,7 @@ def test_a_lock_that_waited_for_another_append_reads_the_events_afresh(table: Ta
     def second_lock() -> None:
         try:
             holding.wait(timeout=30)
-            with services.game_locked_with_role(game_id=game.pk, user=_anyone()) as found:
+            with services.game_locked_with_role(game_id=game.pk, user=scorer) as found:
                 assert found is not None
                 seen["last_seq"] = found.game.last_seq
                 seen["rows"] = found.rows
@@ -74,5 +76,49 @@ def test_a_lock_that_waited_for_another_append_reads_the_events_afresh(table: Ta
     assert [row[0] for row in seen["fresh"]] == [1, 2, 3]
 
 
-def _anyone() -> Any:
-    return AnonymousUser()  # the lock does not care who asks; the role comes back None
+def _member(table: Table) -> Any:
+    user = UserFactory.create()
+    MembershipFactory.create(club=table.club, user=user, role=Role.SCORER)
+    return user
+
+
+def test_a_stranger_to_the_club_neither_takes_nor_waits_for_the_games_lock(table: Table) -> None:
+    record = table.record(seed=6)
+    game = table.start(record)
+    scorer = _member(table)
+    stranger = UserFactory.create()
+    holding, done = threading.Event(), threading.Event()
+    seen: dict[str, Any] = {}
+
+    def hold_the_lock() -> None:
+        try:
+            with services.game_locked_with_role(game_id=game.pk, user=scorer) as found:
+                assert found is not None
+                holding.set()
+                done.wait(timeout=30)
+        finally:
+            connection.close()
+
+    def stranger_looks() -> None:
+        try:
+            holding.wait(timeout=30)
+            with transaction.atomic():
+                # Were the stranger's statement to lock the row, it would fail here
+                # at once instead of waiting for the scorer.
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL lock_timeout = '50ms'")
+                with services.game_locked_with_role(game_id=game.pk, user=stranger) as found:
+                    seen["found"] = found
+        except Exception as error:  # reported below
+            seen["error"] = error
+        finally:
+            done.set()
+            connection.close()
+
+    threads = [threading.Thread(target=hold_the_lock), threading.Thread(target=stranger_looks)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert "error" not in seen, seen.get("error")
+    assert seen["found"] is None
