@@ -16,8 +16,9 @@ from clubs.models import Club, GameKind
 from games.models import Evening, Game
 from ledger import services as ledger_services
 from tests.conftest import PersonaClient
-from tests.e2e.tables import RE_PLAYED_OUT, open_evening, players_of, record_game
+from tests.e2e.tables import open_evening, players_of, record_game
 from tests.factories import PlayerFactory
+from tests.games.records import RE_PLAYED_OUT
 
 
 @pytest.fixture

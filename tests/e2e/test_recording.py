@@ -16,8 +16,9 @@ import pytest
 from clubs.models import Club, GameKind, Role
 from tests.e2e.conftest import no_horizontal_scroll, shoot
 from tests.e2e.pages import RecordingPage, log_in
-from tests.e2e.tables import RE_PLAYED_OUT, open_evening, players_of, start
+from tests.e2e.tables import open_evening, players_of, start
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.games.records import RE_PLAYED_OUT
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -45,3 +45,63 @@ ILLEGAL_PLAY: list[dict[str, Any]] = [
 
 def record(events: list[dict[str, Any]], game: str = "fuchsen") -> dict[str, Any]:
     return {"game": game, "events": [DEAL, *events]}
+
+
+# shared/examples/04: kontra (dora) and re (carl), played out; bert's side wins 96 : 25.
+RE_PLAYED_OUT: dict[str, Any] = {
+    "game": "fuchsen",
+    "events": [
+        {
+            "type": "deal",
+            "dealer": "anna",
+            "players": ["anna", "bert", "carl", "dora", "emil"],
+            "hands": {
+                "bert": ["EO", "GO", "EU", "GU", "SU", "E7"],
+                "carl": ["RU", "RA", "E10", "GA", "G10", "GK"],
+                "dora": ["R10", "RK", "EK", "SA", "S10", "SK"],
+                "emil": ["RO", "R9", "E9", "G9", "G8", "SO"],
+                "anna": ["R8", "R7", "E8", "EA", "S9", "S8"],
+            },
+        },
+        {"type": "call", "player": "bert", "card": "E10"},
+        {"type": "play", "player": "bert", "card": "EO"},
+        {"type": "play", "player": "carl", "card": "RA"},
+        {"type": "play", "player": "dora", "card": "R10"},
+        {"type": "raise", "player": "dora", "level": "kontra"},
+        {"type": "raise", "player": "carl", "level": "re"},
+        {"type": "play", "player": "emil", "card": "R9"},
+        {"type": "play", "player": "anna", "card": "R7"},
+        {"type": "end_raising"},
+        *[
+            {"type": "play", "player": p, "card": c}
+            for p, c in [
+                ("bert", "GO"),
+                ("carl", "RU"),
+                ("dora", "RK"),
+                ("emil", "RO"),
+                ("anna", "R8"),
+                ("bert", "EU"),
+                ("carl", "GK"),
+                ("dora", "SK"),
+                ("emil", "G8"),
+                ("anna", "S8"),
+                ("bert", "GU"),
+                ("carl", "G10"),
+                ("dora", "S10"),
+                ("emil", "G9"),
+                ("anna", "S9"),
+                ("bert", "SU"),
+                ("carl", "GA"),
+                ("dora", "SA"),
+                ("emil", "SO"),
+                ("anna", "E8"),
+                ("bert", "E7"),
+                ("carl", "E10"),
+                ("dora", "EK"),
+                ("emil", "E9"),
+                ("anna", "EA"),
+            ]
+        ],
+    ],
+}
+RE_PLAYED_OUT_PAYOUTS = {"anna": -20, "bert": 40, "carl": 20, "dora": -20, "emil": -20}

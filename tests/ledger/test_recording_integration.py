@@ -16,61 +16,15 @@ from games import services as games
 from games.models import Game
 from ledger.models import LedgerEntry
 from ledger.selectors import balance_map, game_entry_totals, standing_list
+from tests.games.records import RE_PLAYED_OUT, RE_PLAYED_OUT_PAYOUTS
 from tests.ledger.factories import Table, make_table
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ["anna", "bert", "carl", "dora", "emil"]
-# spec/examples/04-fuchsen-re-played-out-won.json: bert (Macher) and carl win at re, +40/+20.
-EVENTS: list[dict[str, Any]] = [
-    {
-        "type": "deal",
-        "dealer": "anna",
-        "players": ["anna", "bert", "carl", "dora", "emil"],
-        "hands": {
-            "bert": ["EO", "GO", "EU", "GU", "SU", "E7"],
-            "carl": ["RU", "RA", "E10", "GA", "G10", "GK"],
-            "dora": ["R10", "RK", "EK", "SA", "S10", "SK"],
-            "emil": ["RO", "R9", "E9", "G9", "G8", "SO"],
-            "anna": ["R8", "R7", "E8", "EA", "S9", "S8"],
-        },
-    },
-    {"type": "call", "player": "bert", "card": "E10"},
-    {"type": "play", "player": "bert", "card": "EO"},
-    {"type": "play", "player": "carl", "card": "RA"},
-    {"type": "play", "player": "dora", "card": "R10"},
-    {"type": "raise", "player": "dora", "level": "kontra"},
-    {"type": "raise", "player": "carl", "level": "re"},
-    {"type": "play", "player": "emil", "card": "R9"},
-    {"type": "play", "player": "anna", "card": "R7"},
-    {"type": "end_raising"},
-    {"type": "play", "player": "bert", "card": "GO"},
-    {"type": "play", "player": "carl", "card": "RU"},
-    {"type": "play", "player": "dora", "card": "RK"},
-    {"type": "play", "player": "emil", "card": "RO"},
-    {"type": "play", "player": "anna", "card": "R8"},
-    {"type": "play", "player": "bert", "card": "EU"},
-    {"type": "play", "player": "carl", "card": "GK"},
-    {"type": "play", "player": "dora", "card": "SK"},
-    {"type": "play", "player": "emil", "card": "G8"},
-    {"type": "play", "player": "anna", "card": "S8"},
-    {"type": "play", "player": "bert", "card": "GU"},
-    {"type": "play", "player": "carl", "card": "G10"},
-    {"type": "play", "player": "dora", "card": "S10"},
-    {"type": "play", "player": "emil", "card": "G9"},
-    {"type": "play", "player": "anna", "card": "S9"},
-    {"type": "play", "player": "bert", "card": "SU"},
-    {"type": "play", "player": "carl", "card": "GA"},
-    {"type": "play", "player": "dora", "card": "SA"},
-    {"type": "play", "player": "emil", "card": "SO"},
-    {"type": "play", "player": "anna", "card": "E8"},
-    {"type": "play", "player": "bert", "card": "E7"},
-    {"type": "play", "player": "carl", "card": "E10"},
-    {"type": "play", "player": "dora", "card": "EK"},
-    {"type": "play", "player": "emil", "card": "E9"},
-    {"type": "play", "player": "anna", "card": "EA"},
-]
-PAYOUTS = {"anna": -20, "bert": 40, "carl": 20, "dora": -20, "emil": -20}
+# shared/examples/04: bert (Macher) and carl win at re, +40/+20.
+EVENTS: list[dict[str, Any]] = RE_PLAYED_OUT["events"]
+PAYOUTS = RE_PLAYED_OUT_PAYOUTS
 
 
 def renamed(value: Any, ids: dict[str, str]) -> Any:
