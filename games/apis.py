@@ -129,12 +129,19 @@ class GamesApi(APIView):
     # --- helpers shared by the views ---
 
     def evening_for(self, request: Request, evening_id: int, min_role: str) -> Evening:
-        """The evening, if the user is a member of its club with ``min_role`` (else 404/403)."""
+        """The evening, if the user is a member of its club with ``min_role`` (else 404/403).
+
+        The same answers as ``membership_for``, in one query: the caller's role
+        comes with the evening and its club.
+        """
+        user = request.user
+        if user is None or not user.is_authenticated:
+            raise Http404
         try:
-            evening = selectors.evening_get(evening_id=evening_id)
+            evening = selectors.evening_get_with_role(evening_id=evening_id, user=user)
         except ObjectDoesNotExist:
             raise Http404 from None
-        membership_for(request.user, evening.club.slug, min_role)
+        self.check_role(getattr(evening, "member_role", None), min_role)
         return evening
 
     def game_for(self, request: Request, game_id: int, min_role: str) -> Game:
@@ -568,8 +575,14 @@ class GameStartApi(GamesApi):
             )
 
         def work() -> tuple[int, Any]:
-            game = services.game_start(evening=evening, user=request.user, deal=deal)
-            return status.HTTP_201_CREATED, game_detail_data(game)
+            started = services.game_started(evening=evening, user=request.user, deal=deal)
+            return status.HTTP_201_CREATED, _game_data(
+                started.game,
+                record=started.record,
+                rows=started.rows,
+                names=started.names,
+                state=started.state,
+            )
 
         answer = services.idempotent_call(
             user=request.user,

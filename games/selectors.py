@@ -45,6 +45,21 @@ def evening_get(*, evening_id: int) -> Evening:
     return Evening.objects.select_related("club", "season", "rule_profile").get(pk=evening_id)
 
 
+def evening_get_with_role(*, evening_id: int, user: Any) -> Evening:
+    """``evening_get`` plus ``member_role``: ``user``'s role in the evening's club.
+
+    One query (the membership is a subquery, as in ``game_get_with_role``);
+    ``member_role`` is None for a non-member. Raises ``Evening.DoesNotExist``
+    for an unknown id.
+    """
+    role = Membership.objects.filter(club_id=OuterRef("club_id"), user=user).values("role")[:1]
+    return (
+        Evening.objects.select_related("club", "season", "rule_profile")
+        .annotate(member_role=Subquery(role))
+        .get(pk=evening_id)
+    )
+
+
 def evening_seats(*, evening: Evening, active_only: bool = True) -> list[EveningSeat]:
     """The evening's seats in clockwise order (active ones, or the whole history)."""
     seats = EveningSeat.objects.filter(evening=evening).select_related("player")

@@ -49,8 +49,10 @@ def _ledger_sync(game: Game) -> None:
     Money is never lost because a queue is down: the ledger's entries for a
     finished (or annulled, or undone) game are written in the same transaction
     that appends its events. Any error inside the hook rolls the append back.
+    Every caller holds the game's row lock (or has just created the row) with
+    the evening loaded, inside the transaction that writes the events.
     """
-    ledger_sync_game(game=game)
+    ledger_sync_game(game=game, locked=True)
 
 
 # --- Evenings -------------------------------------------------------------------------------
@@ -470,7 +472,8 @@ def _new_game(
     events: list[dict[str, Any]],
     result: engine.Result,
     record: dict[str, Any],
-) -> Game:
+) -> tuple[Game, list[selectors.EventRow]]:
+    """Create the game with its events (its number the evening's next); returns its rows."""
     number = (Game.objects.filter(evening=evening).aggregate(n=Max("number"))["n"] or 0) + 1
     game = Game(
         evening=evening,
@@ -482,15 +485,14 @@ def _new_game(
     )
     _apply_result(game, result, record)
     game.save()
-    _store_events(game, events, first_seq=1, user=user, key=None)
+    rows = _store_events(game, events, first_seq=1, user=user, key=None)
     # A game in progress holds no money (see ``_record``): only an imported record
     # that is already over has anything to book.
     if game.status != Game.Status.IN_PROGRESS:
         _ledger_sync(game)
-    return game
+    return game, rows
 
 
-@transaction.atomic
 def game_start(*, evening: Evening, user: Any, deal: dict[str, Any] | None = None) -> Game:
     """Start the evening's next game with its deal as the first event.
 
@@ -502,6 +504,29 @@ def game_start(*, evening: Evening, user: Any, deal: dict[str, Any] | None = Non
     A previous game still in progress does not block a new one: a table may
     abandon a deal.
     """
+    return game_started(evening=evening, user=user, deal=deal).game
+
+
+@dataclass
+class Started:
+    """What ``game_started`` wrote and read, for an answer without a second look.
+
+    ``rows``: the game's one event as ``selectors.game_event_rows`` reads it;
+    ``record``: the record the engine replayed; ``names``: ``{str(pk):
+    display_name}`` of the evening's seated players; ``state``: the table after
+    the deal (``selectors.table_state``).
+    """
+
+    game: Game
+    rows: list[selectors.EventRow]
+    record: dict[str, Any]
+    names: dict[str, str]
+    state: dict[str, Any]
+
+
+@transaction.atomic
+def game_started(*, evening: Evening, user: Any, deal: dict[str, Any] | None = None) -> Started:
+    """``game_start``, also returning the game's event, record, names and table."""
     evening = _lock_evening(evening)
     house_rules = selectors.evening_house_rules(evening=evening)
     if deal is None:
@@ -509,18 +534,23 @@ def game_start(*, evening: Evening, user: Any, deal: dict[str, Any] | None = Non
         if proposal.event is None:
             raise ValidationError({"deal": proposal.problem or _("No game can be dealt.")})
         deal_event = proposal.event
+        seated = {str(player.pk): player.display_name for player in proposal.players}
     else:
         deal_event = {**deal, "type": "deal"}
-        seated = {str(seat.player_id) for seat in selectors.evening_seats(evening=evening)}
-        if not _deal_names(deal_event) <= seated:
+        seats = selectors.evening_seats(evening=evening)
+        seated = {str(seat.player_id): seat.player.display_name for seat in seats}
+        if not _deal_names(deal_event) <= seated.keys():
             raise ValidationError(
                 {"deal": _("The deal may seat only players at this evening's table (by id).")}
             )
     record = {"game": evening.game_kind, "rules": house_rules or None, "events": [deal_event]}
-    result = _replay(record)
+    # One replay judges the deal and draws the table the answer shows.
+    state, result = selectors.table_state_and_result(record=record)
+    if result is None:
+        result = _replay(record)
     if result.status == "invalid":
         raise EngineRejected(error=_error_dict(result), event_offset=0)
-    return _new_game(
+    game, rows = _new_game(
         evening=evening,
         user=user,
         house_rules=house_rules,
@@ -528,6 +558,7 @@ def game_start(*, evening: Evening, user: Any, deal: dict[str, Any] | None = Non
         result=result,
         record=record,
     )
+    return Started(game=game, rows=rows, record=record, names=seated, state=state)
 
 
 # --- Import ---------------------------------------------------------------------------------
@@ -678,7 +709,7 @@ def _import_one(
     rules = record.get("rules")
     events = list(renamed["events"])
     with transaction.atomic():
-        game = _new_game(
+        game, _rows = _new_game(
             evening=evening,
             user=user,
             house_rules=dict(rules) if isinstance(rules, dict) else {},

@@ -157,8 +157,7 @@ def _check_players_of_club(*, club_id: int, player_ids: Iterable[int], game_id: 
         )
 
 
-@transaction.atomic
-def ledger_sync_game(*, game: Game) -> None:
+def ledger_sync_game(*, game: Game, locked: bool = False) -> None:
     """Make the ledger hold exactly what ``game``'s current result says, and no more.
 
     Called by the recording service inside the transaction that appends the
@@ -174,12 +173,30 @@ def ledger_sync_game(*, game: Game) -> None:
     When it writes, it bumps the season's projection version and asks for the
     season's projections on commit. It never talks to the broker itself.
     Raises ``LedgerError`` for a result that cannot be booked.
+
+    ``locked=True`` is the caller's word (the recording service's) that it runs
+    this inside its own transaction, holds the game's row lock (or created the
+    row in it), has ``game.evening`` loaded, and lets any error here roll its
+    whole transaction back: then the row is not locked again, the evening not
+    read again and no savepoint is taken (four round trips fewer on the append
+    that finishes a game). Any other caller gets all three.
     """
-    # The recording service already holds this lock; taking it here too makes
-    # the hook safe for any other caller (repairs): two syncs of one game must
-    # not both see the old sums and both write the difference.
-    Game.objects.select_for_update().filter(pk=game.pk).values_list("pk").first()
-    evening = Evening.objects.only("pk", "club_id", "season_id").get(pk=game.evening_id)
+    if locked:
+        if not transaction.get_connection().in_atomic_block:
+            raise RuntimeError("ledger_sync_game(locked=True) needs the caller's transaction")
+        _sync_game(game=game, evening=game.evening)
+        return
+    with transaction.atomic():
+        # Two syncs of one game must not both see the old sums and both write the
+        # difference: the game's row lock serialises them (the recording service
+        # holds it already and says so with ``locked``).
+        Game.objects.select_for_update().filter(pk=game.pk).values_list("pk").first()
+        evening = Evening.objects.only("pk", "club_id", "season_id").get(pk=game.evening_id)
+        _sync_game(game=game, evening=evening)
+
+
+def _sync_game(*, game: Game, evening: Evening) -> None:
+    """``ledger_sync_game``'s work, under the game's row lock."""
     wanted = game_wanted_amounts(game=game)
     booked = _booked_amounts(game_id=game.pk)
     entries = _sync_entries(game=game, evening=evening, wanted=wanted, booked=booked)

@@ -22,7 +22,7 @@ from clubs.models import Player, Role
 from games import services
 from games.apis import iso_datetime
 from games.errors import IdempotencyKeyReused
-from games.models import Game, GameEvent, IdempotencyRecord
+from games.models import Evening, Game, GameEvent, IdempotencyRecord
 from tests.conftest import PersonaClient
 from tests.factories import MembershipFactory
 from tests.games import records
@@ -50,6 +50,20 @@ def test_the_answer_to_an_append_lists_the_events_exactly_as_a_later_read_does(
     assert second.json()["events"][:3] == first.json()["events"]
     for key in ("state", "result", "players", "last_seq", "status", "created_at"):
         assert second.json()[key] == detail[key], key
+
+
+@pytest.mark.parametrize("given", [False, True], ids=["proposed deal", "given deal"])
+def test_the_answer_to_a_game_start_is_exactly_what_a_later_read_shows(
+    scorer: PersonaClient, evening: Evening, given: bool
+) -> None:
+    seated = [str(seat.player_id) for seat in evening.seats.order_by("position")]
+    body = {"deal": {"dealer": seated[1], "players": seated}} if given else {}
+    started = scorer.post(f"/api/evenings/{evening.pk}/games/", body)
+    assert started.status_code == 201, started.json()
+    detail = scorer.get(f"/api/games/{started.json()['id']}/").json()
+    assert started.json() == detail
+    assert detail["state"]["status"] == "in_progress"
+    assert set(detail["players"]) == set(seated)
 
 
 def test_an_append_names_a_club_player_who_does_not_sit_at_the_evening(

@@ -11,11 +11,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import services as games
 from games.models import Game
-from ledger.models import LedgerEntry
+from ledger.models import LedgerEntry, ProjectionState
 from ledger.selectors import balance_map, game_entry_totals, standing_list
+from ledger.services import ledger_sync_game
 from tests.games.records import RE_PLAYED_OUT, RE_PLAYED_OUT_PAYOUTS
 from tests.ledger.factories import Table, make_table
 
@@ -99,3 +102,41 @@ def test_an_annulled_game_leaves_every_balance_at_zero(example: dict[str, Any]) 
     )
     assert game.status == Game.Status.ANNULLED
     assert set(balance_map(club=table.club).values()) == {0}
+
+
+def test_the_finishing_append_books_without_a_savepoint_or_a_second_lock(
+    example: dict[str, Any],
+) -> None:
+    # The service holds the game's row lock with its evening loaded; the hook
+    # takes neither again and opens no savepoint inside the append's transaction.
+    table = make_table(players=5)
+    ids = {name: table.pk(i) for i, name in enumerate(NAMES)}
+    evening = games.evening_create(
+        club=table.club, user=None, season=table.season, players=[p.pk for p in table.players]
+    )
+    events = renamed(example["record"]["events"], ids)
+    game = games.game_start(evening=evening, user=None, deal=events[0])
+    game = games.game_events_append(game=game, user=None, expected_seq=1, events=events[1:-1])
+    ProjectionState.objects.get_or_create(season_id=table.season.pk)  # the season's first change
+    with CaptureQueriesContext(connection) as finishing:
+        game = games.game_events_append(
+            game=game, user=None, expected_seq=game.last_seq, events=events[-1:]
+        )
+    assert game.status == Game.Status.FINISHED
+    statements = [query["sql"] for query in finishing.captured_queries]
+    # One savepoint: the append's own transaction, nested in the test's.
+    assert len([s for s in statements if s.upper().startswith("SAVEPOINT")]) == 1
+    locks = 1 if connection.features.has_select_for_update else 0  # SQLite locks the file
+    assert len([s for s in statements if "FOR UPDATE" in s.upper()]) == locks
+    assert not [s for s in statements if s.lstrip().upper().startswith('SELECT "GAMES_EVENING"')]
+    payouts = {int(ids[name]): amount for name, amount in example["expected"]["payouts"].items()}
+    assert game_entry_totals(game=game) == payouts
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sync_that_says_it_holds_the_lock_refuses_to_run_outside_a_transaction() -> None:
+    table = make_table(players=4)
+    game = table.new_game()
+    with pytest.raises(RuntimeError, match="caller's transaction"):
+        ledger_sync_game(game=game, locked=True)
+    assert not LedgerEntry.objects.filter(game=game).exists()
