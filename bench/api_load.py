@@ -260,6 +260,7 @@ class Client:
 class Tally:
     latencies: list[float] = field(default_factory=list)
     finishing: list[float] = field(default_factory=list)
+    finishing_flags: list[bool] = field(default_factory=list)  # per latency: a game's last append?
     errors: list[str] = field(default_factory=list)
     games: int = 0
 
@@ -338,6 +339,7 @@ def record_games(
                     tally.errors.append(f"append: {status} {body}")
                     return
                 tally.latencies.append(elapsed)
+                tally.finishing_flags.append(seq == len(record["events"]) - 1)
             tally.finishing.append(elapsed)
             if body["status"] != "finished":
                 tally.errors.append(f"game {game_id} ended {body['status']}")
@@ -483,6 +485,18 @@ def main() -> None:
             f"p99 {1000 * percentile(finishing, 0.99):.1f} ms"
         )
         appends_p99 = percentile([x for t in tallies for x in t.latencies], 0.99)
+        # Where the tail comes from: the appends that finish a game (ledger entries, the
+        # projection request) against the others.
+        timed = [
+            (x, f) for t in tallies for x, f in zip(t.latencies, t.finishing_flags, strict=True)
+        ]
+        others = [x for x, f in timed if not f]
+        slowest = sorted(timed, reverse=True)[: max(1, len(timed) // 100)]
+        print(
+            f"           the other appends: p50 {1000 * percentile(others, 0.5):.1f} ms, "
+            f"p99 {1000 * percentile(others, 0.99):.1f} ms; of the slowest 1 %, "
+            f"{sum(f for _, f in slowest)} of {len(slowest)} finish a game"
+        )
         if paced:
             print(
                 f"paced scorers (each waits {args.think_ms:.0f} ms on average before an append): "
