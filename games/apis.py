@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
@@ -29,9 +30,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
-from clubs.models import GameKind, Player, Role, RuleProfile, Season, role_at_least
+from clubs.models import Club, GameKind, Player, Role, RuleProfile, Season, role_at_least
 from clubs.permissions import membership_for
-from games import selectors, services, sql
+from games import engine_text, selectors, services, sql
 from games.errors import (
     EngineRejected,
     EveningClosed,
@@ -69,7 +70,12 @@ ConflictSerializer = inline_serializer(
 EngineRejectionSerializer = inline_serializer(
     "EngineRejection",
     {
-        "detail": serializers.CharField(),
+        "detail": serializers.CharField(
+            help_text=(
+                "The engine's sentence in the request's language (Accept-Language; German "
+                "by default), with the players' names for their ids."
+            )
+        ),
         "error": inline_serializer(
             "EngineError",
             {
@@ -77,7 +83,9 @@ EngineRejectionSerializer = inline_serializer(
                     help_text="Position in the combined record: stored events, then yours."
                 ),
                 "code": serializers.CharField(),
-                "message": serializers.CharField(),
+                "message": serializers.CharField(
+                    help_text="The engine's own sentence (English, players as ids)."
+                ),
             },
         ),
         "event_offset": serializers.IntegerField(
@@ -102,8 +110,28 @@ def _has_nul(value: Any) -> bool:
     return False
 
 
+def _evening_names(evening: Evening) -> dict[str, str]:
+    """``{str(pk): display_name}`` of everyone who sat at the evening (for an error's sentence)."""
+    return {
+        str(seat.player_id): seat.player.display_name
+        for seat in selectors.evening_seats(evening=evening, active_only=False)
+    }
+
+
+def _club_face(game: Game) -> str | None:
+    """The card face of the game's club (one query: the append reads no club)."""
+    face: str | None = (
+        Club.objects.filter(pk=game.evening.club_id).values_list("card_face", flat=True).first()
+    )
+    return face
+
+
 class GamesApi(APIView):
     """Base view: turns the games services' own errors into 409 / 422 answers."""
+
+    # Set by a view that knows them: the names (``{str(pk): display_name}``) and the
+    # club's card face an engine refusal's sentence is written with (read for a 422 only).
+    error_context: Callable[[], tuple[Mapping[str, str], str | None]] | None = None
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, StaleSequence):
@@ -116,7 +144,7 @@ class GamesApi(APIView):
         if isinstance(exc, EngineRejected):
             return Response(
                 {
-                    "detail": exc.message,
+                    "detail": self.engine_detail(exc.error),
                     "error": exc.error,
                     "event_offset": exc.event_offset,
                 },
@@ -125,6 +153,11 @@ class GamesApi(APIView):
         if isinstance(exc, IdempotencyKeyReused | GamesError):
             return Response({"detail": exc.message}, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
         return super().handle_exception(exc)
+
+    def engine_detail(self, error: dict[str, Any]) -> str:
+        """The engine's sentence in the request's language, with the players' names."""
+        names, face = self.error_context() if self.error_context is not None else ({}, None)
+        return engine_text.explain(error, names, face=face)
 
     # --- helpers shared by the views ---
 
@@ -565,6 +598,7 @@ class GameStartApi(GamesApi):
     )
     def post(self, request: Request, evening_id: int) -> Response:
         evening = self.evening_for(request, evening_id, Role.SCORER)
+        self.error_context = lambda: (_evening_names(evening), evening.club.card_face)
         key = self.idempotency_key(request)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -679,6 +713,7 @@ class GameEventAppendApi(GamesApi):
         key = self.idempotency_key(request)
         with services.game_locked_with_role(game_id=game_id, user=request.user, key=key) as found:
             locked = self.member_game(found, Role.SCORER)
+            self.error_context = lambda: (locked.seat_names, _club_face(locked.game))
             serializer = self.InputSerializer(data=request.data)
             serializer.is_valid(raise_exception=True)
             data = serializer.validated_data

@@ -28,6 +28,7 @@ from clubs.permissions import membership_for
 from engine.rules import FUCHSEN_LEVELS, effective_rules
 from engine.view import table_view
 from games import selectors, services
+from games.engine_text import explain
 from games.errors import EngineRejected, GamesError
 from games.models import Evening, Game
 
@@ -247,11 +248,22 @@ def _names(club: Club) -> dict[str, str]:
     return {str(p.pk): p.display_name for p in club_selectors.player_list(club=club)}
 
 
-def _report(request: HttpRequest, error: Exception) -> None:
-    """Put a service's refusal on the page as a message, in plain words."""
+def _report(request: HttpRequest, error: Exception, club: Club | None = None) -> None:
+    """Put a service's refusal on the page as a message, in plain words.
+
+    An engine refusal reads as its heading and the engine's sentence in the page's
+    language, with the names of ``club``'s players for their ids.
+    """
     if isinstance(error, EngineRejected):
         code = str(error.error.get("code", ""))
-        messages.error(request, f"{error_titles().get(code, _('Not accepted'))}: {error.message}")
+        title = error_titles().get(code, _("Not accepted"))
+        sentence = explain(
+            error.error,
+            _names(club) if club is not None else None,
+            face=club.card_face if club is not None else None,
+        )
+        # An unknown sentence comes with its heading already.
+        messages.error(request, sentence if sentence.startswith(title) else f"{title}: {sentence}")
     elif isinstance(error, GamesError):
         messages.error(request, error.message)
     elif isinstance(error, ValidationError):
@@ -627,7 +639,7 @@ def game_new(request: HttpRequest, evening_id: int) -> HttpResponse:
         try:
             game = services.game_start(evening=evening, user=request.user, deal=deal)
         except (ValidationError, GamesError) as error:
-            _report(request, error)
+            _report(request, error, club)
         else:
             return redirect("game-page", game_id=game.pk)
         if request.POST.get("quick") == "1":

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 import engine
 from clubs.models import Club, GameKind, Player, RuleProfile, Season
 from games import selectors, sql
+from games.engine_text import explain
 from games.errors import EngineRejected, EveningClosed, IdempotencyKeyReused, StaleSequence
 from games.events import CURRENT_SCHEMA_VERSION, split_event
 from games.models import Evening, EveningSeat, Game, IdempotencyRecord
@@ -655,8 +656,14 @@ def _import_one(
     result = _replay(record)
     if result.status == "invalid":
         error = _error_dict(result)
+        # The record's own names, or the legend's names for its ids.
+        shown = {k: v for k, v in legend.items() if isinstance(k, str) and isinstance(v, str)}
         return ImportOutcome(
-            index=index, imported=False, reason="engine_error", detail=error["message"], error=error
+            index=index,
+            imported=False,
+            reason="engine_error",
+            detail=explain(error, shown, face=evening.club.card_face),
+            error=error,
         )
     if not record.get("events"):
         # Valid to the engine (a game awaiting its deal), but no game was played.
@@ -704,7 +711,11 @@ def _import_one(
     if result.status == "invalid":  # pragma: no cover - names are opaque to the engine
         error = _error_dict(result)
         return ImportOutcome(
-            index=index, imported=False, reason="engine_error", detail=error["message"], error=error
+            index=index,
+            imported=False,
+            reason="engine_error",
+            detail=explain(error, {v: k for k, v in resolved.items()}, face=evening.club.card_face),
+            error=error,
         )
     rules = record.get("rules")
     events = list(renamed["events"])

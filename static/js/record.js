@@ -219,8 +219,11 @@
         var local = (err.index || 0) - (res.data.event_offset || 0);
         var ev = local >= 0 ? body.events[local] : null;
         if (navigator.vibrate) navigator.vibrate([60, 40, 60]);
+        // The server's detail is the engine's sentence in the page's language, with names:
+        // it says what the hint would (who holds which card, whose turn it is).
+        var said = res.data.detail;
         problem = { title: T.errors[err.code] || T.err_generic, code: err.code, event: ev ? describe(ev) : "",
-          hint: hint(err.code, err.message), detail: withNames(err.message) };
+          hint: said ? "" : hint(err.code, err.message), detail: said || withNames(err.message) };
         return;
       }
       var detail = (res.data && (res.data.detail || JSON.stringify(res.data))) || String(res.status);

@@ -114,6 +114,8 @@ def test_a_scorer_records_a_fuchsen_deal_with_raises_and_settles_the_evening(
     error = page.wait_for_selector('#record .engine-error[data-code="must_follow_suit"]')
     assert "Carl" in error.inner_text()  # the engine's message, with his name put in
     assert "Rot-Unter" in error.inner_text()  # the gist in German: he holds RU
+    # The server's sentence in German: the rule and the card that proves it.
+    assert "Carl muss Trumpf zugeben (Farbzwang): " in error.inner_text()
     assert table.to_act() == "carl"  # nothing was recorded
     shoot(page, "phone-record-error")
     # Carl's trump, taken back, and played again.
