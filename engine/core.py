@@ -29,6 +29,7 @@ __all__ = [
     "Variant",
     "evolve",
     "evolve_with",
+    "made",
 ]
 
 Event = Mapping[str, Any]
@@ -221,6 +222,15 @@ def evolve_with(state: S, changes: Mapping[str, Any]) -> S:
     return new
 
 
+def made(cls: type[S], fields: dict[str, Any]) -> S:
+    """A value of ``cls`` (a frozen dataclass with a ``__dict__``) whose ``__dict__`` is
+    ``fields`` itself, not a copy: for fields gathered in a fresh dict that nothing
+    else holds (a run's copy of a state's fields). No check that they are complete."""
+    new = object.__new__(cls)
+    _set_attr(new, "__dict__", fields)
+    return new
+
+
 def evolve(state: S, **changes: Any) -> S:
     """A copy of a frozen dataclass value (a state, a ``Table``) with some fields
     changed (cheaper than ``replace``). The value must have a ``__dict__``."""
@@ -272,9 +282,18 @@ class EventSpec:
         fields: dict[str, Checker] = {"type": _any, **self.required, **self.optional}
         object.__setattr__(self, "fields", fields)
         object.__setattr__(self, "required_keys", tuple(self.required))
+        # For the well-formed event: no key outside ``allowed``, every key of
+        # ``required_set``, and only the ``checked`` fields' kinds to test.
+        object.__setattr__(self, "allowed", frozenset(fields))
+        object.__setattr__(self, "required_set", frozenset(self.required))
+        checked = tuple((key, check) for key, check in fields.items() if check is not _any)
+        object.__setattr__(self, "checked", checked)
 
     fields: dict[str, Checker] = field(init=False, repr=False, compare=False)
     required_keys: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    allowed: frozenset[str] = field(init=False, repr=False, compare=False)
+    required_set: frozenset[str] = field(init=False, repr=False, compare=False)
+    checked: tuple[tuple[str, Checker], ...] = field(init=False, repr=False, compare=False)
 
 
 COMMON_EVENTS: dict[str, EventSpec] = {
@@ -304,7 +323,8 @@ class Variant:
     # May a candidate partner's replay go on from the state before the event that
     # needed him? Only if no earlier event depends on who holds the called card.
     resume_candidates: ClassVar[bool] = False
-    # The (phase, event type) pairs at which the fold offers ``play_run`` a run.
+    # The (phase, event type) pairs at which the fold offers ``play_run`` a run (never
+    # before the deal: the fold deals itself).
     run_starts: ClassVar[frozenset[tuple[str, object]]] = frozenset({("play", "play")})
 
     def check_shape(self, typ: str, event: Event) -> None:
@@ -418,9 +438,23 @@ def check_event_shape(variant: Variant, event: object) -> tuple[str, EventSpec]:
     if not isinstance(event, dict):
         raise Illegal("malformed_event", f"an event must be an object, not {event!r}")
     typ = event.get("type")
-    spec = variant.events.get(typ) if isinstance(typ, str) else None
-    if spec is None:
+    if not isinstance(typ, str) or (spec := variant.events.get(typ)) is None:
         raise Illegal("malformed_event", f"{typ!r} is not an event type of {variant.name}")
+    # The usual event passes with set comparisons of its keys (in C) and its few typed
+    # fields; any other is walked field by field, which words the first problem.
+    keys = event.keys()
+    if type(event) is dict and keys <= spec.allowed and keys >= spec.required_set:
+        for key, kind in spec.checked:
+            if key in event and not kind(event[key]):
+                break
+        else:
+            return typ, spec
+    return typ, _walk_event_shape(typ, spec, event)
+
+
+def _walk_event_shape(typ: str, spec: EventSpec, event: dict[Any, Any]) -> EventSpec:
+    """``check_event_shape`` field by field: raises for the first field (in the event's
+    order) that is not allowed or malformed, then for a missing one."""
     fields = spec.fields
     for key, value in event.items():
         check = fields.get(key)
@@ -431,8 +465,7 @@ def check_event_shape(variant: Variant, event: object) -> tuple[str, EventSpec]:
     for key in spec.required_keys:
         if key not in event:
             raise Illegal("malformed_event", f"a {typ} event needs the field {key!r}")
-    assert isinstance(typ, str)
-    return typ, spec
+    return spec
 
 
 def check_cards_and_player(state: GameState, event: Event, spec: EventSpec) -> None:

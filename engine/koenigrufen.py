@@ -23,6 +23,7 @@ from engine.core import (
     check_placement,
     evolve,
     evolve_with,
+    made,
     name_of,
 )
 from engine.result import Result
@@ -57,6 +58,7 @@ SUIT_MASK = tuple(DECK & (0xFF << (8 * s)) for s in range(4))
 ACES_TENS = mask_of(c for c in CODES if c[1:] in ("A", "10"))
 HUNDERT_PAIRS = tuple(mask_of((s + "K", s + "O")) for s in "EGRS")
 _JOINABLE = (RANK["bettler"], RANK["plauderer"])
+_CALLING = frozenset(RANK[name] for name in WITH_CALLED)  # ranks of the bids calling a card
 _ZEROS = (0, 0, 0, 0)  # per player, at the start: no cards won
 _NONE_YET = (-1, -1, -1, -1)  # per player, at the start: no first play, no face-down card
 
@@ -147,6 +149,7 @@ class Koenigrufen(Variant):
         # Copying a prototype is cheaper than a frozen dataclass's __init__.
         self._prototype = KoenigState(variant=self, rules={})
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
+        self._decisions: dict[tuple[Any, ...], Decision] = {}
 
     def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
         return evolve_with(
@@ -390,43 +393,33 @@ class Koenigrufen(Variant):
         joiner = state.joiner
         join_card = state.join_card
         face_down = list(state.face_down)
+        bidder_bit = 1 << bidder if bidder >= 0 else 0
+        assumed = state.assumed
         start = k
         over = False
         # Required fields are read by subscript: a missing one or one of a kind no
-        # name can be (KeyError, TypeError) stops the run at that event, unfolded.
+        # name can be (KeyError, TypeError) stops the run at that event, unfolded. Each
+        # word is checked before any variable changes, so a break leaves it unfolded.
         try:
             while k < stop:
                 event = events[k][1]
                 if type(event) is not dict:
                     break
                 typ = event["type"]
-                if index_of[event["player"]] != to_act:
-                    break
                 p = to_act
+                if index_of[event["player"]] != p:
+                    break
                 size = len(event)
                 if typ == "pass" and size == 2:
-                    # The usual word: a pass that is not the auction's last (the general
-                    # code below takes that one).
                     n_out = out | 1 << p
-                    if n_out | (1 << bidder if bidder >= 0 else 0) != 0b1111:
-                        out = n_out
-                        k += 1
-                        q = (p + 1) & 3
-                        while out >> q & 1:
-                            q = (q + 1) & 3
-                        to_act = q
-                        continue
-                n_high, n_bidder, n_called, n_joiner, n_join_card = (
-                    high,
-                    bidder,
-                    called,
-                    joiner,
-                    join_card,
-                )
-                n_out = out
-                laid = -2  # the face-down card of a bid (-1: none), -2: not a bid
-                if typ == "pass" and size == 2:
-                    n_out = out | 1 << p
+                    if n_out | bidder_bit == 0b1111:
+                        # The last word: the auction ends. A durchmarsch whose called card
+                        # the record places nowhere needs the candidates: apply raises
+                        # for them.
+                        if high in _CALLING and owner[called] < 0 and assumed < 0:
+                            break
+                        over = True
+                    out = n_out
                 elif typ == "bid" and 3 <= size <= 4:
                     contract = event.get("contract")
                     rank = RANK.get(contract, 0) if type(contract) is str else 0
@@ -462,13 +455,20 @@ class Koenigrufen(Variant):
                         hand = known[p]
                         if not any(hand & pair == pair for pair in HUNDERT_PAIRS):
                             break
-                    n_high, n_bidder, n_joiner, n_join_card = rank, p, -1, -1
+                    if out | 1 << p == 0b1111:
+                        # The last word (as a pass above).
+                        if rank in _CALLING and owner[n_called] < 0 and assumed < 0:
+                            break
+                        over = True
+                    high, bidder, called, joiner, join_card = rank, p, n_called, -1, -1
+                    bidder_bit = 1 << p
+                    face_down[p] = laid
                 elif typ == "join" and 2 <= size <= 3:
                     if high not in _JOINABLE or joiner >= 0:
                         break
-                    card_code = event.get("card")
                     n_join_card = -1
                     if size == 3:
+                        card_code = event.get("card")
                         if type(card_code) is not str:
                             break
                         n_join_card = INDEX.get(card_code, -1)
@@ -478,59 +478,42 @@ class Koenigrufen(Variant):
                             or owner[n_join_card] != p
                         ):
                             break
-                    n_joiner = p
-                    n_out = out | 1 << p
+                    joiner, join_card = p, n_join_card
+                    out |= 1 << p
+                    # The last word ends a bettler or plauderer: no called card to find.
+                    over = out | bidder_bit == 0b1111
                 else:
                     break
-                if n_out | (1 << n_bidder if n_bidder >= 0 else 0) == 0b1111:
-                    # The last word: the auction ends. A durchmarsch whose called card the
-                    # record places nowhere needs the candidates: apply raises for them.
-                    if (
-                        n_bidder >= 0
-                        and CONTRACTS[n_high - 1] in WITH_CALLED
-                        and owner[n_called] < 0
-                        and state.assumed < 0
-                    ):
-                        break
-                    over = True
-                out, high, bidder, called, joiner, join_card = (
-                    n_out,
-                    n_high,
-                    n_bidder,
-                    n_called,
-                    n_joiner,
-                    n_join_card,
-                )
-                if laid != -2:
-                    face_down[p] = laid
                 k += 1
                 if over:
                     break
-                q = (p + 1) % 4
+                q = (p + 1) & 3
                 while out >> q & 1:
-                    q = (q + 1) % 4
+                    q = (q + 1) & 3
                 to_act = q
         except (KeyError, TypeError):
             pass  # at event ``k``: apply takes it
         if k == start:
             return state, k
-        changes: dict[str, Any] = {
-            "to_act": to_act,
-            "out": out,
-            "high": high,
-            "high_bidder": bidder,
-            "high_called": called,
-            "joiner": joiner,
-            "join_card": join_card,
-            "face_down": tuple(face_down),
-        }
-        if not over:
-            return evolve_with(state, changes), k
-        # The end of the auction in the same copy, as ``_auction_over`` (its
-        # NeedPartner case stopped the run above). The play usually follows at once: go
-        # on with it here rather than come back through the fold for it.
-        self._open_play(changes, high, bidder, called, state.assumed, table, know)
-        return self.play_run(evolve_with(state, changes), events, k, stop)
+        # The fields of the state after the run (a copy, set before the state is made).
+        f = state.__dict__.copy()
+        f["to_act"] = to_act
+        f["out"] = out
+        f["high"] = high
+        f["high_bidder"] = bidder
+        f["high_called"] = called
+        f["joiner"] = joiner
+        f["join_card"] = join_card
+        f["face_down"] = tuple(face_down)
+        if over:
+            # The end of the auction in the same fields, as ``_auction_over`` (its
+            # NeedPartner case stopped the run above). The play usually follows at once:
+            # go on with it here, still without a state in between.
+            self._open_play(f, high, bidder, called, state.assumed, table, know)
+            after = self._plays(f, events, k, stop)
+            if after is not None:
+                return after
+        return made(KoenigState, f), k
 
     def play_run(  # type: ignore[override]
         self, state: KoenigState, events: list[tuple[int, Event]], k: int, stop: int
@@ -545,78 +528,91 @@ class Koenigrufen(Variant):
             return self._auction_run(state, events, k, stop)
         if state.decision is not None or state.annulled:
             return state, k
-        table = state.table
-        know = state.know
-        assert table is not None and know is not None
+        after = self._plays(state.__dict__.copy(), events, k, stop)
+        return (state, k) if after is None else after
+
+    def _plays(
+        self, f: dict[str, Any], events: list[tuple[int, Event]], k: int, stop: int
+    ) -> tuple[KoenigState, int] | None:
+        """``play_run`` on the fields ``f`` of a state in play (a copy, which becomes the
+        state after the run): the state and the position after the run, or None if it
+        folds no event."""
+        table = f["table"]
+        know = f["know"]
         index_of = table.index
         owner = know.owner
         known = know.known
-        power = POWER_TEN if state.ten_high else POWER_NORMAL
-        contract = state.contract
-        d = state.declarer
-        # ``keep``: the players whose tricks keep the game going (declarer's side in a
-        # durchmarsch or mord); otherwise a trick won by ``losing`` ends it (bettler).
-        keep: tuple[int, ...]
+        power = POWER_TEN if f["ten_high"] else POWER_NORMAL
+        contract = f["contract"]
+        d = f["declarer"]
+        joiner = f["joiner"]
+        # ``ends``: the players whose winning a trick decides the game (bit per player):
+        # in a durchmarsch or mord anyone off the declarer's side, in a bettler or
+        # plauderer the declarer's side; in schurln only the last trick ends it.
         if contract in WITH_CALLED:
-            keep = (d, state.partner)  # a trick won by anyone else loses
+            ends = 0b1111 & ~(1 << d | 1 << f["partner"])
         elif contract in MORD or contract == "durchmarsch_letzter":
-            keep = (d,)
+            ends = 0b1111 & ~(1 << d)
+        elif contract == "schurln":
+            ends = 0
         else:
-            keep = ()
-        losing = (d,) if state.joiner < 0 else (d, state.joiner)
+            ends = 1 << d if joiner < 0 else 1 << d | 1 << joiner
         face_down_declarer = contract in WITH_FACE_DOWN
-        joiner = state.joiner
-        face_down_first = (joiner >= 0) or (face_down_declarer and state.face_down[d] >= 0)
-        trick = list(state.trick)
-        played = state.played
-        to_act = state.to_act
-        leader = state.leader
-        first_play = list(state.first_play)
-        last_play = state.last_play
-        tricks = list(state.tricks)
-        won = list(state.won_cards)
-        # The trick on the table: its led suit, the best power of that suit, who
-        # played it and the trick's cards, kept up to date card by card.
+        face_down_first = (joiner >= 0) or (face_down_declarer and f["face_down"][d] >= 0)
+        trick = list(f["trick"])
+        played = f["played"]
+        to_act = f["to_act"]
+        leader = f["leader"]
+        first_play = list(f["first_play"])
+        tricks = list(f["tricks"])
+        won = list(f["won_cards"])
+        # The trick on the table: its led suit (and that suit's cards), the best power of
+        # that suit, who played it and the trick's cards, kept up to date card by card.
+        # ``before``: the cards played before the trick on the table, so that the trick's
+        # cards are ``played ^ before`` when it is collected.
         led = best = winner = -1
-        mask = 0
+        led_mask = mask = 0
         for q, c in trick:
             mask |= 1 << c
             if winner < 0:
                 led, best, winner = c >> 3, power[c], q
+                led_mask = SUIT_MASK[led]
             elif c >> 3 == led and power[c] > best:
                 best, winner = power[c], q
+        before = played & ~mask
         on_table = len(trick)  # cards in the trick
         done = len(tricks)  # tricks collected
         start = k
         finish = False  # set by a trick that ends the game, once its card is checked
         # The field lookups come first and raise KeyError or TypeError for a missing
         # field or a value of the wrong kind: the run stops at that event, nothing of it
-        # folded, and ``apply`` words the error.
+        # folded, and ``apply`` words the error. ``k`` is the event being read: where
+        # the loop breaks, the first event not folded; the ``else`` and the deciding
+        # trick move it past the last one folded.
         try:
-            while k < stop:
+            for k in range(start, stop):
                 i, event = events[k]
                 if type(event) is not dict or len(event) != 3 or event["type"] != "play":
                     break
                 card = INDEX[event["card"]]
-                if index_of[event["player"]] != to_act:
-                    break
                 p = to_act
                 # The record puts only cards of the deck in a hand: no separate deck test.
-                if owner[card] != p or played >> card & 1:
+                if index_of[event["player"]] != p or owner[card] != p or played >> card & 1:
                     break
                 if not done and face_down_first:
                     # A card laid face down in the bid or join is this player's first card.
                     named = -1
                     if p == d and face_down_declarer:
-                        named = state.face_down[p]
+                        named = f["face_down"][p]
                     elif p == joiner:
-                        named = state.join_card
+                        named = f["join_card"]
                     if named >= 0 and named != card:
                         break  # apply words the mismatch
-                if trick:
-                    led_cards = known[p] & ~played & SUIT_MASK[led]
+                suit = card >> 3
+                if on_table:
+                    led_cards = known[p] & led_mask & ~played
                     if led_cards:
-                        if card >> 3 != led:
+                        if suit != led:
                             break
                         if power[card] < best:
                             better = led_cards
@@ -627,93 +623,106 @@ class Koenigrufen(Variant):
                                 better ^= low
                             if better:
                                 break
-                    if card >> 3 == led and power[card] > best:
+                    if suit == led and power[card] > best:
                         best, winner = power[card], p
-                    if on_table == 3 and (
-                        done == 5
-                        or (
-                            contract != "schurln"
-                            and ((keep and winner not in keep) or (not keep and winner in losing))
-                        )
-                    ):
+                    if on_table == 3 and (done == 5 or ends >> winner & 1):
                         finish = True  # this trick decides the game: the run ends here
                 else:
-                    led, best, winner, mask = card >> 3, power[card], p, 0
+                    led, best, winner, before = suit, power[card], p, played
+                    led_mask = SUIT_MASK[suit]
                 trick.append((p, card))
-                bit = 1 << card
-                played |= bit
-                mask |= bit
-                if first_play[p] < 0:
-                    first_play[p] = i
-                last_play = i
+                played |= 1 << card
+                if not done and first_play[p] < 0:
+                    first_play[p] = i  # (after the first trick everyone has played)
                 if on_table < 3:
                     on_table += 1
                     to_act = (p + 1) & 3
                 else:
-                    won[winner] |= mask
+                    won[winner] |= played ^ before
                     tricks.append((leader, tuple(trick), winner))
                     done += 1
                     leader = to_act = winner
                     trick = []
                     on_table = 0
-                k += 1
-                if finish:
-                    break
+                    if finish:
+                        k += 1
+                        break
+            else:
+                k = stop
         except (KeyError, TypeError):
             pass  # at event ``k``: apply takes it
         if k == start:
-            return state, k
-        new = evolve_with(
-            state,
-            {
-                "trick": tuple(trick),
-                "played": played,
-                "to_act": to_act,
-                "leader": leader,
-                "first_play": tuple(first_play),
-                "last_play": last_play,
-                "tricks": tuple(tricks),
-                "won_cards": tuple(won),
-            },
-        )
+            return None
+        f["trick"] = tuple(trick)
+        f["played"] = played
+        f["to_act"] = to_act
+        f["leader"] = leader
+        f["first_play"] = tuple(first_play)
+        f["last_play"] = events[k - 1][0]  # the run's last event is a play
+        f["tricks"] = tuple(tricks)
+        f["won_cards"] = tuple(won)
+        new = made(KoenigState, f)
         if finish:
-            assert isinstance(new, KoenigState)
-            return self._after_trick(new), k
+            end = self._trick_ends(new)
+            if end is not None:
+                # ``new`` is not shared yet: settle it in place rather than copy it again.
+                f.update(end)
         return new, k
 
     def _after_trick(self, state: KoenigState) -> KoenigState:
+        end = self._trick_ends(state)
+        return state if end is None else evolve_with(state, end)
+
+    def _trick_ends(self, state: KoenigState) -> dict[str, Any] | None:
+        """The changes (the decision, and a letzter's winner as partner) by which the
+        trick just collected decides the game, or None while it goes on."""
         contract = state.contract
-        done = state.tricks_done
+        done = len(state.tricks)
         winner = state.tricks[-1][2]
         d = state.declarer
+        won: bool
+        side: tuple[int, ...]
         if contract == "schurln":
-            return self._schurln(state) if done == 6 else state
+            if done < 6:
+                return None
+            return {"decision": self._schurln(state)}
         if contract in WITH_CALLED:
             if winner not in (d, state.partner):
-                return self._decide(state, False, (d, state.partner))
+                won, side = False, (d, state.partner)
+            elif done < 6:
+                return None
+            else:
+                won, side = True, (d, state.partner)
         elif contract in MORD:
             if winner != d:
-                return self._decide(state, False, (d,))
+                won, side = False, (d,)
+            elif done < 6:
+                return None
+            else:
+                won, side = True, (d,)
         elif contract == "durchmarsch_letzter":
             if done < 6:
-                if winner != d:
-                    return self._decide(state, False, (d,))
+                if winner == d:
+                    return None
+                won, side = False, (d,)
             elif winner == d:
-                return self._decide(state, True, (d,))
+                won, side = True, (d,)
             else:
-                return self._decide(evolve(state, partner=winner), True, (d, winner))
-            return state
+                # The last trick won by another player: he was the partner all along.
+                side = (d, winner)
+                return {
+                    "partner": winner,
+                    "decision": self._decision(state, True, side, None),
+                }
         else:  # bettler, plauderer
             side = (d,) if state.joiner < 0 else (d, state.joiner)
             if winner in side:
-                return self._decide(state, False, side)
-            if done == 6:
-                return self._decide(state, True, side)
-            return state
-        if done == 6:
-            side = (d,) if contract in MORD else (d, state.partner)
-            return self._decide(state, True, side)
-        return state
+                won = False
+            elif done == 6:
+                won = True
+            else:
+                return None
+        return {"decision": self._decision(state, won, side, None)}
 
     def _value(self, state: KoenigState) -> int:
         values = state.rules["values"]
@@ -726,29 +735,43 @@ class Koenigrufen(Variant):
     def _decide(
         self, state: KoenigState, won: bool, side: tuple[int, ...], *, reason: str | None = None
     ) -> KoenigState:
+        return evolve_with(state, {"decision": self._decision(state, won, side, reason)})
+
+    def _decision(
+        self, state: KoenigState, won: bool, side: tuple[int, ...], reason: str | None
+    ) -> Decision:
+        """How the game ends: the ``side`` (declarer, partner or joiner) won or lost."""
         table = state.table
         assert table is not None
         value = self._value(state)
-        sign = 1 if won else -1
-        pay: dict[str, int] = {}
-        for q, name in enumerate(table.active):
-            if q in side:
-                pay[name] = sign * value * (3 if len(side) == 1 else 1)
-            else:
-                pay[name] = -sign * value
+        done = len(state.tricks)
         if reason is None:
-            reason = "played_out" if state.tricks_done == 6 else "decided"
+            reason = "played_out" if done == 6 else "decided"
+        # A Decision is a frozen value of these few inputs: clubs see the same seatings,
+        # sides and values again and again, so one is built once and shared.
+        active = table.active
+        key = (active, side, won, value, reason, done)
+        decision = self._decisions.get(key)
+        if decision is not None:
+            return decision
+        # Each opponent pays (or gets) the value; a side of one takes it from all three.
+        theirs = -value if won else value
+        ours = -theirs * 3 if len(side) == 1 else -theirs
         decision = Decision(
-            reason=reason,
-            won=won,
-            value=value,
-            payouts=tuple(pay.items()),
-            declarers=tuple([table.active[q] for q in side]),
-            tricks=len(state.tricks),
+            reason,
+            won,
+            value,
+            tuple([(name, ours if q in side else theirs) for q, name in enumerate(active)]),
+            tuple([active[q] for q in side]),
+            done,
         )
-        return evolve(state, decision=decision)
+        if len(self._decisions) >= 4096:
+            self._decisions.clear()
+        self._decisions[key] = decision
+        return decision
 
-    def _schurln(self, state: KoenigState) -> KoenigState:
+    def _schurln(self, state: KoenigState) -> Decision:
+        """Schurln played out: who took the most aces and tens pays."""
         table = state.table
         assert table is not None
         counts = [(cards & ACES_TENS).bit_count() for cards in state.won_cards]
@@ -765,7 +788,7 @@ class Koenigrufen(Variant):
                 pay[name] = -value * (3 if k == 1 else 1)
             else:
                 pay[name] = value * (3 if k == 3 else 1)
-        decision = Decision(
+        return Decision(
             reason="played_out",
             won=None,
             value=value,
@@ -773,7 +796,6 @@ class Koenigrufen(Variant):
             declarers=(),
             tricks=6,
         )
-        return evolve(state, decision=decision)
 
     def _forfeit(self, state: KoenigState, event: Event) -> GameState:
         if state.phase != "play":
@@ -812,15 +834,16 @@ class Koenigrufen(Variant):
             return Result(status="annulled", game=self.name)
         if state.decision is not None:
             d = state.decision
+            # By position (game, contract, declarers, won, value, reason, tricks, payouts).
             return Result.finished(
-                game=self.name,
-                contract=state.contract,
-                declarers=d.declarers,
-                won=d.won,
-                value=d.value,
-                reason=d.reason,
-                tricks=d.tricks,
-                payouts=dict(d.payouts),
+                self.name,
+                state.contract,
+                d.declarers,
+                d.won,
+                d.value,
+                d.reason,
+                d.tricks,
+                dict(d.payouts),
             )
         if table is None:
             return Result(status="in_progress", game=self.name, awaiting="deal")

@@ -221,20 +221,10 @@ def fold(
     while k < stop:
         i, event = events[k]
         try:
-            if (
-                runs
-                and type(event) is dict
-                and (state.phase, event.get("type")) in variant.run_starts
-            ):
-                # A run raises only for its first event, before folding any (so
-                # ``state`` is still the state before the event that failed).
-                state, after = variant.play_run(state, events, k, stop)
-                if after > k:
-                    k = after
-                    continue
             if state.table is None:
-                # The deal: the start state goes straight to the state after it, with
-                # the knowledge gathered from the whole record.
+                # The deal (no run starts in the phase before it): the start state goes
+                # straight to the state after it, with the knowledge gathered from the
+                # whole record.
                 table = deal_table(state, event)
                 assert isinstance(event, dict)
                 know = gather_knowledge(variant, table, event, events, i)
@@ -242,6 +232,17 @@ def fold(
                     know = know.with_card(*assumed)
                 new = variant.initial_state(state, table, know)
             else:
+                if (
+                    runs
+                    and type(event) is dict
+                    and (state.phase, event.get("type")) in variant.run_starts
+                ):
+                    # A run raises only for its first event, before folding any (so
+                    # ``state`` is still the state before the event that failed).
+                    state, after = variant.play_run(state, events, k, stop)
+                    if after > k:
+                        k = after
+                        continue
                 new = apply(state, event, i)
         except Illegal as exc:
             return state, EngineError(i, exc.code, exc.message)

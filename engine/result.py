@@ -125,7 +125,6 @@ class Result:
     @classmethod
     def finished(
         cls,
-        *,
         game: str,
         contract: str | None,
         declarers: tuple[str, ...],
@@ -140,7 +139,7 @@ class Result:
     ) -> Result:
         """``Result(status="finished", has_won=True, ...)`` with these fields: the
         result of most replays, built without matching 13 keywords against 16
-        parameters."""
+        parameters (and passed by position where the caller is hot)."""
         result = object.__new__(cls)
         _set_attr(
             result,

@@ -1,0 +1,189 @@
+"""The Königrufen shortcuts and the shared ones they lean on keep the plain path's results.
+
+- The auction's run goes on into the plays without a state in between, and the run that
+  decides the game settles its new state in place: compared state by state with the
+  event-by-event fold, for every contract and every way a game ends.
+- ``check_event_shape`` accepts the usual event on a test of its keys: compared with the
+  field-by-field walk on events with every kind of wrong, missing and extra field.
+- Decisions are shared between replays: compared with an engine that has none cached,
+  under house rules that change every value.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engine.cards import INDEX
+from engine.core import (
+    COMMON_EVENTS,
+    Illegal,
+    NeedPartner,
+    Variant,
+    _walk_event_shape,
+    check_event_shape,
+)
+from engine.generate import random_game
+from engine.koenigrufen import CONTRACTS, Koenigrufen
+from engine.replay import VARIANTS, RecordError, fold, prepare
+from engine.result import Result
+from engine.rules import KOENIG_VALUE_KEYS
+
+
+def _fields(state: Any) -> dict[str, Any]:
+    return {k: v for k, v in state.__dict__.items() if k != "variant"}
+
+
+def _both(record: Any, assumed: tuple[int, int] | None = None) -> tuple[Any, Any] | None:
+    """The fold with runs and the plain fold, each as its fields and error."""
+    try:
+        variant, rules, events, undo_error = prepare(record)
+    except RecordError:
+        return None
+    out: list[Any] = []
+    for runs in (True, False):
+        try:
+            state, error = fold(variant, rules, events, undo_error, assumed, runs=runs)
+        except NeedPartner as need:
+            out.append(("partner", need.candidates, need.position))
+            continue
+        out.append((_fields(state), error))
+    return out[0], out[1]
+
+
+def _games(count: int) -> Iterator[dict[str, Any]]:
+    for seed in range(count):
+        yield random_game(70_000 + seed, "koenigrufen", 4, hands=seed % 2 == 0)
+
+
+def test_the_auction_run_goes_on_into_the_plays_as_the_plain_fold() -> None:
+    # Every contract (and schurln), won and lost, ended by the deciding trick or played
+    # out, with the last word a pass, a bid or a join: the run folds from the first word
+    # to the deciding card, and the state it settles in place is the plain fold's.
+    seen: set[tuple[str, object, str]] = set()
+    for record in _games(400):
+        both = _both(record)
+        assert both is not None
+        runs, plain = both
+        assert runs == plain, record
+        if runs[0] == "partner":
+            for q in runs[1]:
+                again = _both(record, (q, _called(record)))
+                assert again is not None and again[0] == again[1], (record, q)
+            continue
+        fields, error = runs
+        assert error is None
+        decision = fields["decision"]
+        last_word = next(e["type"] for e in reversed(record["events"]) if e["type"] != "play")
+        seen.add((fields["contract"], decision.won, last_word))
+    contracts = {contract for contract, _, _ in seen}
+    assert contracts == {*CONTRACTS, "schurln"}, contracts
+    assert {won for _, won, _ in seen} == {True, False, None}
+    assert {word for _, _, word in seen} >= {"pass", "join"}
+
+
+def _called(record: dict[str, Any]) -> int:
+    bids = [e for e in record["events"] if e["type"] == "bid" and "called" in e]
+    return INDEX[bids[-1]["called"]]
+
+
+def test_every_prefix_and_a_broken_play_stop_the_run_as_the_plain_fold() -> None:
+    # A run that stops at a play it does not take (another player's, a card not his,
+    # one that breaks an obligation) leaves the fields of the last event it folded.
+    rng = random.Random(5)
+    for record in _games(120):
+        events = record["events"]
+        players = events[0]["players"]
+        for cut in range(2, len(events) + 1):
+            both = _both({**record, "events": events[:cut]})
+            assert both is not None and both[0] == both[1], (record, cut)
+        for _ in range(4):
+            changed = [dict(e) for e in events]
+            k = rng.randrange(1, len(changed))
+            if changed[k]["type"] == "play":
+                if rng.random() < 0.5:
+                    changed[k]["player"] = rng.choice(players)
+                else:
+                    changed[k]["card"] = rng.choice(["EA", "GK", "S9", "R10", "EU", "SO"])
+            else:
+                del changed[k]
+            both = _both({**record, "events": changed})
+            assert both is not None and both[0] == both[1], changed
+
+
+def _shapes(rng: random.Random) -> Iterator[dict[str, Any]]:
+    """Events of every type, well-formed and with fields missing, extra, of the wrong
+    kind or in another order."""
+    values: list[Any] = ["anna", "EA", "", None, 3, True, ["EA"], {"a": 1}, ["EA", 3]]
+    spec_fields = {typ: list(spec.fields) for typ, spec in Koenigrufen.events.items()}
+    for typ, keys in spec_fields.items():
+        for _ in range(60):
+            event: dict[str, Any] = {"type": typ}
+            for key in keys[1:]:
+                if rng.random() < 0.8:
+                    event[key] = rng.choice(values[:2] if rng.random() < 0.6 else values)
+            if rng.random() < 0.2:
+                event[rng.choice(["player", "card", "cards", "x", "called"])] = rng.choice(values)
+            if rng.random() < 0.3:
+                items = list(event.items())
+                rng.shuffle(items)
+                event = dict(items)
+            yield event
+    yield {"type": "deal", "dealer": "anna", "players": ["anna"], "hands": {}}
+
+
+def _walked(event: dict[str, Any]) -> tuple[str, str] | None:
+    spec = Koenigrufen.events[event["type"]]
+    try:
+        _walk_event_shape(event["type"], spec, event)
+    except Illegal as exc:
+        return exc.code, exc.message
+    return None
+
+
+def test_the_shape_test_on_keys_agrees_with_the_field_walk() -> None:
+    variant = VARIANTS["koenigrufen"]
+    rng = random.Random(11)
+    accepted = refused = 0
+    for event in _shapes(rng):
+        try:
+            typ, spec = check_event_shape(variant, event)
+        except Illegal as exc:
+            refused += 1
+            assert (exc.code, exc.message) == _walked(event), event
+            continue
+        accepted += 1
+        assert _walked(event) is None, event
+        assert typ == event["type"] and spec is Koenigrufen.events[typ]
+    assert accepted > 50 and refused > 50
+    assert set(COMMON_EVENTS) <= set(Koenigrufen.events)
+
+
+@pytest.mark.parametrize("offset", [0, 7])
+def test_shared_decisions_equal_those_of_an_engine_with_none_cached(offset: int) -> None:
+    # The same games under house rules that change every value: a cached decision
+    # found by too few of its inputs would pay the value of another game or rule.
+    rules = {"values": {key: 10 * (i + 1) + offset for i, key in enumerate(KOENIG_VALUE_KEYS)}}
+    shared = VARIANTS["koenigrufen"]
+    for record in _games(150):
+        for variant_rules in (None, rules):
+            plain = {**record, "rules": variant_rules} if variant_rules else record
+            expected = _fresh_result(plain)
+            assert _result(shared, plain) == expected, plain
+
+
+def _result(variant: Variant, record: dict[str, Any]) -> Result | None:
+    _, rules, events, undo_error = prepare(record)
+    try:
+        state, error = fold(variant, rules, events, undo_error)
+    except NeedPartner:
+        return None
+    assert error is None
+    return variant.result(state)
+
+
+def _fresh_result(record: dict[str, Any]) -> Result | None:
+    return _result(Koenigrufen(), record)
