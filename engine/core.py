@@ -513,9 +513,7 @@ def gather_knowledge(
                     full[INDEX[code]] = p
             by_card = tuple(full)
         # Where each card was placed depends only on which cards were dealt and when.
-        cards = 0
-        for mask in dealt:
-            cards |= mask
+        cards = sum(dealt)  # the hands are disjoint: their sum is their union
         placed = _PLACED_AT_DEAL.get((cards, deal_index))
         if placed is None:
             placed = tuple([NEVER if q < 0 else deal_index for q in by_card])
@@ -604,7 +602,6 @@ def check_hands(event: Event, table: Table) -> Table:
     if type(hands) is not dict:
         raise Illegal("invalid_deal", "hands must map players to their six cards")
     deck = table.deck
-    masks: dict[str, int] = {}
     dealt = [0] * len(table.active)
     index = table.index
     seen = 0
@@ -624,17 +621,28 @@ def check_hands(event: Event, table: Table) -> Table:
             )
             mask = 1 << i1 | 1 << i2 | 1 << i3 | 1 << i4 | 1 << i5 | 1 << i6
             p = index[name]
-            if mask.bit_count() != 6 or mask & ~deck or seen & mask:
-                raise LookupError
-            seen |= mask
             dealt[p] = mask
+            seen |= mask
             owner[i1] = owner[i2] = owner[i3] = owner[i4] = owner[i5] = owner[i6] = p
     except (LookupError, TypeError, ValueError):
-        pass  # the careful walk below finds the problem and names it
+        pass  # the careful walk finds the problem and names it
     else:
-        if 0 in dealt:
-            return evolve(table, dealt=tuple(dealt))
-        return evolve(table, dealt=tuple(dealt), dealt_owner=tuple(owner))
+        # Each hand has at most six cards: six cards to a hand in all only if no hand
+        # repeats a card and no card is dealt twice.
+        if seen.bit_count() == 6 * len(hands) and not seen & ~deck:
+            fields = table.__dict__.copy()
+            fields["dealt"] = tuple(dealt)
+            if 0 not in dealt:
+                fields["dealt_owner"] = tuple(owner)
+            return made(Table, fields)
+    return _walk_hands(hands, table)
+
+
+def _walk_hands(hands: dict[Any, Any], table: Table) -> Table:
+    """``check_hands`` hand by hand and card by card: raises for the first problem (an
+    unknown card in any hand before any ``invalid_deal``)."""
+    deck = table.deck
+    masks: dict[str, int] = {}
     dealt = [0] * len(table.active)
     for name, cards in hands.items():
         if type(cards) is not list:

@@ -152,21 +152,16 @@ class Koenigrufen(Variant):
         self._decisions: dict[tuple[Any, ...], Decision] = {}
 
     def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
-        return evolve_with(
-            self._prototype,
-            {
-                "rules": state.rules,
-                "table": table,
-                "know": know,
-                "assumed": state.assumed,
-                "phase": "auction",
-                "to_act": table.first,
-                "leader": table.first,
-                "won_cards": _ZEROS,
-                "first_play": _NONE_YET,
-                "face_down": _NONE_YET,
-            },
-        )
+        f = self._prototype.__dict__.copy()
+        f["rules"] = state.rules
+        f["table"] = table
+        f["know"] = know
+        f["assumed"] = state.assumed
+        f["phase"] = "auction"
+        f["to_act"] = f["leader"] = table.first
+        f["won_cards"] = _ZEROS
+        f["first_play"] = f["face_down"] = _NONE_YET
+        return made(KoenigState, f)
 
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "bid", "join"})
 

@@ -7,6 +7,9 @@
   field-by-field walk on events with every kind of wrong, missing and extra field.
 - Decisions are shared between replays: compared with an engine that has none cached,
   under house rules that change every value.
+- ``check_hands`` accepts the usual hands on one test of all their cards together:
+  compared with the hand-by-hand walk on hands with cards repeated, missing, extra,
+  unknown or of another deck, for both games.
 """
 
 from __future__ import annotations
@@ -22,9 +25,12 @@ from engine.core import (
     COMMON_EVENTS,
     Illegal,
     NeedPartner,
+    Table,
     Variant,
     _walk_event_shape,
+    _walk_hands,
     check_event_shape,
+    check_hands,
 )
 from engine.generate import random_game
 from engine.koenigrufen import CONTRACTS, Koenigrufen
@@ -187,3 +193,67 @@ def _result(variant: Variant, record: dict[str, Any]) -> Result | None:
 
 def _fresh_result(record: dict[str, Any]) -> Result | None:
     return _result(Koenigrufen(), record)
+
+
+def _hands_variants(hands: dict[str, list[str]], rng: random.Random) -> Iterator[Any]:
+    """The hands as dealt, and with a card repeated in a hand or across hands, one
+    card more or fewer, an unknown code, a card of the other game's deck, a hand for
+    a stranger or too few hands."""
+    names = list(hands)
+    codes = [c for hand in hands.values() for c in hand]
+    yield hands
+    for _ in range(12):
+        changed = {name: list(cards) for name, cards in hands.items()}
+        name, other = rng.sample(names, 2)
+        what = rng.randrange(8)
+        if what == 0:
+            changed[name][rng.randrange(6)] = changed[name][rng.randrange(6)]
+        elif what == 1:
+            changed[name][rng.randrange(6)] = rng.choice(changed[other])
+        elif what == 2:
+            changed[name].append(rng.choice(codes))
+        elif what == 3:
+            changed[name].pop()
+        elif what == 4:
+            changed[name][rng.randrange(6)] = rng.choice(["XX", "E7", "S8", "G7", "R"])
+        elif what == 5:
+            changed["zora"] = changed.pop(name)
+        elif what == 6:
+            del changed[name]
+        else:
+            changed[name], changed[other] = changed[other], changed[name]
+        yield changed
+
+
+def _checked(check: Any, hands: Any, table: Table) -> Any:
+    try:
+        return check(hands, table).dealt
+    except Illegal as exc:
+        return exc.code, exc.message
+
+
+@pytest.mark.parametrize(("game", "seats"), [("koenigrufen", 4), ("fuchsen", 5)])
+def test_the_hands_test_on_all_cards_agrees_with_the_hand_walk(game: str, seats: int) -> None:
+    rng = random.Random(3)
+    variant = VARIANTS[game]
+    _, rules, _, _ = prepare({"game": game, "events": []})
+    accepted = refused = 0
+    for seed in range(60):
+        deal = random_game(seed, game, seats, hands=True)["events"][0]
+        for hands in _hands_variants(deal["hands"], rng):
+            event = {**deal, "hands": hands}
+            table = variant.validate_deal({**deal, "hands": None}, rules)
+            got = _checked(lambda h, t: check_hands({"hands": h}, t), hands, table)
+            assert got == _checked(_walk_hands, hands, table), hands
+            if isinstance(got, tuple) and type(got[0]) is str:
+                refused += 1
+                continue
+            accepted += 1
+            dealt = check_hands(event, table)
+            # Every card of a full deal is noted with its holder.
+            if 0 not in dealt.dealt:
+                owners = [q for q in dealt.dealt_owner if q >= 0]
+                assert len(owners) == 6 * len(dealt.dealt)
+                for q, mask in enumerate(dealt.dealt):
+                    assert all(dealt.dealt_owner[c] == q for c in range(32) if mask >> c & 1)
+    assert accepted > 60 and refused > 200
