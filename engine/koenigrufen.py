@@ -55,6 +55,19 @@ _TENHIGH = {"A": 6, "10": 5, "K": 4, "O": 3, "U": 2, "9": 1}
 POWER_NORMAL = tuple(_NORMAL.get(code[1:], 0) for code in CODES)
 POWER_TEN = tuple(_TENHIGH.get(code[1:], 0) for code in CODES)
 SUIT_MASK = tuple(DECK & (0xFF << (8 * s)) for s in range(4))
+
+
+def _beating(power: tuple[int, ...]) -> tuple[int, ...]:
+    """Per ``suit * 8 + best``: the cards of that suit with more power than ``best``."""
+    return tuple(
+        sum(1 << c for c in range(32) if SUIT_MASK[s] >> c & 1 and power[c] > best)
+        for s in range(4)
+        for best in range(8)
+    )
+
+
+BEATING_NORMAL = _beating(POWER_NORMAL)
+BEATING_TEN = _beating(POWER_TEN)
 ACES_TENS = mask_of(c for c in CODES if c[1:] in ("A", "10"))
 HUNDERT_PAIRS = tuple(mask_of((s + "K", s + "O")) for s in "EGRS")
 _JOINABLE = (RANK["bettler"], RANK["plauderer"])
@@ -537,7 +550,9 @@ class Koenigrufen(Variant):
         index_of = table.index
         owner = know.owner
         known = know.known
-        power = POWER_TEN if f["ten_high"] else POWER_NORMAL
+        ten_high = f["ten_high"]
+        power = POWER_TEN if ten_high else POWER_NORMAL
+        beating = BEATING_TEN if ten_high else BEATING_NORMAL
         contract = f["contract"]
         d = f["declarer"]
         joiner = f["joiner"]
@@ -609,15 +624,8 @@ class Koenigrufen(Variant):
                     if led_cards:
                         if suit != led:
                             break
-                        if power[card] < best:
-                            better = led_cards
-                            while better:
-                                low = better & -better
-                                if power[low.bit_length() - 1] > best:
-                                    break
-                                better ^= low
-                            if better:
-                                break
+                        if power[card] < best and led_cards & beating[led << 3 | best]:
+                            break  # he holds a card that beats the trick: apply words it
                     if suit == led and power[card] > best:
                         best, winner = power[card], p
                     if on_table == 3 and (done == 5 or ends >> winner & 1):

@@ -34,9 +34,10 @@ VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen
 AFTER_DECISION = frozenset({"show", "annul", "undo"})
 # The state before the deal, per game, copied at the start of every fold.
 _START = {name: GameState(variant=v, rules={}) for name, v in VARIANTS.items()}
-# Per game: the latest start state and the rules object it holds (kept alive here,
-# so that ``is`` cannot confuse it with a later object).
-_LAST_START: dict[str, tuple[Mapping[str, Any], GameState]] = {}
+# Per variant (keyed by the object: a class attribute read through an instance is
+# not specialized by the interpreter): the latest start state and the rules object it
+# holds (kept alive here, so that ``is`` cannot confuse it with a later object).
+_LAST_START: dict[Variant, tuple[Mapping[str, Any], GameState]] = {}
 
 
 def apply(state: GameState, event: object, index: int) -> GameState:
@@ -205,12 +206,12 @@ def fold(
         who = -1 if assumed is None else assumed[0]
         # The start state is immutable: the last one per game is reused for the same
         # rules object (usually the cached defaults) and the same assumed partner.
-        last = _LAST_START.get(variant.name)
+        last = _LAST_START.get(variant)
         if last is not None and last[0] is rules and last[1].assumed == who:
             state = last[1]
         else:
             state = evolve(_START[variant.name], rules=rules, assumed=who)
-            _LAST_START[variant.name] = (rules, state)
+            _LAST_START[variant] = (rules, state)
         position = 0
     else:
         state, position = start
@@ -218,6 +219,7 @@ def fold(
     if undo_error >= 0:
         stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)
     k = position
+    run_starts = variant.run_starts
     while k < stop:
         i, event = events[k]
         try:
@@ -232,11 +234,7 @@ def fold(
                     know = know.with_card(*assumed)
                 new = variant.initial_state(state, table, know)
             else:
-                if (
-                    runs
-                    and type(event) is dict
-                    and (state.phase, event.get("type")) in variant.run_starts
-                ):
+                if runs and type(event) is dict and (state.phase, event.get("type")) in run_starts:
                     # A run raises only for its first event, before folding any (so
                     # ``state`` is still the state before the event that failed).
                     state, after = variant.play_run(state, events, k, stop)
