@@ -76,6 +76,19 @@ _ZEROS = (0, 0, 0, 0)  # per player, at the start: no cards won
 _NONE_YET = (-1, -1, -1, -1)  # per player, at the start: no first play, no face-down card
 
 
+def _next_speaker(out: int, p: int) -> int:
+    """The next player after ``p``, clockwise, who is not out of the auction (-1: none)."""
+    for step in range(1, 5):
+        q = (p + step) & 3
+        if not out >> q & 1:
+            return q
+    return -1
+
+
+# ``_next_speaker`` per ``out << 2 | p``, for the auction's run.
+_NEXT_SPEAKER = tuple(_next_speaker(i >> 2, i & 3) for i in range(64))
+
+
 @dataclass(frozen=True)
 class KoenigState(GameState):
     """A Königrufen game after some events (see ``GameState`` for the shared fields)."""
@@ -495,10 +508,7 @@ class Koenigrufen(Variant):
                 k += 1
                 if over:
                     break
-                q = (p + 1) & 3
-                while out >> q & 1:
-                    q = (q + 1) & 3
-                to_act = q
+                to_act = _NEXT_SPEAKER[out << 2 | p]
         except (KeyError, TypeError):
             pass  # at event ``k``: apply takes it
         if k == start:
