@@ -587,9 +587,9 @@ class Koenigrufen(Variant):
         tricks = list(f["tricks"])
         won = list(f["won_cards"])
         # The trick on the table: its led suit (and that suit's cards), the best power of
-        # that suit, who played it and the trick's cards, kept up to date card by card.
-        # ``before``: the cards played before the trick on the table, so that the trick's
-        # cards are ``played ^ before`` when it is collected.
+        # that suit and who played it, kept up to date card by card; ``before``: the
+        # cards played before it, so that its cards are ``played ^ before`` when it is
+        # collected.
         led = best = winner = -1
         led_mask = mask = 0
         for q, c in trick:
