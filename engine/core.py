@@ -609,6 +609,8 @@ def check_hands(event: Event, table: Table) -> Table:
     try:
         # The usual case: every hand is six known codes of the deck, no card twice.
         for name, cards in hands.items():
+            if type(cards) is not list:  # an object of six codes would unpack too
+                raise TypeError
             # Six codes or a ValueError; an unknown code is a KeyError.
             c1, c2, c3, c4, c5, c6 = cards
             i1, i2, i3, i4, i5, i6 = (
