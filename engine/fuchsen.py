@@ -75,6 +75,17 @@ _ABSENT = object()  # a field the deal leaves out (unlike one that is null)
 
 LEVEL_NUMBER: dict[str, int] = {name: k + 1 for k, name in enumerate(FUCHSEN_LEVELS)}
 
+# Per number of active players: who plays after each of them.
+_FOLLOWING: dict[int, tuple[int, ...]] = {n: tuple((p + 1) % n for p in range(n)) for n in (4, 5)}
+
+# Per key a card must beat (a ``POWER``, or ``_key``'s 0 or -1 for a blank): the cards
+# of higher power. ``(TRUMPS | CLASS_MASK[led]) & _ABOVE[key]`` is then the set of
+# cards that would take the trick, so the runs judge the obligations and the winner
+# with a bitmask test each instead of a walk over the hand.
+_ABOVE: dict[int, int] = {
+    key: sum(1 << c for c in range(32) if POWER[c] > key) for key in range(-1, max(POWER) + 1)
+}
+
 
 def _levels_text(k: int) -> str:
     return FUCHSEN_LEVELS[k - 1]
@@ -918,14 +929,15 @@ class Fuchsen(Variant):
         tricks = list(state.tricks)
         done = len(tricks)
         won = list(state.won_cards)
-        # The trick on the table: its led class, the key to beat and who holds it,
-        # kept up to date card by card.
-        led = wkey = winner = mask = -1
-        winning = 0  # the cards that can win the trick: trumps and the led class
+        # The trick on the table: its led class (and its cards), who holds it and
+        # ``beat``, the cards that would take it from him, kept up to date card by card.
+        led = winner = mask = -1
+        led_mask = beat = 0
         if trick:
             first = trick[0][1]
             led = state.called_suit if first == blank else CLASS[first]
             mask = 0
+            wkey = -1
             for q, c in trick:
                 mask |= 1 << c
                 if c == blank:  # as ``_key``, in a partner game
@@ -934,17 +946,24 @@ class Fuchsen(Variant):
                     key = POWER[c] if CLASS[c] in (TRUMP, led) else -1
                 if key > wkey:
                     wkey, winner = key, q
-            winning = TRUMPS | CLASS_MASK[led]
+            led_mask = CLASS_MASK[led]
+            beat = (TRUMPS | led_mask) & _ABOVE[wkey]
         gone = gone_before = played | blank_bit  # cards no longer (or never) to be played
         start = k
         # The run's last event may decide the game: 1 the last card (played out), 2 the
         # lead of trick 2 ending the raising at level 0 or 1 (no kontra, no re).
         finish = 0
+        # Once the raising is over in a game without a blank, only plays can follow
+        # and only the last card decides the game: the loop after this one folds
+        # those with fewer tests.
+        plain = not state.turned
+        lean = plain and raising_ended
+        gone_lean = -1  # ``gone`` where the lean loop began
         # Field lookups come first in each event and raise KeyError or TypeError for a
         # missing field or a value of the wrong kind: the run then stops at that event
         # (nothing of it is folded yet) and ``apply`` words the error.
         try:
-            while k < stop:
+            while not lean and k < stop:
                 i, event = events[k]
                 if type(event) is not dict:
                     break
@@ -975,6 +994,7 @@ class Fuchsen(Variant):
                         raising_ended = True
                         k += 1
                         if may_end:
+                            lean = plain
                             continue
                         finish = 2  # at level 0 or 1 this may end the game
                     break
@@ -1000,56 +1020,43 @@ class Fuchsen(Variant):
                     if go < 0 and known[p].bit_count() >= 6 and not known[p] >> GO & 1:
                         break
                 ending = 0
-                cls = CLASS[card]
-                power = POWER[card]
+                bit = 1 << card
                 if trick:
                     if p == unseen_blank:
                         break  # his unseen blank may be any card he could turn: apply
                     if done == 5 and len(trick) == n - 1:
                         ending = 1  # the last card of the game (once its checks pass)
+                    # His unplayed cards, this one included (the hand holds ``bit``).
                     hand = known[p] & ~gone
-                    led_cards = hand & CLASS_MASK[led]
-                    if not led_cards and led == blank_follows_suit and p == macher:
-                        break  # only the blank follows: apply judges it
-                    if led_cards:
-                        if cls != led:
+                    follow = hand & led_mask
+                    if follow:
+                        # He follows suit, and beats the trick if he can.
+                        if not follow & bit or (not beat & bit and follow & beat):
                             break
-                        if power <= wkey:
-                            better = led_cards
-                            while better:
-                                low = better & -better
-                                if POWER[low.bit_length() - 1] > wkey:
-                                    break
-                                better ^= low
-                            if better:
-                                break
+                    elif led == blank_follows_suit and p == macher:
+                        break  # only the blank follows: apply judges it
                     elif led != TRUMP:
+                        # He trumps, and over-trumps if he can.
                         trumps = hand & TRUMPS
-                        if trumps:
-                            if cls != TRUMP:
-                                break
-                            if power <= wkey:
-                                while trumps:
-                                    low = trumps & -trumps
-                                    if POWER[low.bit_length() - 1] > wkey:
-                                        break
-                                    trumps ^= low
-                                if trumps:
-                                    break
-                    if power > wkey and winning >> card & 1:
-                        wkey, winner = power, p
-                    bit = 1 << card
+                        if trumps and (not trumps & bit or (not beat & bit and trumps & beat)):
+                            break
+                    if beat & bit:
+                        winner = p
+                        beat &= _ABOVE[POWER[card]]
                     mask |= bit
                 else:
                     if not raising_ended and done == 1:
-                        if not may_end:
-                            if watch:
-                                break  # a forgotten Fuchs may come to light: apply judges
+                        if may_end:
+                            lean = plain
+                        elif watch:
+                            break  # a forgotten Fuchs may come to light: apply judges
+                        else:
                             ending = 2  # this end of the raising may end the game
                         raising_ended = True
-                    bit = 1 << card
-                    led, wkey, winner, mask = cls, power, p, bit
-                    winning = TRUMPS | CLASS_MASK[cls]
+                    led = CLASS[card]
+                    led_mask = CLASS_MASK[led]
+                    winner, mask = p, bit
+                    beat = (TRUMPS | led_mask) & _ABOVE[POWER[card]]
                 trick.append((p, card))
                 gone |= bit  # the cards played in the run: ``gone`` less ``gone_before``
                 if first_play[p] < 0:
@@ -1072,8 +1079,65 @@ class Fuchsen(Variant):
                 if ending:
                     finish = ending
                     break
+            if lean:
+                # The raising is over (and with it trick 1, the Fuchs and the watch for
+                # a forgotten one) and no card is turned: the tests above for a play of
+                # the right player's own card, and only the last card decides the game.
+                # Kept lean, as most events are these: the trick is complete when the
+                # turn comes back to its leader, and ``k`` and ``last_play`` are worked
+                # out after the loop (each play adds its card to ``gone``).
+                names = table.active
+                following = _FOLLOWING[n]
+                gone_lean = gone
+                for _, event in events[k:stop]:
+                    if type(event) is not dict or len(event) != 3 or event["type"] != "play":
+                        break
+                    card = INDEX[event["card"]]
+                    # The name itself, not its index: the same test (names are unique).
+                    if event["player"] != names[to_act]:
+                        break
+                    bit = 1 << card
+                    # His unplayed known cards: the card must be one (``known`` holds
+                    # a card just where ``owner`` names him).
+                    hand = known[to_act] & ~gone
+                    if not hand & bit:
+                        break
+                    if trick:
+                        follow = hand & led_mask
+                        if follow:
+                            if not follow & bit or (not beat & bit and follow & beat):
+                                break
+                        elif led != TRUMP:
+                            trumps = hand & TRUMPS
+                            if trumps and (not trumps & bit or (not beat & bit and trumps & beat)):
+                                break
+                        if beat & bit:
+                            winner = to_act
+                            beat &= _ABOVE[POWER[card]]
+                        mask |= bit
+                    else:
+                        led = CLASS[card]
+                        led_mask = CLASS_MASK[led]
+                        winner, mask = to_act, bit
+                        beat = (TRUMPS | led_mask) & _ABOVE[POWER[card]]
+                    trick.append((to_act, card))
+                    gone |= bit
+                    to_act = following[to_act]
+                    if to_act == leader:
+                        won[winner] |= mask
+                        tricks.append((leader, tuple(trick), winner))
+                        leader = to_act = winner
+                        trick = []
+                        if len(tricks) == 6:
+                            finish = 1  # the last card: played out
+                            break
         except (KeyError, TypeError):
             pass  # at event ``k``: apply takes it
+        if gone_lean >= 0:
+            played_lean = (gone ^ gone_lean).bit_count()
+            if played_lean:
+                k += played_lean
+                last_play = events[k - 1][0]
         if k == start:
             return state, k
         new = evolve_with(
