@@ -500,7 +500,8 @@ class Fuchsen(Variant):
         return evolve(after, know=know, assumed=q, hilfer=q), resume
 
     def share_prefix(self, need: NeedPartner, events: list[tuple[int, Event]], stop: int) -> None:
-        """Fold the first trick's plain plays and raises once for the candidate partners.
+        """Fold the first trick's plain plays and the raises once for the candidate
+        partners, up to the end of the raising.
 
         From ``need.after`` (the call's state, partner open), a candidate ``q`` differs
         from the others only in being the Hilfer (raises, Fuchs, the forgotten-Fuchs
@@ -518,12 +519,14 @@ class Fuchsen(Variant):
         there: his state before that event (partner open) and its position go to
         ``need.starts``, and he folds on from it himself. The others go on, ``q``
         being an opponent for them. Anything else, the Fuchs included, stops the
-        shared fold, as does the end of the first trick (the raising's end may read
-        the Hilfer); ``need.after`` and ``need.resume`` then say where the remaining
-        candidates go on. A bare ``end_raising`` right after the first trick is taken
-        too (``need.end_raising``): ``assume_partner`` settles it per candidate, as
-        ``_end_raising_event`` would. A turned card (blank) or an alone game is never
-        shared.
+        shared fold; ``need.after`` and ``need.resume`` then say where the remaining
+        candidates go on. After the first trick, raises go on as in it, and the end
+        of the raising (which may read the Hilfer) ends the shared fold: a bare
+        ``end_raising``, or the lead of trick 2, folded here. ``assume_partner``
+        settles it per candidate (``need.end_raising``), as ``_end_raising_event`` or
+        ``play`` would: the watch for a forgotten Fuchs finds nothing there, as an
+        assumed candidate's called card is never shown. A turned card (blank) or an
+        alone game is never shared.
         """
         before = need.state
         after = need.after
@@ -657,6 +660,16 @@ class Fuchsen(Variant):
                     if power > wkey and winning >> card & 1:
                         wkey, winner = power, p
                     mask |= bit
+                elif tricks:
+                    # The lead of trick 2 (no obligations) ends the raising: each
+                    # candidate settles that from the state after it.
+                    trick.append((p, card))
+                    gone |= bit
+                    last_play = i
+                    to_act = (p + 1) % n
+                    k += 1
+                    need.end_raising = True
+                    break
                 else:
                     led, wkey, winner, mask = cls, power, p, bit
                     winning = TRUMPS | CLASS_MASK[cls]
@@ -669,20 +682,19 @@ class Fuchsen(Variant):
                 if len(trick) < n:
                     to_act = (p + 1) % n
                 else:
-                    # The first trick is complete: what follows (the raising's end, the
-                    # lead of trick 2) may read the Hilfer, so the sharing stops here.
+                    # The first trick is complete: raises may follow, then the end of
+                    # the raising.
                     won_list = list(won)
                     won_list[winner] |= mask
                     won = tuple(won_list)
                     tricks = ((leader, tuple(trick), winner),)
                     leader = to_act = winner
                     trick = []
-                    break
         except (KeyError, TypeError):
             pass  # at event ``k``: each candidate's own fold takes it
         if k == start:
             return
-        if tricks and k < stop:
+        if tricks and not trick and k < stop:
             # The first trick is in and the end of the raising follows, as its only
             # field: ``apply`` would accept it for every candidate (a trick done, none
             # on the table, the raising open), so each settles it from the shared state.
@@ -1213,28 +1225,26 @@ class Fuchsen(Variant):
             value += int(rules["end_bonus"])
         return value
 
-    def _declarer_mask(self, state: FuchsenState) -> int:
-        mask = 1 << state.macher
+    @staticmethod
+    def _side_cards(state: FuchsenState) -> int:
+        """The cards in the tricks the Macher's side won."""
+        won = state.won_cards
+        cards = won[state.macher]
         if state.hilfer >= 0:
-            mask |= 1 << state.hilfer
-        return mask
+            cards |= won[state.hilfer]
+        return cards
 
     def _played_out(self, state: FuchsenState) -> FuchsenState:
-        side = self._declarer_mask(state)
-        ours_cards = 0
-        theirs_tricks = 0
-        for _, _, winner in state.tricks:
-            if not side >> winner & 1:
-                theirs_tricks += 1
-        for q, cards in enumerate(state.won_cards):
-            if side >> q & 1:
-                ours_cards |= cards  # each card is won once: the sets are disjoint
+        ours_cards = self._side_cards(state)
+        every = 0
+        for cards in state.won_cards:
+            every |= cards
         ours = augen_of(ours_cards)
-        won = ours >= 61
         value = self._value(state)
-        if theirs_tricks == 0:
+        if ours_cards == every:
+            # The opponents won no trick (a trick's cards go to its winner).
             value += int(state.rules["silent_bonus"])
-        return self._decide(state, "played_out", won, value, ours)
+        return self._decide(state, "played_out", ours >= 61, value, ours)
 
     def _decide(
         self, state: FuchsenState, reason: str, won: bool, value: int, ours: int = -1
@@ -1243,37 +1253,31 @@ class Fuchsen(Variant):
         table = state.table
         assert table is not None
         signed = value if won else -value  # what each declarer-side pairing pays
-        pay = dict.fromkeys(table.players, 0)  # one who sits out pays nothing
+        # Each opponent pays ``signed`` (the declarers' entries are set below), one who
+        # sits out nothing.
+        pay = dict.fromkeys(table.players, -signed)
+        if table.sitting_out is not None:
+            pay[table.sitting_out] = 0
         active = table.active
-        n = len(active)
-        for name in active:
-            pay[name] = -signed  # each opponent; the declarers' entries are set below
         macher = active[state.macher]
         if state.hilfer >= 0:
             hilfer = active[state.hilfer]
             declarers: tuple[str, ...] = (macher, hilfer)
             # Each opponent is paired with one player of the Macher's side.
             pay[hilfer] = signed
-            pay[macher] = signed * (n - 3)
+            pay[macher] = signed * (len(active) - 3)
         else:
             declarers = (macher,)
-            pay[macher] = signed * (n - 1)
+            pay[macher] = signed * (len(active) - 1)
+        tricks = len(state.tricks)
         augen = None
-        if state.tricks_done == 6:
+        if tricks == 6:
             if ours < 0:
-                side = self._declarer_mask(state)
-                ours = sum(augen_of(c) for q, c in enumerate(state.won_cards) if side >> q & 1)
+                ours = augen_of(self._side_cards(state))
             augen = (ours, 121 - ours)
-        decision = Decision(
-            reason=reason,
-            won=won,
-            value=value,
-            payouts=tuple(pay.items()),
-            declarers=declarers,
-            tricks=state.tricks_done,
-            augen=augen,
-        )
-        return evolve(state, decision=decision)
+        # Positional: the fields in order (see ``Decision.__init__``).
+        decision = Decision(reason, won, value, tuple(pay.items()), declarers, tricks, augen)
+        return evolve_with(state, {"decision": decision})
 
     # ------------------------------------------------------------------ results
     def result(self, state: GameState) -> Result:

@@ -11,6 +11,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from engine import replay
 from engine.core import GameState, NeedPartner
 from engine.generate import random_game
 from engine.replay import RecordError, fold, prepare
@@ -144,3 +145,67 @@ def test_the_lean_loop_takes_every_play_of_a_whole_game() -> None:
         assert calls[-1][1] == len(events)
         assert len(calls) <= 3
     assert variant is not None
+
+
+# ----------------------------------------------------------------- shared raising's end
+
+
+def _after_trick_one(record: Record, rng: random.Random) -> list[Record]:
+    """The record without ``end_raising``, cut a few events after the lead of trick
+    2, and copies changed between the first trick's last card and that lead: raises
+    by anyone at any level, the lead by another player, of the called card, of a
+    card already played, with a Fuchs."""
+    events = [e for e in record["events"] if e["type"] != "end_raising"]
+    players = events[0]["players"]
+    plays = [k for k, e in enumerate(events) if e["type"] == "play"]
+    active = 4 if len(players) == 4 else 5
+    if len(plays) <= active:
+        return []
+    lead = plays[active]  # the lead of trick 2
+    events = events[: lead + rng.randrange(1, 4)]
+    levels = ("kontra", "re", "supp", "mort", "bogus")
+    called = events[1].get("card")
+    out = [{**record, "events": events}]
+    for _ in range(8):
+        changed = list(events)
+        first = lead - sum(1 for e in events[:lead] if e["type"] == "raise")
+        for _ in range(rng.randrange(3)):
+            raise_ = {"type": "raise", "player": rng.choice(players), "level": rng.choice(levels)}
+            changed.insert(rng.randrange(first, lead + 1), raise_)
+        at = changed.index(events[lead])
+        what = rng.randrange(6)
+        if what == 0:
+            changed[at] = {**changed[at], "player": rng.choice(players)}
+        elif what == 1 and isinstance(called, str):
+            changed[at] = {**changed[at], "card": called}
+        elif what == 2:
+            changed[at] = {**changed[at], "card": events[rng.choice(plays[:active])]["card"]}
+        elif what == 3:
+            changed[at] = {**changed[at], "fuchs": True}
+        out.append({**record, "events": changed})
+    return out
+
+
+def test_candidates_share_the_lead_of_trick_two_as_each_candidates_plain_fold() -> None:
+    # ``share_prefix`` goes past the first trick: raises, then the lead of trick 2,
+    # which ends the raising and each candidate settles (``need.end_raising``).
+    from tests.engine.test_fast_paths import _plain_replay, _shared_starts
+
+    rng = random.Random(23)
+    checked = settled = 0
+    for seed in range(300):
+        seats = (4, 5, 6)[seed % 3]
+        record = random_game(70_000 + seed, "fuchsen", seats, hands=False)
+        record["rules"] = {"strict_raise_windows": seed % 2 == 0}
+        for changed in _after_trick_one(record, rng):
+            assert replay(changed).to_dict() == _plain_replay(changed), changed
+            got = _shared_starts(changed)
+            if got is None:
+                continue
+            pairs, _, ended = got
+            settled += ended
+            for resumed, plain in pairs:
+                checked += 1
+                assert resumed == plain, (seed, changed["events"])
+    assert checked > 2000
+    assert settled > 100  # the lead of trick 2 was shared and settled per candidate
