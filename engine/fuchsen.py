@@ -75,13 +75,16 @@ _ABSENT = object()  # a field the deal leaves out (unlike one that is null)
 
 LEVEL_NUMBER: dict[str, int] = {name: k + 1 for k, name in enumerate(FUCHSEN_LEVELS)}
 
+# Per card: its bit (an int above 256 is a new object each time it is computed).
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(32))
+
 # Per number of active players: who plays after each of them.
 _FOLLOWING: dict[int, tuple[int, ...]] = {n: tuple((p + 1) % n for p in range(n)) for n in (4, 5)}
 
 # Per key a card must beat (a ``POWER``, or ``_key``'s 0 or -1 for a blank): the cards
-# of higher power. ``(TRUMPS | CLASS_MASK[led]) & _ABOVE[key]`` is then the set of
-# cards that would take the trick, so the runs judge the obligations and the winner
-# with a bitmask test each instead of a walk over the hand.
+# of higher power. ``cards & _ABOVE[key]``, for cards of the led class or trumps, are
+# those that would take the trick: the runs judge "beat it if you can" with one
+# bitmask test instead of a walk over the hand.
 _ABOVE: dict[int, int] = {
     key: sum(1 << c for c in range(32) if POWER[c] > key) for key in range(-1, max(POWER) + 1)
 }
@@ -942,14 +945,15 @@ class Fuchsen(Variant):
         done = len(tricks)
         won = list(state.won_cards)
         # The trick on the table: its led class (and its cards), who holds it and
-        # ``beat``, the cards that would take it from him, kept up to date card by card.
-        led = winner = mask = -1
-        led_mask = beat = 0
+        # ``wkey``, the key a card must beat, kept up to date card by card. A card
+        # played in the run is never the blank: it takes the trick if it is of the led
+        # class or a trump, with a higher ``POWER`` (its key).
+        led = winner = mask = wkey = -1
+        led_mask = 0
         if trick:
             first = trick[0][1]
             led = state.called_suit if first == blank else CLASS[first]
             mask = 0
-            wkey = -1
             for q, c in trick:
                 mask |= 1 << c
                 if c == blank:  # as ``_key``, in a partner game
@@ -959,7 +963,6 @@ class Fuchsen(Variant):
                 if key > wkey:
                     wkey, winner = key, q
             led_mask = CLASS_MASK[led]
-            beat = (TRUMPS | led_mask) & _ABOVE[wkey]
         gone = gone_before = played | blank_bit  # cards no longer (or never) to be played
         start = k
         # The run's last event may decide the game: 1 the last card (played out), 2 the
@@ -1033,28 +1036,28 @@ class Fuchsen(Variant):
                         break
                 ending = 0
                 bit = 1 << card
+                cls = CLASS[card]
+                power = POWER[card]
                 if trick:
                     if p == unseen_blank:
                         break  # his unseen blank may be any card he could turn: apply
                     if done == 5 and len(trick) == n - 1:
                         ending = 1  # the last card of the game (once its checks pass)
-                    # His unplayed cards, this one included (the hand holds ``bit``).
-                    hand = known[p] & ~gone
+                    hand = known[p] & ~gone  # his unplayed cards, this one too
                     follow = hand & led_mask
                     if follow:
                         # He follows suit, and beats the trick if he can.
-                        if not follow & bit or (not beat & bit and follow & beat):
+                        if cls != led or (power <= wkey and follow & _ABOVE[wkey]):
                             break
                     elif led == blank_follows_suit and p == macher:
                         break  # only the blank follows: apply judges it
                     elif led != TRUMP:
                         # He trumps, and over-trumps if he can.
                         trumps = hand & TRUMPS
-                        if trumps and (not trumps & bit or (not beat & bit and trumps & beat)):
+                        if trumps and (cls != TRUMP or (power <= wkey and trumps & _ABOVE[wkey])):
                             break
-                    if beat & bit:
-                        winner = p
-                        beat &= _ABOVE[POWER[card]]
+                    if power > wkey and cls in (led, TRUMP):
+                        wkey, winner = power, p
                     mask |= bit
                 else:
                     if not raising_ended and done == 1:
@@ -1065,10 +1068,8 @@ class Fuchsen(Variant):
                         else:
                             ending = 2  # this end of the raising may end the game
                         raising_ended = True
-                    led = CLASS[card]
-                    led_mask = CLASS_MASK[led]
-                    winner, mask = p, bit
-                    beat = (TRUMPS | led_mask) & _ABOVE[POWER[card]]
+                    led, wkey, winner, mask = cls, power, p, bit
+                    led_mask = CLASS_MASK[cls]
                 trick.append((p, card))
                 gone |= bit  # the cards played in the run: ``gone`` less ``gone_before``
                 if first_play[p] < 0:
@@ -1095,12 +1096,16 @@ class Fuchsen(Variant):
                 # The raising is over (and with it trick 1, the Fuchs and the watch for
                 # a forgotten one) and no card is turned: the tests above for a play of
                 # the right player's own card, and only the last card decides the game.
-                # Kept lean, as most events are these: the trick is complete when the
-                # turn comes back to its leader, and ``k`` and ``last_play`` are worked
-                # out after the loop (each play adds its card to ``gone``).
+                # Kept lean, as most events are these. Each new int above 256 is an
+                # allocation, so the tests compare small ints where they can (a card's
+                # class and power against ``wkey``, the power to beat), the cards of
+                # the trick are ``gone`` less ``trick_from`` and the trick is complete
+                # when the turn comes back to its leader; ``k`` and ``last_play`` are
+                # worked out after the loop (each play adds its card to ``gone``).
                 names = table.active
                 following = _FOLLOWING[n]
                 gone_lean = gone
+                trick_from = gone ^ mask if trick else gone
                 for _, event in events[k:stop]:
                     if type(event) is not dict or len(event) != 3 or event["type"] != "play":
                         break
@@ -1108,35 +1113,35 @@ class Fuchsen(Variant):
                     # The name itself, not its index: the same test (names are unique).
                     if event["player"] != names[to_act]:
                         break
-                    bit = 1 << card
-                    # His unplayed known cards: the card must be one (``known`` holds
-                    # a card just where ``owner`` names him).
-                    hand = known[to_act] & ~gone
-                    if not hand & bit:
+                    if owner[card] != to_act or gone & _BIT[card]:
                         break
+                    cls = CLASS[card]
+                    power = POWER[card]
                     if trick:
+                        hand = known[to_act] & ~gone  # his unplayed cards, this one too
                         follow = hand & led_mask
                         if follow:
-                            if not follow & bit or (not beat & bit and follow & beat):
+                            # He follows suit, and beats the trick if he can.
+                            if cls != led or (power <= wkey and follow & _ABOVE[wkey]):
                                 break
                         elif led != TRUMP:
+                            # He trumps, and over-trumps if he can.
                             trumps = hand & TRUMPS
-                            if trumps and (not trumps & bit or (not beat & bit and trumps & beat)):
+                            if trumps and (
+                                cls != TRUMP or (power <= wkey and trumps & _ABOVE[wkey])
+                            ):
                                 break
-                        if beat & bit:
-                            winner = to_act
-                            beat &= _ABOVE[POWER[card]]
-                        mask |= bit
+                        if power > wkey and cls in (led, TRUMP):
+                            wkey, winner = power, to_act
                     else:
-                        led = CLASS[card]
-                        led_mask = CLASS_MASK[led]
-                        winner, mask = to_act, bit
-                        beat = (TRUMPS | led_mask) & _ABOVE[POWER[card]]
+                        led, wkey, winner = cls, power, to_act
+                        led_mask = CLASS_MASK[cls]
+                        trick_from = gone
                     trick.append((to_act, card))
-                    gone |= bit
+                    gone |= _BIT[card]
                     to_act = following[to_act]
                     if to_act == leader:
-                        won[winner] |= mask
+                        won[winner] |= gone ^ trick_from
                         tricks.append((leader, tuple(trick), winner))
                         leader = to_act = winner
                         trick = []
