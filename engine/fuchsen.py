@@ -379,7 +379,7 @@ class Fuchsen(Variant):
                 f"{name} is not the Macher: {table.active[holder_eo]} holds EO",
             )
         hand = know.known[p]
-        full = know.full(p)
+        full = hand.bit_count() >= 6  # ``know.full(p)``, without the call
         if full and not hand >> EO & 1:
             raise Illegal(
                 "invalid_call",
@@ -441,7 +441,10 @@ class Fuchsen(Variant):
         elif state.assumed >= 0:
             hilfer = state.assumed
         else:
-            candidates = tuple(q for q in range(table.n) if q != p and not know.full(q))
+            known = know.known
+            candidates = tuple(
+                [q for q in range(len(known)) if q != p and known[q].bit_count() < 6]
+            )
             if not candidates:
                 raise Illegal(
                     "invalid_call",
@@ -558,7 +561,7 @@ class Fuchsen(Variant):
         said_at = list(after.said_at)
         gone = after.played
         led = wkey = winner = -1
-        mask = winning = 0
+        mask = 0
         start = k = need.position + 1
         tricks: tuple[tuple[int, tuple[tuple[int, int], ...], int], ...] = ()
         won = after.won_cards
@@ -634,33 +637,15 @@ class Fuchsen(Variant):
                         )
                         candidates &= ~(1 << p)
                     hand = known[p] & ~gone
-                    led_cards = hand & CLASS_MASK[led]
-                    if led_cards:
-                        if cls != led:
+                    follow = hand & CLASS_MASK[led]
+                    if follow:
+                        if cls != led or (power <= wkey and follow & _ABOVE[wkey]):
                             break
-                        if power <= wkey:
-                            better = led_cards
-                            while better:
-                                low = better & -better
-                                if POWER[low.bit_length() - 1] > wkey:
-                                    break
-                                better ^= low
-                            if better:
-                                break
                     elif led != TRUMP:
                         trumps = hand & TRUMPS
-                        if trumps:
-                            if cls != TRUMP:
-                                break
-                            if power <= wkey:
-                                while trumps:
-                                    low = trumps & -trumps
-                                    if POWER[low.bit_length() - 1] > wkey:
-                                        break
-                                    trumps ^= low
-                                if trumps:
-                                    break
-                    if power > wkey and winning >> card & 1:
+                        if trumps and (cls != TRUMP or (power <= wkey and trumps & _ABOVE[wkey])):
+                            break
+                    if power > wkey and cls in (led, TRUMP):
                         wkey, winner = power, p
                     mask |= bit
                 elif tricks:
@@ -675,7 +660,6 @@ class Fuchsen(Variant):
                     break
                 else:
                     led, wkey, winner, mask = cls, power, p, bit
-                    winning = TRUMPS | CLASS_MASK[cls]
                 trick.append((p, card))
                 gone |= bit
                 if first_play[p] < 0:
@@ -1240,9 +1224,12 @@ class Fuchsen(Variant):
         return cards
 
     def _played_out(self, state: FuchsenState) -> FuchsenState:
-        ours_cards = self._side_cards(state)
+        won = state.won_cards
+        ours_cards = won[state.macher]  # as ``_side_cards``
+        if state.hilfer >= 0:
+            ours_cards |= won[state.hilfer]
         every = 0
-        for cards in state.won_cards:
+        for cards in won:
             every |= cards
         ours = augen_of(ours_cards)
         value = self._value(state)

@@ -209,3 +209,45 @@ def test_candidates_share_the_lead_of_trick_two_as_each_candidates_plain_fold() 
                 assert resumed == plain, (seed, changed["events"])
     assert checked > 2000
     assert settled > 100  # the lead of trick 2 was shared and settled per candidate
+
+
+def _trick_one_swaps(record: Record) -> list[Record]:
+    """The record cut before the called card is played (the partner stays unknown),
+    and copies with a card of trick 1 swapped with a later card of the same player:
+    he may now break an obligation there, which the candidates' shared fold judges."""
+    events = record["events"]
+    called = events[1].get("card")
+    cut = next((k for k, e in enumerate(events) if e.get("card") == called and k > 1), None)
+    events = events[:cut]
+    players = events[0]["players"]
+    plays = [k for k, e in enumerate(events) if e["type"] == "play"]
+    active = 4 if len(players) == 4 else 5
+    out: list[Record] = [{**record, "events": events}]
+    for k in plays[1:active]:
+        event = events[k]
+        for j in plays[active:]:
+            if events[j]["player"] == event["player"]:
+                changed = list(events)
+                changed[k] = {**event, "card": events[j]["card"]}
+                changed[j] = {**events[j], "card": event["card"]}
+                out.append({**record, "events": changed})
+    return out
+
+
+def test_the_shared_first_trick_judges_obligations_as_the_plain_replay() -> None:
+    from tests.engine.test_fast_paths import _plain_replay
+
+    messages: Counter[str] = Counter()
+    for seed in range(300):
+        seats = (4, 5, 6)[seed % 3]
+        record = random_game(80_000 + seed, "fuchsen", seats, hands=False)
+        for case in _trick_one_swaps(record):
+            expected = _plain_replay(case)
+            assert replay(case).to_dict() == expected, case
+            if "error" in expected:
+                messages[" ".join(expected["error"]["message"].split()[1:3])] += 1
+            elif expected.get("awaiting") == "partner":
+                messages["partner"] += 1
+    # Candidates were needed, and each obligation was broken where they share a fold.
+    for words in ("must follow", "must beat", "must trump:", "must over-trump:", "partner"):
+        assert messages[words] > 5, messages
