@@ -611,11 +611,11 @@ class Fuchsen(Variant):
                     break
                 card = INDEX[event["card"]]
                 p = index_of[event["player"]]
-                if p != to_act or owner[card] != p or gone >> card & 1:
+                bit = _BIT[card]
+                if p != to_act or owner[card] != p or gone & bit:
                     break
                 cls = CLASS[card]
                 power = POWER[card]
-                bit = 1 << card
                 if trick:
                     if led == called_suit and candidates >> p & 1:
                         # As the Hilfer he holds a card of the led suit: he goes on alone.
@@ -915,7 +915,8 @@ class Fuchsen(Variant):
         level = state.level
         said_at = list(state.said_at)
         index_of = table.index
-        n = len(table.active)
+        names = table.active
+        n = len(names)
         owner = know.owner
         known = know.known
         raising_ended = state.raising_ended
@@ -1005,11 +1006,13 @@ class Fuchsen(Variant):
                         break
                     says_fuchs = True
                 card = INDEX[event["card"]]
-                if index_of[event["player"]] != to_act:
+                # The name itself, not its index: the same test (names are unique).
+                if event["player"] != names[to_act]:
                     break
                 p = to_act
                 # The record puts only cards of the deck in a hand: no separate deck test.
-                if owner[card] != p or gone >> card & 1:
+                bit = _BIT[card]
+                if owner[card] != p or gone & bit:
                     break
                 if says_fuchs:
                     # As ``play``: only the Hilfer, with his first card, not lacking GO.
@@ -1019,7 +1022,6 @@ class Fuchsen(Variant):
                     if go < 0 and known[p].bit_count() >= 6 and not known[p] >> GO & 1:
                         break
                 ending = 0
-                bit = 1 << card
                 cls = CLASS[card]
                 power = POWER[card]
                 if trick:
@@ -1086,7 +1088,6 @@ class Fuchsen(Variant):
                 # the trick are ``gone`` less ``trick_from`` and the trick is complete
                 # when the turn comes back to its leader; ``k`` and ``last_play`` are
                 # worked out after the loop (each play adds its card to ``gone``).
-                names = table.active
                 following = _FOLLOWING[n]
                 gone_lean = gone
                 trick_from = gone ^ mask if trick else gone
@@ -1094,7 +1095,6 @@ class Fuchsen(Variant):
                     if type(event) is not dict or len(event) != 3 or event["type"] != "play":
                         break
                     card = INDEX[event["card"]]
-                    # The name itself, not its index: the same test (names are unique).
                     if event["player"] != names[to_act]:
                         break
                     if owner[card] != to_act or gone & _BIT[card]:
