@@ -636,17 +636,24 @@ class Fuchsen(Variant):
                             k,
                         )
                         candidates &= ~(1 << p)
-                    hand = known[p] & ~gone
+                    hand = known[p] & ~gone  # as in ``play_run``
                     follow = hand & CLASS_MASK[led]
                     if follow:
-                        if cls != led or (power <= wkey and follow & _ABOVE[wkey]):
+                        if cls != led:
+                            break
+                        if power > wkey:
+                            wkey, winner = power, p
+                        elif follow & _ABOVE[wkey]:
                             break
                     elif led != TRUMP:
                         trumps = hand & TRUMPS
-                        if trumps and (cls != TRUMP or (power <= wkey and trumps & _ABOVE[wkey])):
-                            break
-                    if power > wkey and cls in (led, TRUMP):
-                        wkey, winner = power, p
+                        if trumps:
+                            if cls != TRUMP:
+                                break
+                            if power > wkey:
+                                wkey, winner = power, p
+                            elif trumps & _ABOVE[wkey]:
+                                break
                     mask |= bit
                 elif tricks:
                     # The lead of trick 2 (no obligations) ends the raising: each
@@ -1029,21 +1036,30 @@ class Fuchsen(Variant):
                         break  # his unseen blank may be any card he could turn: apply
                     if done == 5 and len(trick) == n - 1:
                         ending = 1  # the last card of the game (once its checks pass)
-                    hand = known[p] & ~gone  # his unplayed cards, this one too
+                    # His unplayed cards, this one too: only a card of the led class
+                    # or a trump can take the trick, which it does with a higher power.
+                    hand = known[p] & ~gone
                     follow = hand & led_mask
                     if follow:
                         # He follows suit, and beats the trick if he can.
-                        if cls != led or (power <= wkey and follow & _ABOVE[wkey]):
+                        if cls != led:
+                            break
+                        if power > wkey:
+                            wkey, winner = power, p
+                        elif follow & _ABOVE[wkey]:
                             break
                     elif led == blank_follows_suit and p == macher:
                         break  # only the blank follows: apply judges it
                     elif led != TRUMP:
                         # He trumps, and over-trumps if he can.
                         trumps = hand & TRUMPS
-                        if trumps and (cls != TRUMP or (power <= wkey and trumps & _ABOVE[wkey])):
-                            break
-                    if power > wkey and cls in (led, TRUMP):
-                        wkey, winner = power, p
+                        if trumps:
+                            if cls != TRUMP:
+                                break
+                            if power > wkey:
+                                wkey, winner = power, p
+                            elif trumps & _ABOVE[wkey]:
+                                break
                     mask |= bit
                 else:
                     if not raising_ended and done == 1:
@@ -1102,21 +1118,24 @@ class Fuchsen(Variant):
                     cls = CLASS[card]
                     power = POWER[card]
                     if trick:
-                        hand = known[to_act] & ~gone  # his unplayed cards, this one too
+                        hand = known[to_act] & ~gone  # as above
                         follow = hand & led_mask
                         if follow:
-                            # He follows suit, and beats the trick if he can.
-                            if cls != led or (power <= wkey and follow & _ABOVE[wkey]):
+                            if cls != led:
+                                break
+                            if power > wkey:
+                                wkey, winner = power, to_act
+                            elif follow & _ABOVE[wkey]:
                                 break
                         elif led != TRUMP:
-                            # He trumps, and over-trumps if he can.
                             trumps = hand & TRUMPS
-                            if trumps and (
-                                cls != TRUMP or (power <= wkey and trumps & _ABOVE[wkey])
-                            ):
-                                break
-                        if power > wkey and cls in (led, TRUMP):
-                            wkey, winner = power, to_act
+                            if trumps:
+                                if cls != TRUMP:
+                                    break
+                                if power > wkey:
+                                    wkey, winner = power, to_act
+                                elif trumps & _ABOVE[wkey]:
+                                    break
                     else:
                         led, wkey, winner = cls, power, to_act
                         led_mask = CLASS_MASK[cls]
