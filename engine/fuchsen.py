@@ -1102,8 +1102,9 @@ class Fuchsen(Variant):
                 # allocation, so the tests compare small ints where they can (a card's
                 # class and power against ``wkey``, the power to beat), the cards of
                 # the trick are ``gone`` less ``trick_from`` and the trick is complete
-                # when the turn comes back to its leader; ``k`` and ``last_play`` are
-                # worked out after the loop (each play adds its card to ``gone``).
+                # when the turn comes back to ``leader`` (who led it: every card is the
+                # next player's); ``k`` and ``last_play`` are worked out after the loop
+                # (each play adds its card to ``gone``).
                 following = _FOLLOWING[n]
                 gone_lean = gone
                 trick_from = gone ^ mask if trick else gone
