@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -112,8 +112,8 @@ def test_it_rejects_a_player_who_is_not_playing() -> None:
         ),
         deal(hands={"zed": ["EO", "GO", "EU", "GU", "SU", "EA"]}),
         # Six codes as an object's keys are not a list of cards.
-        deal(hands={"bert": dict.fromkeys(["EO", "GO", "EU", "GU", "SU", "EA"], True)}),
-        deal(hands={"bert": ("EO", "GO", "EU", "GU", "SU", "EA")}),
+        deal(hands={"bert": cast(Any, dict.fromkeys(["EO", "GO", "EU", "GU", "SU", "EA"], True))}),
+        deal(hands={"bert": cast(Any, ("EO", "GO", "EU", "GU", "SU", "EA"))}),
         deal(removed=["S7"]),
         deal(removed=["S7", "EA"]),
         deal(FOUR, removed=["S7", "G7"]),
