@@ -363,6 +363,23 @@ class Variant:
         knowledge gathered from the whole record."""
         raise NotImplementedError
 
+    # Does ``open_game`` go on past the deal (else the fold takes ``initial_state``)?
+    opens_runs: ClassVar[bool] = False
+
+    def open_game(
+        self,
+        state: GameState,
+        table: Table,
+        know: Knowledge,
+        events: list[tuple[int, Event]],
+        k: int,
+        stop: int,
+    ) -> tuple[GameState, int]:
+        """``initial_state``, then (as ``play_run``) perhaps a run of the events from
+        position ``k`` (the one after the deal): the state and the position after them.
+        Raises only as ``initial_state`` does."""
+        return self.initial_state(state, table, know), k
+
     # --- knowledge ----------------------------------------------------------------
     # The event types whose ``placements`` may place a card: the knowledge pass skips
     # the hook for the others.

@@ -388,34 +388,69 @@ class Koenigrufen(Variant):
         {("play", "play"), ("auction", "pass"), ("auction", "bid"), ("auction", "join")}
     )
 
+    opens_runs: ClassVar[bool] = True
+
+    def open_game(
+        self,
+        state: GameState,
+        table: Table,
+        know: Knowledge,
+        events: list[tuple[int, Event]],
+        k: int,
+        stop: int,
+    ) -> tuple[GameState, int]:
+        # The fields of ``initial_state``, handed straight to the auction's run: no
+        # state after the deal unless no event after it folds.
+        f = self._prototype.__dict__.copy()
+        f["rules"] = state.rules
+        f["table"] = table
+        f["know"] = know
+        f["assumed"] = state.assumed
+        f["phase"] = "auction"
+        f["to_act"] = f["leader"] = table.first
+        f["won_cards"] = _ZEROS
+        f["first_play"] = f["face_down"] = _NONE_YET
+        after = self._auction_fold(f, events, k, stop)
+        return (made(KoenigState, f), k) if after is None else after
+
     def _auction_run(
         self, state: KoenigState, events: list[tuple[int, Event]], k: int, stop: int
     ) -> tuple[GameState, int]:
+        """The auction's run from ``state`` (see ``_auction_fold``)."""
+        if state.decision is not None or state.annulled:
+            return state, k
+        after = self._auction_fold(state.__dict__.copy(), events, k, stop)
+        return (state, k) if after is None else after
+
+    def _auction_fold(
+        self, f: dict[str, Any], events: list[tuple[int, Event]], k: int, stop: int
+    ) -> tuple[KoenigState, int] | None:
         """The auction's passes, bids and joins, folded on local variables.
 
         Handled: a ``pass``, ``bid`` or ``join`` with only its own fields by the player
         whose turn it is, that breaks no rule; the last word of the auction too (the
         run then ends with the auction), unless the partner would have to be found
         among the candidates. Anything else stops the run, and ``apply`` takes it.
+
+        ``f``: the fields of a state in the auction, undecided (a copy, which becomes the
+        state after the run). Returns the state and the position after the run, or None
+        if it folds no event.
         """
-        if state.decision is not None or state.annulled:
-            return state, k
-        table = state.table
-        know = state.know
-        assert table is not None and know is not None
+        table = f["table"]
+        know = f["know"]
         index_of = table.index
         owner = know.owner
         known = know.known
-        to_act = state.to_act
-        out = state.out
-        high = state.high
-        bidder = state.high_bidder
-        called = state.high_called
-        joiner = state.joiner
-        join_card = state.join_card
-        face_down = list(state.face_down)
+        to_act = f["to_act"]
+        out = f["out"]
+        high = f["high"]
+        bidder = f["high_bidder"]
+        called = f["high_called"]
+        joiner = f["joiner"]
+        join_card = f["join_card"]
+        face_down = list(f["face_down"])
         bidder_bit = 1 << bidder if bidder >= 0 else 0
-        assumed = state.assumed
+        assumed = f["assumed"]
         start = k
         over = False
         # Required fields are read by subscript: a missing one or one of a kind no
@@ -512,9 +547,8 @@ class Koenigrufen(Variant):
         except (KeyError, TypeError):
             pass  # at event ``k``: apply takes it
         if k == start:
-            return state, k
-        # The fields of the state after the run (a copy, set before the state is made).
-        f = state.__dict__.copy()
+            return None
+        # The fields of the state after the run.
         f["to_act"] = to_act
         f["out"] = out
         f["high"] = high
@@ -527,7 +561,7 @@ class Koenigrufen(Variant):
             # The end of the auction in the same fields, as ``_auction_over`` (its
             # NeedPartner case stopped the run above). The play usually follows at once:
             # go on with it here, still without a state in between.
-            self._open_play(f, high, bidder, called, state.assumed, table, know)
+            self._open_play(f, high, bidder, called, assumed, table, know)
             after = self._plays(f, events, k, stop)
             if after is not None:
                 return after

@@ -232,6 +232,11 @@ def fold(
                 know = gather_knowledge(variant, table, event, events, i)
                 if assumed is not None:
                     know = know.with_card(*assumed)
+                if runs and variant.opens_runs:
+                    # The state after the deal, and perhaps a run of the events after
+                    # it at once (``Variant.open_game``).
+                    state, k = variant.open_game(state, table, know, events, k + 1, stop)
+                    continue
                 new = variant.initial_state(state, table, know)
             else:
                 if runs and type(event) is dict and (state.phase, event.get("type")) in run_starts:
