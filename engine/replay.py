@@ -239,7 +239,12 @@ def fold(
                     continue
                 new = variant.initial_state(state, table, know)
             else:
-                if runs and type(event) is dict and (state.phase, event.get("type")) in run_starts:
+                if (
+                    runs
+                    and type(event) is dict
+                    and type(typ := event.get("type")) is str  # a list is no key: apply words it
+                    and (state.phase, typ) in run_starts
+                ):
                     # A run raises only for its first event, before folding any (so
                     # ``state`` is still the state before the event that failed).
                     state, after = variant.play_run(state, events, k, stop)
