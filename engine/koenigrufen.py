@@ -177,7 +177,8 @@ class Koenigrufen(Variant):
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
         self._decisions: dict[tuple[Any, ...], Decision] = {}
 
-    def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
+    def _start_fields(self, state: GameState, table: Table, know: Knowledge) -> dict[str, Any]:
+        """The fields of the state after the deal (``initial_state`` and ``open_game``)."""
         f = self._prototype.__dict__.copy()
         f["rules"] = state.rules
         f["table"] = table
@@ -187,7 +188,10 @@ class Koenigrufen(Variant):
         f["to_act"] = f["leader"] = table.first
         f["won_cards"] = _ZEROS
         f["first_play"] = f["face_down"] = _NONE_YET
-        return made(KoenigState, f)
+        return f
+
+    def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
+        return made(KoenigState, self._start_fields(state, table, know))
 
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "bid", "join"})
 
@@ -401,15 +405,7 @@ class Koenigrufen(Variant):
     ) -> tuple[GameState, int]:
         # The fields of ``initial_state``, handed straight to the auction's run: no
         # state after the deal unless no event after it folds.
-        f = self._prototype.__dict__.copy()
-        f["rules"] = state.rules
-        f["table"] = table
-        f["know"] = know
-        f["assumed"] = state.assumed
-        f["phase"] = "auction"
-        f["to_act"] = f["leader"] = table.first
-        f["won_cards"] = _ZEROS
-        f["first_play"] = f["face_down"] = _NONE_YET
+        f = self._start_fields(state, table, know)
         after = self._auction_fold(f, events, k, stop)
         return (made(KoenigState, f), k) if after is None else after
 
