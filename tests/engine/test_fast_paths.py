@@ -13,12 +13,13 @@ import pytest
 
 from engine import replay
 from engine.cards import CODES
-from engine.core import Decision, GameState, NeedPartner, worse_error
+from engine.core import Decision, NeedPartner, worse_error
 from engine.generate import random_game
 from engine.replay import VARIANTS, RecordError, fold, prepare
 from engine.result import EngineError, Result
 from engine.rules import effective_rules
 from tests.engine._shared import CORPUS, load, need
+from tests.engine.folds import fold_both, state_fields
 from tests.engine.records import call, deal, plays
 
 # ``engine.replay`` the module (the package exports the function under that name).
@@ -91,15 +92,11 @@ def _candidate_starts(record: Any) -> list[tuple[Any, Any]] | None:
                 state, error = fold(
                     variant, rules, events, undo_error, (q, found.called), start=start
                 )
-                pair.append((_fields(state), error))
+                pair.append((state_fields(state), error))
             except NeedPartner as again:  # pragma: no cover - a candidate is never asked
                 pair.append(("partner", again.candidates))
         out.append((pair[0], pair[1]))
     return out
-
-
-def _fields(state: GameState) -> dict[str, Any]:
-    return {k: v for k, v in state.__dict__.items() if k != "variant"}
 
 
 def _plain_replay(record: Any) -> dict[str, Any]:
@@ -240,24 +237,6 @@ def test_only_placing_types_place_cards() -> None:
 # ----------------------------------------------------------------- runs
 
 
-def _fold_both(record: Any) -> tuple[Any, Any] | None:
-    """The fold with runs and strictly event by event (state fields, error or the
-    NeedPartner it raised)."""
-    try:
-        variant, rules, events, undo_error = prepare(record)
-    except RecordError:
-        return None
-    out: list[Any] = []
-    for runs in (True, False):
-        try:
-            state, error = fold(variant, rules, events, undo_error, runs=runs)
-        except NeedPartner as partner:
-            out.append(("partner", partner.candidates, partner.position, partner.after))
-            continue
-        out.append((_fields(state), error))
-    return out[0], out[1]
-
-
 @pytest.mark.parametrize("contract", [None, "alone"])
 def test_runs_go_on_around_a_blank_in_the_trick_as_the_plain_fold(contract: str | None) -> None:
     # A run may start with the Macher's identified blank in the trick (partner games)
@@ -271,7 +250,7 @@ def test_runs_go_on_around_a_blank_in_the_trick_as_the_plain_fold(contract: str 
             continue
         checked += 1
         for cut in range(2, len(record["events"]) + 1):
-            both = _fold_both({**record, "events": record["events"][:cut]})
+            both = fold_both({**record, "events": record["events"][:cut]})
             assert both is not None
             assert both[0] == both[1], (seed, cut)
     assert checked > 10
@@ -295,7 +274,7 @@ def test_runs_take_the_fuchs_as_the_plain_fold() -> None:
                 moved[k]["fuchs"] = True
                 variants.append(moved)
         for changed in variants:
-            both = _fold_both({**record, "events": changed})
+            both = fold_both({**record, "events": changed})
             assert both is not None
             assert both[0] == both[1], (seed, changed)
     assert checked > 20
@@ -357,13 +336,13 @@ def test_runs_around_a_blank_the_record_never_identifies_as_the_plain_fold() -> 
             macher += last["player"] == events[1]["player"]
             for code in CODES:
                 changed = [*events[: cut - 1], {**last, "card": code}]
-                both = _fold_both({**record, "events": changed})
+                both = fold_both({**record, "events": changed})
                 assert both is not None
                 assert both[0] == both[1], (seed, changed)
             # and a play by someone else, which the run must leave to apply as well
             seat = (players.index(last["player"]) + 1) % len(players)
             other = {**last, "player": players[seat]}
-            both = _fold_both({**record, "events": [*events[: cut - 1], other]})
+            both = fold_both({**record, "events": [*events[: cut - 1], other]})
             assert both is not None and both[0] == both[1], (seed, cut)
     assert checked > 50
     assert macher > 10
@@ -382,7 +361,7 @@ def test_the_macher_follows_the_called_suit_with_a_blank_the_record_never_shows(
     ]
     for last, code in (("bert:RO", "must_follow_suit"), ("bert:E7", "must_follow_suit")):
         record = {"game": "fuchsen", "events": [*start, *plays(last)]}
-        both = _fold_both(record)
+        both = fold_both(record)
         assert both is not None and both[0] == both[1]
         error = replay(record).error
         assert error is not None and (error.index, error.code) == (13, code)
@@ -403,7 +382,7 @@ def test_runs_take_a_call_with_a_turned_card_as_the_plain_fold() -> None:
             turned = {**call_event, "turned": value}
             for cut in (2, 4, len(events)):
                 changed = [events[0], turned, *events[2:cut]]
-                both = _fold_both({**record, "events": changed})
+                both = fold_both({**record, "events": changed})
                 assert both is not None
                 assert both[0] == both[1], (seed, value, cut)
                 checked += 1
@@ -467,7 +446,7 @@ def _shared_starts(record: Any) -> tuple[list[tuple[Any, Any]], bool, bool] | No
             state, error = fold(
                 variant, rules, events, undo_error, (q, found.called), start=begin, runs=False
             )
-            pair.append((_fields(state), error))
+            pair.append((state_fields(state), error))
         out.append((pair[0], pair[1]))
     return out, moved, found.end_raising
 

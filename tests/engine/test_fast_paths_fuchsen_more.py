@@ -12,15 +12,12 @@ from collections import Counter
 from typing import Any
 
 from engine import replay
-from engine.core import GameState, NeedPartner
+from engine.core import NeedPartner
 from engine.generate import random_game
 from engine.replay import RecordError, fold, prepare
+from tests.engine.folds import state_fields
 
 Record = dict[str, Any]
-
-
-def _fields(state: GameState) -> dict[str, Any]:
-    return {k: v for k, v in state.__dict__.items() if k != "variant"}
 
 
 def _fold_both(record: Record) -> tuple[Any, Any]:
@@ -34,7 +31,7 @@ def _fold_both(record: Record) -> tuple[Any, Any]:
         except NeedPartner as need:
             assumed = (need.candidates[0], need.called)
             state, error = fold(variant, rules, events, undo_error, assumed, runs=runs)
-        out.append((_fields(state), error))
+        out.append((state_fields(state), error))
     return out[0], out[1]
 
 

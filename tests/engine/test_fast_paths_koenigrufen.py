@@ -34,30 +34,10 @@ from engine.core import (
 )
 from engine.generate import random_game
 from engine.koenigrufen import CONTRACTS, Koenigrufen
-from engine.replay import VARIANTS, RecordError, fold, prepare
+from engine.replay import VARIANTS, fold, prepare
 from engine.result import Result
 from engine.rules import KOENIG_VALUE_KEYS
-
-
-def _fields(state: Any) -> dict[str, Any]:
-    return {k: v for k, v in state.__dict__.items() if k != "variant"}
-
-
-def _both(record: Any, assumed: tuple[int, int] | None = None) -> tuple[Any, Any] | None:
-    """The fold with runs and the plain fold, each as its fields and error."""
-    try:
-        variant, rules, events, undo_error = prepare(record)
-    except RecordError:
-        return None
-    out: list[Any] = []
-    for runs in (True, False):
-        try:
-            state, error = fold(variant, rules, events, undo_error, assumed, runs=runs)
-        except NeedPartner as need:
-            out.append(("partner", need.candidates, need.position))
-            continue
-        out.append((_fields(state), error))
-    return out[0], out[1]
+from tests.engine.folds import fold_both
 
 
 def _games(count: int) -> Iterator[dict[str, Any]]:
@@ -71,13 +51,13 @@ def test_the_auction_run_goes_on_into_the_plays_as_the_plain_fold() -> None:
     # to the deciding card, and the state it settles in place is the plain fold's.
     seen: set[tuple[str, object, str]] = set()
     for record in _games(400):
-        both = _both(record)
+        both = fold_both(record)
         assert both is not None
         runs, plain = both
         assert runs == plain, record
         if runs[0] == "partner":
             for q in runs[1]:
-                again = _both(record, (q, _called(record)))
+                again = fold_both(record, (q, _called(record)))
                 assert again is not None and again[0] == again[1], (record, q)
             continue
         fields, error = runs
@@ -104,7 +84,7 @@ def test_every_prefix_and_a_broken_play_stop_the_run_as_the_plain_fold() -> None
         events = record["events"]
         players = events[0]["players"]
         for cut in range(2, len(events) + 1):
-            both = _both({**record, "events": events[:cut]})
+            both = fold_both({**record, "events": events[:cut]})
             assert both is not None and both[0] == both[1], (record, cut)
         for _ in range(4):
             changed = [dict(e) for e in events]
@@ -116,7 +96,7 @@ def test_every_prefix_and_a_broken_play_stop_the_run_as_the_plain_fold() -> None
                     changed[k]["card"] = rng.choice(["EA", "GK", "S9", "R10", "EU", "SO"])
             else:
                 del changed[k]
-            both = _both({**record, "events": changed})
+            both = fold_both({**record, "events": changed})
             assert both is not None and both[0] == both[1], changed
 
 

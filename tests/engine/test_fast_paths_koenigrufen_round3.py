@@ -10,30 +10,8 @@ from typing import Any
 
 import pytest
 
-from engine.core import NeedPartner
 from engine.generate import random_game
-from engine.replay import RecordError, fold, prepare
-
-
-def _fields(state: Any) -> dict[str, Any]:
-    return {k: v for k, v in state.__dict__.items() if k != "variant"}
-
-
-def _both(record: Any) -> tuple[Any, Any] | None:
-    """The fold with runs and the plain fold, each as its fields and error."""
-    try:
-        variant, rules, events, undo_error = prepare(record)
-    except RecordError:
-        return None
-    out: list[Any] = []
-    for runs in (True, False):
-        try:
-            state, error = fold(variant, rules, events, undo_error, runs=runs)
-        except NeedPartner as need:
-            out.append(("partner", need.candidates, need.position))
-            continue
-        out.append((_fields(state), error))
-    return out[0], out[1]
+from tests.engine.folds import fold_both
 
 
 @pytest.mark.parametrize("hands", [True, False])
@@ -42,7 +20,7 @@ def test_every_prefix_from_the_deal_matches_the_plain_fold(hands: bool) -> None:
         record = random_game(7_000 + seed, "koenigrufen", 4, hands=hands)
         events = record["events"]
         for n in range(1, min(len(events), 8) + 1):
-            both = _both({**record, "events": events[:n]})
+            both = fold_both({**record, "events": events[:n]})
             assert both is not None
             assert both[0] == both[1], (seed, n)
 
@@ -67,13 +45,13 @@ def test_odd_events_after_the_deal_match_the_plain_fold() -> None:
             if isinstance(template, dict) and template.get("player") == "?":
                 event = {**template, "player": rng.choice(players)}
             changed = {**record, "events": [events[0], event, *events[1:]]}
-            both = _both(changed)
+            both = fold_both(changed)
             assert both is not None
             assert both[0] == both[1], (seed, event)
         # The auction's first word by the wrong player, or with an extra field.
         first = events[1]
         wrong = {**first, "player": players[(players.index(first["player"]) + 1) % 4]}
         for event in (wrong, {**first, "extra": 1}):
-            both = _both({**record, "events": [events[0], event, *events[2:]]})
+            both = fold_both({**record, "events": [events[0], event, *events[2:]]})
             assert both is not None
             assert both[0] == both[1], (seed, event)

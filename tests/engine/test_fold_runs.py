@@ -2,41 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import GameState, NeedPartner
 from engine.generate import random_game
-from engine.replay import RecordError, fold, prepare
 from tests.engine._shared import CORPUS, load, need
-
-
-def _both(record: Any) -> tuple[Any, Any] | None:
-    try:
-        variant, rules, events, undo_error = prepare(record)
-    except RecordError:
-        return None
-    out: list[tuple[Any, ...]] = []
-    for runs in (True, False):
-        try:
-            state, error = fold(variant, rules, events, undo_error, runs=runs)
-        except NeedPartner as partner:
-            out.append(("partner", partner.candidates, partner.position))
-            continue
-        out.append((_fields(state), error))
-    return out[0], out[1]
-
-
-def _fields(state: GameState) -> dict[str, Any]:
-    return {k: v for k, v in state.__dict__.items() if k != "variant"}
+from tests.engine.folds import fold_both
 
 
 def test_runs_agree_with_the_event_by_event_fold_on_the_corpus() -> None:
     need(CORPUS)
     for n, case in enumerate(load(CORPUS)):
-        both = _both(case["record"])
+        both = fold_both(case["record"])
         if both is not None:
             assert both[0] == both[1], f"corpus case {n}"
 
@@ -53,7 +30,7 @@ def test_runs_agree_on_random_games_and_their_prefixes(
 ) -> None:
     record = random_game(seed, game[0], game[1], hands=hands)
     for events in (record["events"], record["events"][:cut]):
-        both = _both({**record, "events": events})
+        both = fold_both({**record, "events": events})
         assert both is not None
         assert both[0] == both[1]
 
@@ -69,7 +46,7 @@ def test_runs_agree_on_games_with_a_turned_card() -> None:
                 continue
             checked += 1
             for cut in (len(record["events"]), 9, 17, 26):
-                both = _both({**record, "events": record["events"][:cut]})
+                both = fold_both({**record, "events": record["events"][:cut]})
                 assert both is not None
                 assert both[0] == both[1], (seed, seats, cut)
     assert checked > 50
@@ -82,6 +59,6 @@ def test_runs_agree_on_koenigrufen_auctions_and_their_prefixes() -> None:
         record = random_game(seed, "koenigrufen", 4, hands=seed % 2 == 0)
         events = record["events"]
         for cut in range(1, min(len(events), 12) + 1):
-            both = _both({**record, "events": events[:cut]})
+            both = fold_both({**record, "events": events[:cut]})
             assert both is not None
             assert both[0] == both[1], (seed, cut)
