@@ -359,6 +359,13 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     created_at = serializers.DateTimeField(source="game.created_at")
     finished_at = serializers.DateTimeField(source="game.finished_at", allow_null=True)
     events = GameEventOutputSerializer(many=True)
+    explanation = serializers.CharField(
+        allow_null=True,
+        help_text=(
+            "While the record is invalid: the engine's error as a sentence in the request's "
+            "language, with the players' names (state.result.error keeps the engine's own)."
+        ),
+    )
 
 
 def iso_datetime(value: datetime.datetime, tz: datetime.tzinfo) -> str:
@@ -396,6 +403,8 @@ def _game_data(
 ) -> dict[str, Any]:
     """``GameDetailSerializer``'s answer built by hand (the same keys and values, far cheaper)."""
     tz = timezone.get_current_timezone()
+    state = state if state is not None else selectors.table_state(record=record)
+    players = selectors.players_legend(club_id=game.evening.club_id, records=[record], known=names)
     return {
         "id": game.pk,
         "evening": game.evening_id,
@@ -403,16 +412,25 @@ def _game_data(
         "game_kind": game.game_kind,
         "status": game.status,
         "house_rules": game.house_rules,
-        "players": selectors.players_legend(
-            club_id=game.evening.club_id, records=[record], known=names
-        ),
-        "state": state if state is not None else selectors.table_state(record=record),
+        "players": players,
+        "state": state,
         "result": game.result,
         "last_seq": game.last_seq,
         "created_at": iso_datetime(game.created_at, tz),
         "finished_at": iso_datetime(game.finished_at, tz) if game.finished_at else None,
         "events": [_event_data(row, tz) for row in rows],
+        "explanation": _explanation(game, state, players),
     }
+
+
+def _explanation(game: Game, state: dict[str, Any], players: dict[str, str]) -> str | None:
+    """The German (or English) sentence for a record that is invalid as stored (an
+    imported one, say), or None. Appends never store an invalid record, so the club's
+    card face is read only here."""
+    if state.get("status") != "invalid":
+        return None
+    error = (state.get("result") or {}).get("error") or {}
+    return engine_text.explain(error, players, face=_club_face(game))
 
 
 def game_detail_data(game: Game) -> dict[str, Any]:

@@ -21,24 +21,13 @@ from clubs.models import Club, GameKind, Player, Season
 from engine import replay
 from engine.generate import random_game
 from games import selectors, services
+from games.events import renamed_events
 from games.models import Evening
 
 # Seeds of generated five-player deals: kontra/re played out, up to "end", an early
 # end with no re, one quiet game without kontra.
 DEMO_SEEDS = (2, 0, 24, 20, 7, 25, 12, 4)
 DEMO_PLACE = "Gasthaus Post, Stammtisch"
-
-
-def _rename(event: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
-    out = dict(event)
-    for key in ("player", "dealer", "sitting_out"):
-        if isinstance(out.get(key), str):
-            out[key] = names[out[key]]
-    if isinstance(out.get("players"), list):
-        out["players"] = [names[name] for name in out["players"]]
-    if isinstance(out.get("hands"), dict):
-        out["hands"] = {names[name]: cards for name, cards in out["hands"].items()}
-    return out
 
 
 def _demo_record(seed: int, number: int, seat_ids: list[str]) -> list[dict[str, Any]]:
@@ -52,7 +41,7 @@ def _demo_record(seed: int, number: int, seat_ids: list[str]) -> list[dict[str, 
     dealer_index = generated.index(record["events"][0]["dealer"])
     shift = number % len(seat_ids) - dealer_index
     names = {name: seat_ids[(i + shift) % len(seat_ids)] for i, name in enumerate(generated)}
-    return [_rename(event, names) for event in record["events"]]
+    return renamed_events(record["events"], names)
 
 
 @transaction.atomic

@@ -39,3 +39,26 @@ def split_event(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     payload = {key: value for key, value in event.items() if key != "type"}
     event_type = event.get("type")
     return (event_type if isinstance(event_type, str) else ""), payload
+
+
+def _renamed(value: Any, names: dict[str, str], key: str) -> Any:
+    if key in ("player", "dealer", "sitting_out") and isinstance(value, str):
+        return names.get(value, value)
+    if key == "players" and isinstance(value, list):
+        return [names.get(v, v) if isinstance(v, str) else v for v in value]
+    if key == "hands" and isinstance(value, dict):
+        return {names.get(k, k): v for k, v in value.items()}
+    return value
+
+
+def renamed_events(events: list[Any], names: dict[str, str]) -> list[Any]:
+    """``events`` with the players renamed by ``names`` in every field that names one
+    (``player``, ``dealer``, ``sitting_out``, ``players``, the keys of ``hands``).
+
+    Names not in ``names`` and anything that is not an event object stay as they
+    are (the engine judges them later); the input is untouched.
+    """
+    return [
+        {k: _renamed(v, names, k) for k, v in event.items()} if isinstance(event, dict) else event
+        for event in events
+    ]

@@ -851,6 +851,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
                 "state": data["state"],
                 "last_seq": data["last_seq"],
                 "events": [{"type": e["type"], **e["payload"]} for e in data["events"]],
+                "explanation": data["explanation"],
             },
         },
     )

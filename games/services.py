@@ -31,7 +31,7 @@ from clubs.models import Club, GameKind, Player, RuleProfile, Season
 from games import selectors, sql
 from games.engine_text import explain
 from games.errors import EngineRejected, EveningClosed, IdempotencyKeyReused, StaleSequence
-from games.events import CURRENT_SCHEMA_VERSION, split_event
+from games.events import CURRENT_SCHEMA_VERSION, renamed_events, split_event
 from games.models import Evening, EveningSeat, Game, IdempotencyRecord
 from ledger.services import ledger_sync_game
 
@@ -613,27 +613,8 @@ def _name_resolver(
     return resolve
 
 
-def _rename(value: Any, names: dict[str, str], *, key: str | None = None) -> Any:
-    """Replace player names by ids in an event's player-valued fields."""
-    if key in ("player", "dealer", "sitting_out") and isinstance(value, str):
-        return names.get(value, value)
-    if key == "players" and isinstance(value, list):
-        return [names.get(v, v) if isinstance(v, str) else v for v in value]
-    if key == "hands" and isinstance(value, dict):
-        return {names.get(k, k): v for k, v in value.items()}
-    return value
-
-
 def _renamed_record(record: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
-    return {
-        **record,
-        "events": [
-            {k: _rename(v, names, key=k) for k, v in event.items()}
-            if isinstance(event, dict)
-            else event
-            for event in record["events"]
-        ],
-    }
+    return {**record, "events": renamed_events(record["events"], names)}
 
 
 def _import_one(

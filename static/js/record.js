@@ -20,6 +20,7 @@
   var state = boot.state;
   var seq = boot.last_seq;
   var events = boot.events || []; // the stored events, for the log and the called card
+  var explanation = boot.explanation || null; // the server's sentence for a record stored invalid
   var busy = false;
   var problem = null; // {title, event, detail, retry}
   var pending = null; // a request that failed on the network: {body, key}
@@ -244,6 +245,7 @@
     if (data.last_seq != null) seq = data.last_seq;
     if (data.players) Object.keys(data.players).forEach(function (k) { cfg.names[k] = data.players[k]; });
     if (data.events) events = data.events.map(asEvent);
+    if (data.explanation !== undefined) explanation = data.explanation;
   }
   // An event of an API answer ({seq, type, payload, ...}) as the record has it.
   function asEvent(e) { return Object.assign({ type: e.type }, e.payload || {}); }
@@ -535,7 +537,7 @@
     var out = '<div class="panel result" data-status="' + esc(state.status) + '">';
     if (state.status === "annulled") return out + "<h3>" + esc(T.st_annulled) + '</h3><p class="meta">' + esc(T.annulled_hint) + "</p>" + afterLinks() + "</div>";
     if (state.status === "unavailable") return out + "<h3>" + esc(T.st_unavailable) + "</h3></div>";
-    if (state.status === "invalid") return out + "<h3>" + esc(T.st_invalid) + "</h3><p>" + esc(withNames(r.error && r.error.message)) + "</p></div>";
+    if (state.status === "invalid") return out + "<h3>" + esc(T.st_invalid) + "</h3><p>" + esc(explanation || withNames(r.error && r.error.message)) + "</p></div>";
     var decl = (r.declarers || []).map(name).join(" + ");
     var headline;
     if (r.won === null || r.won === undefined) headline = T.contracts[r.contract] || T.st_finished;

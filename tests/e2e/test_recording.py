@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 
 from clubs.models import Club, GameKind, Role
+from games.models import Game, GameEvent
 from tests.e2e.conftest import no_horizontal_scroll, shoot
 from tests.e2e.pages import RecordingPage, log_in
-from tests.e2e.tables import open_evening, players_of, start
+from tests.e2e.tables import open_evening, players_of, start, to_ids
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
-from tests.games.records import RE_PLAYED_OUT
+from tests.games.records import DEAL, ILLEGAL_PLAY, RE_PLAYED_OUT
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -253,6 +254,29 @@ def test_without_hands_the_scorer_names_the_macher_then_the_partner_then_annuls(
     table.tap('#record button[data-act="undo"]')
     page.wait_for_selector('#record[data-status="finished"]')
     assert no_horizontal_scroll(page)
+
+
+def test_a_stored_record_the_engine_rejects_is_explained_in_german(
+    live_server: Any, phone: Any
+) -> None:
+    """A game stored before a stricter engine judged it (appends never store one):
+    the page says why in German, with the players' and the cards' names."""
+    club = ClubFactory.create(name="Stammtisch Gasthaus Post", slug="post")
+    username = _scorer(club)
+    players = players_of(club)
+    evening = open_evening(club, players)
+    game = start(evening, players, DEAL)
+    for seq, event in enumerate(to_ids(ILLEGAL_PLAY, players), start=2):
+        kind = event.pop("type")
+        GameEvent.objects.create(game=game, seq=seq, type=kind, payload=event)
+    Game.objects.filter(pk=game.pk).update(last_seq=4)
+
+    page = phone
+    log_in(page, live_server.url, username, f"/games/{game.pk}/")
+    page.wait_for_selector('#record[data-status="invalid"]')
+    text = page.inner_text("#record .result")
+    assert "Carl kann Rot-König nicht haben" in text, text
+    assert str(players["carl"].pk) not in text
 
 
 def test_a_mitbettler_with_face_down_cards_is_recorded_and_lost(
