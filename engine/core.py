@@ -37,6 +37,7 @@ S = TypeVar("S")
 
 
 _set_attr = object.__setattr__  # bypasses a frozen dataclass's __setattr__
+_new_object = object.__new__
 
 # A placement the record never makes (a candidate partner's assumed called card).
 NEVER = 1 << 30
@@ -135,7 +136,14 @@ class Knowledge:
         known[p] |= 1 << card
         placed = list(self.placed_at)
         placed[card] = NEVER
-        return Knowledge(tuple(owner), tuple(known), tuple(placed), self.blank)
+        # Once per candidate partner: the slots set directly, without the frozen
+        # ``__init__``'s keyword matching (half the cost of this method).
+        new = _new_object(Knowledge)
+        _set_attr(new, "owner", tuple(owner))
+        _set_attr(new, "known", tuple(known))
+        _set_attr(new, "placed_at", tuple(placed))
+        _set_attr(new, "blank", self.blank)
+        return new
 
     def shown_by(self, p: int, card: int, index: int) -> bool:
         """Has the record, up to event ``index``, placed ``card`` in ``p``'s hand?"""

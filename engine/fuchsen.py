@@ -506,7 +506,9 @@ class Fuchsen(Variant):
             # As ``_end_raising_event`` (whose checks the shared fold made) and the
             # run: the end of the raising, settled for him. ``_after`` changes
             # nothing here: an assumed candidate's called card is never shown.
-            state = evolve(after, know=know, assumed=q, hilfer=q, raising_ended=True)
+            state = evolve_with(
+                after, {"know": know, "assumed": q, "hilfer": q, "raising_ended": True}
+            )
             assert isinstance(state, FuchsenState)
             return self._end_raising(state), resume
         return evolve(after, know=know, assumed=q, hilfer=q), resume
@@ -523,8 +525,10 @@ class Fuchsen(Variant):
         card, whose owner is unknown so that a play of it is never taken):
 
         - a three-field play of the right player's own card, unless ``q`` plays it
-          with the called suit led (the called card is no trump and of the called
-          suit, so it changes no other led-suit or trump test);
+          with the called suit led and it breaks his obligations with the called card
+          in his hand (not of the led suit, or not beating the trick when the called
+          card would); the called card is no trump and of the called suit, so it
+          changes no other led-suit or trump test;
         - a three-field raise, unless ``q`` says it.
 
         A candidate whose own event is one of the exceptions leaves the shared fold
@@ -555,6 +559,7 @@ class Fuchsen(Variant):
         n = len(table.active)
         macher = after.macher
         called_suit = after.called_suit
+        called_bit = _BIT[after.called]
         strict = after.rules["strict_raise_windows"]
         candidates = 0  # the candidates still in the shared fold
         for q in need.candidates:
@@ -623,8 +628,22 @@ class Fuchsen(Variant):
                 cls = CLASS[card]
                 power = POWER[card]
                 if trick:
-                    if led == called_suit and candidates >> p & 1:
-                        # As the Hilfer he holds a card of the led suit: he goes on alone.
+                    if (
+                        led == called_suit
+                        and candidates >> p & 1
+                        and (
+                            cls != led
+                            or (
+                                power <= wkey
+                                and (known[p] | called_bit) & ~gone & CLASS_MASK[led] & _ABOVE[wkey]
+                            )
+                        )
+                    ):
+                        # As the Hilfer he holds a card of the led suit, the called card,
+                        # which the card he played may not keep him from following suit
+                        # with or beating the trick with: he goes on alone. A card of the
+                        # led suit that keeps both for him with the called card in hand
+                        # keeps them without it too, and he stays.
                         need.starts[p] = (
                             _shared(
                                 after,

@@ -329,12 +329,19 @@ def _with_candidates(
     partner. Two that differ: the result waits for the partner, whatever the other
     candidates give, so the remaining ones need not be replayed.
     """
-    first: Result | None = None
-    first_key: dict[str, Any] = {}
+    # The first survivor's state; its result (and the key it is compared by) is built
+    # only when a later survivor needs it or it is the answer: once a second survivor's
+    # payouts differ, the answer needs only a few of its fields.
+    first: GameState | None = None
+    first_result: Result | None = None
+    first_key: dict[str, Any] | None = None
     first_payouts: object = None  # the first survivor's decided payouts, if any
     survivors = 0
     worst: EngineError | None = None
     called = need.called
+    # With no ``undo`` to report, a fold from the end of the events returns its start
+    # as it is: a candidate the shared fold took to the end needs no fold.
+    end = len(events) if undo_error < 0 else -1
     if undo_error < 0:
         # The events no candidate could handle differently are folded once.
         variant.share_prefix(need, events, len(events))
@@ -343,30 +350,41 @@ def _with_candidates(
         # holds the called card, the variant says where to go on from instead of
         # replaying the deal again.
         start = variant.assume_partner(need, q)
-        state, error = fold(variant, rules, events, undo_error, (q, called), start=start)
+        if start is not None and start[1] == end:
+            state, error = start[0], None
+        else:
+            state, error = fold(variant, rules, events, undo_error, (q, called), start=start)
         if error is not None:
             worst = error if worst is None else worse_error(worst, error)
             continue
         decision = state.decision
         payouts = None if decision is None or state.annulled else decision.payouts
+        if first is None:
+            first, first_payouts = state, payouts
+            survivors = 1
+            continue
         # Both finished (a finished result carries its decision's payouts, in seat
         # order): other payouts are another result, whatever else it says.
-        if first is not None and payouts is not None and first_payouts not in (None, payouts):
-            return _awaiting_partner(first)
-        result = variant.result(state)
-        key = result.to_dict()
+        if payouts is not None and first_payouts not in (None, payouts):
+            return _awaiting_partner(variant.result(first))
+        if first_result is None or first_key is None:
+            first_result = variant.result(first)
+            first_key = first_result.to_dict()
+            first_key.pop("declarers", None)
+        key = variant.result(state).to_dict()
         key.pop("declarers", None)
         survivors += 1
-        if first is None:
-            first, first_key, first_payouts = result, key, payouts
-        elif key != first_key:
-            return _awaiting_partner(first)
+        if key != first_key:
+            return _awaiting_partner(first_result)
     if first is None:
         assert worst is not None
         return _error_result(worst, variant.name)
+    if first_result is None:
+        first_result = variant.result(first)
     if survivors == 1:
-        return first
-    return replace(first, declarers=first.declarers[:1] if first.declarers else first.declarers)
+        return first_result
+    declarers = first_result.declarers
+    return replace(first_result, declarers=declarers[:1] if declarers else declarers)
 
 
 def _awaiting_partner(result: Result) -> Result:
