@@ -459,18 +459,20 @@ class Fuchsen(Variant):
             # Every check above passed without the partner, and none reads who holds
             # the called card (it is no trump, not turned, not the caller's): for any
             # candidate the call gives this state with him as the Hilfer.
-            after = evolve(
+            after = evolve_with(
                 state,
-                phase="play",
-                macher=p,
-                hilfer=-1,
-                own_card=False,
-                called=called,
-                called_suit=CLASS[called],
-                turned=turned,
-                to_act=table.first,
-                leader=table.first,
-                said_at=(index,),
+                {
+                    "phase": "play",
+                    "macher": p,
+                    "hilfer": -1,
+                    "own_card": False,
+                    "called": called,
+                    "called_suit": CLASS[called],
+                    "turned": turned,
+                    "to_act": table.first,
+                    "leader": table.first,
+                    "said_at": (index,),
+                },
             )
             raise NeedPartner(candidates, called, after)
         return evolve_with(
@@ -1325,18 +1327,20 @@ class Fuchsen(Variant):
         level = FUCHSEN_LEVELS[state.level - 1] if state.level else None
         if state.decision is not None:
             d = state.decision
+            # By position (game, contract, declarers, won, value, reason, tricks,
+            # payouts, level, has_level, augen): no keyword matching, once a record.
             return Result.finished(
-                game=self.name,
-                contract="partner" if not state.alone else "alone",
-                declarers=d.declarers,
-                level=level,
-                has_level=True,
-                won=d.won,
-                value=d.value,
-                augen=d.augen,
-                reason=d.reason,
-                tricks=d.tricks,
-                payouts=dict(d.payouts),
+                self.name,
+                "alone" if state.alone else "partner",
+                d.declarers,
+                d.won,
+                d.value,
+                d.reason,
+                d.tricks,
+                dict(d.payouts),
+                level,
+                True,
+                d.augen,
             )
         if table is None:
             return Result(status="in_progress", game=self.name, awaiting="deal")

@@ -162,7 +162,8 @@ def prepare(
 
 def _holds_undo(events: list[tuple[int, Event]]) -> bool:
     """Does any event ask to undo (as ``prepare`` reads them)?"""
-    return any(isinstance(event, dict) and event.get("type") == "undo" for _, event in events)
+    # One list of the types, then one search in C (cheaper than ``any`` over a generator).
+    return "undo" in [event.get("type") for _, event in events if isinstance(event, dict)]
 
 
 class UndoInFold(Exception):

@@ -16,7 +16,7 @@ from engine.fuchsen import CLASS
 from engine.generate import random_game
 from engine.replay import RecordError, fold, prepare
 from tests.engine.folds import state_fields
-from tests.engine.test_fast_paths import _plain_replay, _trick_one_mutations
+from tests.engine.test_fast_paths import _plain_replay, _trick_one_mutations, replay_module
 
 
 def _called_suit_mutations(record: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
@@ -187,3 +187,27 @@ def test_knowledge_with_a_card_equals_the_knowledge_built_with_it() -> None:
         with pytest.raises(AttributeError):
             got.blank = 3  # type: ignore[misc]
     assert CODES  # the card table the records use is loaded
+
+
+class _Event(dict[str, Any]):
+    """An event object of another class than ``dict`` (JSON never gives one)."""
+
+
+@pytest.mark.parametrize(
+    "events",
+    [
+        [],
+        [{"type": "play"}, {"type": "undo"}],
+        [{"type": "play"}, {"player": "anna"}],
+        [["undo"], "undo", None, {"type": ["undo"]}],
+        [{"player": "anna"}, _Event(type="undo")],
+        [_Event(player="anna"), {"type": "undo", "extra": 1}],
+        [{"type": "undo "}, {"type": "UNDO"}],
+    ],
+)
+def test_an_undo_is_found_among_events_of_any_kind_as_the_careful_walk_finds_it(
+    events: list[Any],
+) -> None:
+    pairs = list(enumerate(events))
+    careful = any(isinstance(e, dict) and e.get("type") == "undo" for _, e in pairs)
+    assert replay_module._holds_undo(pairs) is careful
