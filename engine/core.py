@@ -79,6 +79,9 @@ class NeedPartner(Exception):
         # The shared fold ends with an end of the raising that each remaining candidate
         # settles for himself from ``after`` (``resume`` is the event after it).
         self.end_raising = False
+        # Set by the fold: the deal's table and the knowledge gathered from the whole
+        # record (no partner assumed), which a candidate's fold from the start reuses.
+        self.dealt: tuple[Table, Knowledge] | None = None
 
 
 @dataclass(frozen=True)

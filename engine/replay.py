@@ -12,6 +12,7 @@ from engine.core import (
     Event,
     GameState,
     Illegal,
+    Knowledge,
     NeedPartner,
     Table,
     Variant,
@@ -189,6 +190,7 @@ def fold(
     start: tuple[GameState, int] | None = None,
     *,
     runs: bool = True,
+    dealt: tuple[Table, Knowledge] | None = None,
 ) -> tuple[GameState, EngineError | None]:
     """Fold ``apply`` over the effective events; stop at the first illegal one.
 
@@ -202,6 +204,11 @@ def fold(
     without the states in between. ``runs=False`` folds strictly event by event.
     Events not resolved by ``prepare`` may hold an ``undo``: ``apply`` then raises
     ``UndoInFold`` through the fold.
+
+    ``dealt`` is the table and the knowledge (no partner assumed) that an earlier
+    fold over the same events and rules found at the deal (``NeedPartner.dealt``,
+    which the fold sets): the deal is then not checked, nor the knowledge gathered,
+    again.
     """
     if start is None:
         who = -1 if assumed is None else assumed[0]
@@ -228,9 +235,13 @@ def fold(
                 # The deal (no run starts in the phase before it): the start state goes
                 # straight to the state after it, with the knowledge gathered from the
                 # whole record.
-                table = deal_table(state, event)
-                assert isinstance(event, dict)
-                know = gather_knowledge(variant, table, event, events, i)
+                if dealt is None:
+                    table = deal_table(state, event)
+                    assert isinstance(event, dict)
+                    know = gather_knowledge(variant, table, event, events, i)
+                    dealt = table, know
+                else:
+                    table, know = dealt
                 if assumed is not None:
                     know = know.with_card(*assumed)
                 if runs and variant.opens_runs:
@@ -258,6 +269,8 @@ def fold(
         except NeedPartner as need:
             need.state = state
             need.position = k
+            if assumed is None:
+                need.dealt = dealt
             raise
         state = new
         k += 1
@@ -354,7 +367,9 @@ def _with_candidates(
         if start is not None and start[1] == end:
             state, error = start[0], None
         else:
-            state, error = fold(variant, rules, events, undo_error, (q, called), start=start)
+            state, error = fold(
+                variant, rules, events, undo_error, (q, called), start=start, dealt=need.dealt
+            )
         if error is not None:
             worst = error if worst is None else worse_error(worst, error)
             continue

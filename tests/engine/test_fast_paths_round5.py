@@ -211,3 +211,57 @@ def test_an_undo_is_found_among_events_of_any_kind_as_the_careful_walk_finds_it(
     pairs = list(enumerate(events))
     careful = any(isinstance(e, dict) and e.get("type") == "undo" for _, e in pairs)
     assert replay_module._holds_undo(pairs) is careful
+
+
+def _koenig_mutations(record: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """The record, prefixes, and copies with an event dropped, two swapped, a player
+    changed or an ``undo`` put in: candidates then fail at different events."""
+    events = record["events"]
+    out = [record]
+    for cut in rng.sample(range(2, len(events)), min(4, len(events) - 2)):
+        out.append({**record, "events": events[:cut]})
+    players = events[0]["players"]
+    for _ in range(6):
+        changed = [dict(e) for e in events]
+        i = rng.randrange(1, len(events))
+        j = rng.randrange(1, len(events))
+        what = rng.randrange(4)
+        if what == 0:
+            del changed[i]
+        elif what == 1:
+            changed[i], changed[j] = changed[j], changed[i]
+        elif what == 2 and "player" in changed[i]:
+            changed[i]["player"] = rng.choice(players)
+        else:
+            changed.insert(i, {"type": "undo"})
+        out.append({**record, "events": changed})
+    return out
+
+
+def test_a_candidates_fold_reusing_the_deal_equals_his_fold_from_the_start() -> None:
+    rng = random.Random(37)
+    checked = 0
+    for seed in range(150):
+        record = random_game(seed, "koenigrufen", 4, hands=seed % 5 == 0, contract="durchmarsch")
+        for changed in _koenig_mutations(record, rng):
+            try:
+                variant, rules, events, undo_error = prepare(changed)
+            except RecordError:
+                continue
+            try:
+                fold(variant, rules, events, undo_error)
+                continue
+            except NeedPartner as need:
+                found = need
+            assert found.dealt is not None
+            for q in found.candidates:
+                got = []
+                for dealt in (found.dealt, None):
+                    state, error = fold(
+                        variant, rules, events, undo_error, (q, found.called), dealt=dealt
+                    )
+                    got.append((state_fields(state), error))
+                checked += 1
+                assert got[0] == got[1], changed
+            assert replay(changed).to_dict() == _plain_replay(changed), changed
+    assert checked > 500
