@@ -543,18 +543,30 @@ class Fuchsen(Variant):
         ``end_raising``, or the lead of trick 2, folded here. ``assume_partner``
         settles it per candidate (``need.end_raising``), as ``_end_raising_event`` or
         ``play`` would: the watch for a forgotten Fuchs finds nothing there, as an
-        assumed candidate's called card is never shown. A turned card (blank) or an
-        alone game is never shared.
+        assumed candidate's called card is never shown. An alone game is never
+        shared, nor one whose turned card (blank) the record does not identify; an
+        identified blank not yet played is taken as ``play_run`` takes it (no card of
+        its printed suit; the Macher who could follow the called suit only with it,
+        and its own face-down play, stop the shared fold).
         """
         before = need.state
         after = need.after
         if not isinstance(after, FuchsenState) or before is None or before.know is None:
             return
-        if after.turned or after.alone or after.tricks or after.decision is not None:
+        if after.alone or after.tricks or after.decision is not None:
             return
+        know = before.know
+        # A turned card (the blank) the record identifies, not yet played, is no card
+        # of its printed suit in the Macher's hand: as in ``play_run`` it counts as gone,
+        # and the Macher who could follow the called suit with it alone is left to
+        # each candidate's fold (its play, four fields, stops the shared fold too).
+        blank_bit = 0
+        if after.turned:
+            if know.blank < 0 or after.blank_played:
+                return
+            blank_bit = _BIT[know.blank]
         table = after.table
         assert table is not None
-        know = before.know
         owner = know.owner
         known = know.known
         index_of = table.index
@@ -572,7 +584,7 @@ class Fuchsen(Variant):
         last_play = after.last_play
         level = after.level
         said_at = list(after.said_at)
-        gone = after.played
+        gone = after.played | blank_bit
         led = wkey = winner = -1
         mask = 0
         start = k = need.position + 1
@@ -603,7 +615,7 @@ class Fuchsen(Variant):
                             _shared(
                                 after,
                                 trick,
-                                gone,
+                                gone & ~blank_bit,
                                 to_act,
                                 leader,
                                 first_play,
@@ -650,7 +662,7 @@ class Fuchsen(Variant):
                             _shared(
                                 after,
                                 trick,
-                                gone,
+                                gone & ~blank_bit,
                                 to_act,
                                 leader,
                                 first_play,
@@ -672,6 +684,8 @@ class Fuchsen(Variant):
                             wkey, winner = power, p
                         elif follow & _ABOVE[wkey]:
                             break
+                    elif blank_bit and p == macher and led == called_suit:
+                        break  # only the blank follows the called suit: as ``play_run``
                     elif led != TRUMP:
                         trumps = hand & TRUMPS
                         if trumps:
@@ -724,7 +738,17 @@ class Fuchsen(Variant):
                 need.end_raising = True
                 k += 1
         need.after = _shared(
-            after, trick, gone, to_act, leader, first_play, last_play, tricks, won, level, said_at
+            after,
+            trick,
+            gone & ~blank_bit,
+            to_act,
+            leader,
+            first_play,
+            last_play,
+            tricks,
+            won,
+            level,
+            said_at,
         )
         need.resume = k
 

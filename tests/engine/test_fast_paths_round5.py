@@ -16,7 +16,12 @@ from engine.fuchsen import CLASS
 from engine.generate import random_game
 from engine.replay import RecordError, fold, prepare
 from tests.engine.folds import state_fields
-from tests.engine.test_fast_paths import _plain_replay, _trick_one_mutations, replay_module
+from tests.engine.test_fast_paths import (
+    _plain_replay,
+    _shared_starts,
+    _trick_one_mutations,
+    replay_module,
+)
 
 
 def _called_suit_mutations(record: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
@@ -265,3 +270,64 @@ def test_a_candidates_fold_reusing_the_deal_equals_his_fold_from_the_start() -> 
                 assert got[0] == got[1], changed
             assert replay(changed).to_dict() == _plain_replay(changed), changed
     assert checked > 500
+
+
+def _turned_records(count: int) -> list[dict[str, Any]]:
+    """Partner games without hands whose Macher turned a card the call names."""
+    out: list[dict[str, Any]] = []
+    seed = 0
+    while len(out) < count:
+        record = random_game(seed, "fuchsen", (4, 5, 6)[seed % 3], hands=False)
+        seed += 1
+        if isinstance(record["events"][1].get("turned"), str):
+            out.append(record)
+    return out
+
+
+def test_a_shared_first_trick_around_an_identified_blank_equals_each_candidates_fold() -> None:
+    rng = random.Random(41)
+    checked = moved = macher_stops = 0
+    for record in _turned_records(120):
+        changes = [*_trick_one_mutations(record, rng), *_called_suit_mutations(record, rng)]
+        for changed in changes:
+            got = _shared_starts(changed)
+            if got is None:
+                continue
+            pairs, shared, _ = got
+            moved += shared
+            for resumed, plain in pairs:
+                checked += 1
+                assert resumed == plain, changed["events"]
+            assert replay(changed).to_dict() == _plain_replay(changed), changed
+            macher_stops += _macher_left_with_the_blank(changed)
+    assert checked > 5000
+    assert moved > 1000  # the candidates shared the first trick of a turned game
+    assert macher_stops > 50  # and it stopped where only the blank follows the called suit
+
+
+def _macher_left_with_the_blank(record: dict[str, Any]) -> bool:
+    """Does the shared fold stop at a play of the Macher's, the called suit led, with
+    no card of it in his hand but the blank?"""
+    try:
+        variant, rules, events, undo_error = prepare(record)
+        fold(variant, rules, events, undo_error)
+        return False
+    except (RecordError, NeedPartner) as exc:
+        if not isinstance(exc, NeedPartner):
+            return False
+        found = exc
+    variant.share_prefix(found, events, len(events))
+    after = found.after
+    k = found.resume
+    if after is None or after.know is None or k < 0 or k >= len(events) or after.trick == ():
+        return False
+    event = events[k][1]
+    macher = getattr(after, "macher", -1)
+    table = after.table
+    if table is None or event.get("type") != "play" or event.get("player") != table.active[macher]:
+        return False
+    led = CLASS[after.trick[0][1]]
+    hand = after.know.known[macher] & ~after.played & ~(1 << after.know.blank)
+    return led == CLASS[found.called] and not any(
+        CLASS[c] == led for c in range(32) if hand >> c & 1
+    )
