@@ -11,6 +11,7 @@ auth_patterns = [
     path("auth/token/", apis.AuthTokenApi.as_view(), name="auth-token"),
     path("auth/signup/", apis.AuthSignupApi.as_view(), name="auth-signup"),
     path("auth/me/", apis.AuthMeApi.as_view(), name="auth-me"),
+    path("auth/password/", apis.AuthPasswordApi.as_view(), name="auth-password"),
 ]
 
 club_patterns = [

@@ -10,7 +10,12 @@ import datetime
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.contrib.auth import (
+    authenticate,
+    get_user_model,
+    password_validation,
+    update_session_auth_hash,
+)
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
@@ -214,6 +219,45 @@ class AuthSignupApi(APIView):
         return Response(
             {"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED
         )
+
+
+class AuthPasswordApi(APIView):
+    """Change one's password. Every token of the account is replaced by the one in the
+    answer; other sessions end."""
+
+    # Guessing the current password through a stolen token or session is slowed
+    # down like logging in.
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
+
+    class InputSerializer(serializers.Serializer[Any]):
+        old_password = serializers.CharField(
+            trim_whitespace=False, max_length=4096, style={"input_type": "password"}
+        )
+        new_password = serializers.CharField(
+            trim_whitespace=False, max_length=4096, style={"input_type": "password"}
+        )
+
+    @extend_schema(
+        request=InputSerializer,
+        responses=inline_serializer("AuthPassword", {"token": serializers.CharField()}),
+    )
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            token = services.account_password_change(
+                user=request.user,
+                old_password=serializer.validated_data["old_password"],
+                new_password=serializer.validated_data["new_password"],
+                issue_token=True,
+            )
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.message_dict) from None
+        # A session that made the change stays logged in (the page's own calls).
+        user: Any = request.user  # authenticated (the default permission)
+        update_session_auth_hash(request._request, user)
+        return Response({"token": token})
 
 
 class AuthMeApi(APIView):

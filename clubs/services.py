@@ -13,11 +13,13 @@ import datetime
 import secrets
 from typing import Any
 
+from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
 
 from clubs.models import (
     Club,
@@ -38,6 +40,33 @@ RESERVED_SLUGS = frozenset({"create", "new", "join", "admin", "api", "static"})
 
 
 # --- Clubs ------------------------------------------------------------------------
+
+
+# --- Accounts -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def account_password_change(
+    *, user: Any, old_password: str, new_password: str, issue_token: bool = False
+) -> str | None:
+    """Change ``user``'s password; with ``issue_token``, return a new API token.
+
+    Raises ``ValidationError`` (``old_password``: it is wrong; ``new_password``:
+    Django's password validators' messages) and changes nothing then. Every API
+    token the account had is deleted: a password changed because it leaked must
+    not leave a device logged in with a token (sessions elsewhere end too, as their
+    hash no longer matches; the caller keeps its own with ``update_session_auth_hash``).
+    """
+    if not user.check_password(old_password):
+        raise ValidationError({"old_password": _("The current password is wrong.")})
+    try:
+        password_validation.validate_password(new_password, user)
+    except ValidationError as error:
+        raise ValidationError({"new_password": list(error.messages)}) from None
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    Token.objects.filter(user=user).delete()
+    return str(Token.objects.create(user=user).key) if issue_token else None
 
 
 def _unique_slug(base: str) -> str:

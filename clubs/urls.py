@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/", views.password_change, name="password-change"),
     path("clubs/new/", views.club_create, name="club-create-page"),
     path("clubs/<slug:slug>/", views.club_page, name="club-page"),
     path(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -14,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from clubs import selectors, services
-from clubs.forms import ClubCreateForm, SignupForm
+from clubs.forms import ClubCreateForm, PasswordChangeForm, SignupForm
 from clubs.models import Invitation, Role, role_at_least
 from clubs.permissions import membership_for
 
@@ -46,6 +48,34 @@ def signup(request: HttpRequest) -> HttpResponse:
         form = SignupForm()
     return render(
         request, "registration/signup.html", {"form": form, "next": _next_url(request, "")}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def password_change(request: HttpRequest) -> HttpResponse:
+    """Change one's password (the current one first); other devices must log in again."""
+    form = PasswordChangeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.account_password_change(
+                user=request.user,
+                old_password=form.cleaned_data["old_password"],
+                new_password=form.cleaned_data["new_password1"],
+            )
+        except ValidationError as error:
+            for field, field_errors in error.message_dict.items():
+                form.add_error("new_password1" if field == "new_password" else field, field_errors)
+        else:
+            user: Any = request.user  # logged in (login_required)
+            update_session_auth_hash(request, user)
+            messages.success(
+                request,
+                _("Your password is changed. Other devices have to log in again."),
+            )
+            return redirect(_next_url(request))
+    return render(
+        request, "registration/password_change.html", {"form": form, "next": _next_url(request, "")}
     )
 
 

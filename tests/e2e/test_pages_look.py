@@ -13,7 +13,7 @@ from ledger import services as ledger_services
 from tests.e2e.conftest import no_horizontal_scroll, shoot
 from tests.e2e.pages import log_in
 from tests.e2e.tables import open_evening, players_of, record_game, start
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.factories import PASSWORD, ClubFactory, MembershipFactory, UserFactory
 from tests.games.records import RE_PLAYED_OUT
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -58,6 +58,7 @@ def _pages(book: dict[str, Any]) -> dict[str, str]:
         "new-evening": f"/clubs/{club.slug}/evenings/new/",
         "new-game": f"/evenings/{book['evening'].pk}/new-game/",
         "club-page": f"/clubs/{club.slug}/",
+        "password": "/accounts/password/",
     }
 
 
@@ -95,3 +96,17 @@ def test_the_language_switch_turns_the_pages_english_and_back(live_server: Any, 
     page.wait_for_function("document.documentElement.lang === 'de'")
     page.wait_for_selector("#record[data-seq]")
     assert "Geber" in page.inner_text("#record")
+
+
+def test_a_member_changes_the_password_from_the_footer(live_server: Any, phone: Any) -> None:
+    UserFactory.create(username="resi")
+    page = phone
+    log_in(page, live_server.url, "resi")
+    page.click("footer a[href='/accounts/password/']")
+    page.fill("#id_old_password", PASSWORD)
+    page.fill("#id_new_password1", "Schafkopf-Herzsolo-42")
+    page.fill("#id_new_password2", "Schafkopf-Herzsolo-42")
+    page.click("main form button[type=submit]")
+    page.wait_for_load_state()
+    assert "Dein Passwort ist geändert." in page.inner_text(".messages")
+    assert no_horizontal_scroll(page)

@@ -127,6 +127,8 @@ MATRIX: dict[str, Row] = {
     "auth-signup": Row("post", page("/api/auth/signup/"), PUBLIC, {"username": "x"}),
     # --- any logged-in user ---
     "auth-me": Row("get", page("/api/auth/me/"), LOGGED_IN),
+    "auth-password": Row("post", page("/api/auth/password/"), LOGGED_IN, {}),
+    "password-change": Row("get", page("/accounts/password/"), LOGGED_IN),
     "club-list": Row("get", page("/api/clubs/"), LOGGED_IN),
     "club-create": Row("post", page("/api/clubs/create/"), LOGGED_IN, {}),
     "house-rule-list": Row("get", page("/api/house-rules/fuchsen/"), LOGGED_IN),

@@ -31,9 +31,9 @@ def test_the_login_page_locks_a_name_out_after_repeated_wrong_passwords() -> Non
 
 
 def test_the_token_endpoint_has_a_throttle_scope_with_a_rate() -> None:
-    from clubs.apis import AuthSignupApi, AuthTokenApi
+    from clubs.apis import AuthPasswordApi, AuthSignupApi, AuthTokenApi
 
-    for view in (AuthTokenApi, AuthSignupApi):
+    for view in (AuthTokenApi, AuthSignupApi, AuthPasswordApi):
         assert ScopedRateThrottle in view.throttle_classes
         assert view.throttle_scope == "auth"
     assert api_settings.DEFAULT_THROTTLE_RATES["auth"]

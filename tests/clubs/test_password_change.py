@@ -1,0 +1,166 @@
+"""Changing one's password, on the page and over the API: the current password first,
+Django's validators, and every other device (sessions and API tokens) logged out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle
+
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_throttle_history() -> None:
+    # The API's "auth" throttle counts in the cache, which outlives a test.
+    cache.clear()
+
+
+NEW = "Schafkopf-Herzsolo-42"
+
+
+def _log_in(client: Client, username: str = "resi", password: str = PASSWORD) -> None:
+    """Through the login page, as a member does (axes wants the request)."""
+    response = client.post("/accounts/login/", {"username": username, "password": password})
+    assert response.status_code == 302, response.content.decode()
+
+
+def _logged_in(username: str = "resi") -> tuple[Any, Client]:
+    user = UserFactory.create(username=username)
+    client = Client()
+    _log_in(client, username)
+    return user, client
+
+
+def _token_client(token: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return client
+
+
+def test_a_member_changes_the_password_on_the_page_and_stays_logged_in() -> None:
+    user, client = _logged_in()
+    other_device = Client()  # the same member on another phone
+    _log_in(other_device)
+    old_token = Token.objects.create(user=user).key
+
+    page = client.get("/accounts/password/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Aktuelles Passwort" in page and "Neues Passwort" in page
+
+    response = client.post(
+        "/accounts/password/",
+        {"old_password": PASSWORD, "new_password1": NEW, "new_password2": NEW},
+        HTTP_ACCEPT_LANGUAGE="de",
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert "Dein Passwort ist geändert." in response.content.decode()
+
+    user.refresh_from_db()
+    assert user.check_password(NEW) and not user.check_password(PASSWORD)
+    assert client.get("/api/auth/me/").status_code == 200  # this session goes on
+    assert other_device.get("/api/auth/me/").status_code in (401, 403)  # the other ends
+    assert _token_client(old_token).get("/api/auth/me/").status_code == 401
+    assert not Token.objects.filter(user=user).exists()  # the page issues none
+
+
+@pytest.mark.parametrize(
+    ("old", "new1", "new2", "field", "german"),
+    [
+        ("falsch", NEW, NEW, "old_password", "Das aktuelle Passwort ist falsch."),
+        (PASSWORD, NEW, NEW + "x", "new_password2", "Die zwei neuen Passwörter sind verschieden."),
+        (PASSWORD, "1234", "1234", "new_password1", "Dieses Passwort ist zu kurz."),
+    ],
+)
+def test_a_wrong_current_password_a_mismatch_or_a_weak_one_changes_nothing(
+    old: str, new1: str, new2: str, field: str, german: str
+) -> None:
+    user, client = _logged_in()
+    response = client.post(
+        "/accounts/password/",
+        {"old_password": old, "new_password1": new1, "new_password2": new2},
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    assert response.status_code == 200
+    assert german in response.content.decode()
+    assert field in response.context["form"].errors
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
+    assert client.get("/api/auth/me/").status_code == 200
+
+
+def test_the_password_page_asks_an_anonymous_visitor_to_log_in() -> None:
+    response = Client().get("/accounts/password/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_the_api_changes_the_password_and_replaces_every_token() -> None:
+    user = UserFactory.create(username="resi")
+    old_token = Token.objects.create(user=user).key
+    client = _token_client(old_token)
+    response = client.post(
+        "/api/auth/password/", {"old_password": PASSWORD, "new_password": NEW}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    new_token = response.json()["token"]
+    assert new_token != old_token
+    assert list(Token.objects.filter(user=user).values_list("key", flat=True)) == [new_token]
+    assert _token_client(old_token).get("/api/auth/me/").status_code == 401
+    assert _token_client(new_token).get("/api/auth/me/").json()["username"] == "resi"
+    login = APIClient().post(
+        "/api/auth/token/", {"username": "resi", "password": NEW}, format="json"
+    )
+    assert login.json()["token"] == new_token
+
+
+def test_the_api_refuses_a_wrong_current_password_and_a_weak_new_one_in_german() -> None:
+    user = UserFactory.create(username="resi")
+    token = Token.objects.create(user=user).key
+    client = _token_client(token)
+    wrong = client.post(
+        "/api/auth/password/",
+        {"old_password": "falsch", "new_password": NEW},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    assert wrong.status_code == 400
+    assert wrong.json() == {"old_password": ["Das aktuelle Passwort ist falsch."]}
+    weak = client.post(
+        "/api/auth/password/", {"old_password": PASSWORD, "new_password": "resi"}, format="json"
+    )
+    assert weak.status_code == 400 and weak.json()["new_password"]
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
+    assert Token.objects.get(user=user).key == token  # nothing changed, the token stays
+
+
+def test_the_api_wants_a_logged_in_caller() -> None:
+    response = APIClient().post(
+        "/api/auth/password/", {"old_password": PASSWORD, "new_password": NEW}, format="json"
+    )
+    assert response.status_code == 401
+    assert get_user_model().objects.count() == 0
+
+
+def test_guessing_the_current_password_over_the_api_is_throttled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"auth": "3/minute"})
+    user = UserFactory.create(username="resi")
+    client = _token_client(Token.objects.create(user=user).key)
+    statuses = [
+        client.post(
+            "/api/auth/password/", {"old_password": f"rate{i}", "new_password": NEW}, format="json"
+        ).status_code
+        for i in range(5)
+    ]
+    assert statuses == [400, 400, 400, 429, 429]
