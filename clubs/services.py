@@ -65,8 +65,13 @@ def account_password_change(
         raise ValidationError({"new_password": list(error.messages)}) from None
     user.set_password(new_password)
     user.save(update_fields=["password"])
-    Token.objects.filter(user=user).delete()
+    account_tokens_revoke(user=user)
     return str(Token.objects.create(user=user).key) if issue_token else None
+
+
+def account_tokens_revoke(*, user: Any) -> None:
+    """Delete every API token of ``user`` (after his password changed or was reset)."""
+    Token.objects.filter(user=user).delete()
 
 
 def _unique_slug(base: str) -> str:

@@ -14,6 +14,26 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", views.password_change, name="password-change"),
+    path("accounts/password/reset/", views.PasswordResetView.as_view(), name="password-reset"),
+    path(
+        "accounts/password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(
+            template_name="registration/password_reset_sent.html"
+        ),
+        name="password-reset-done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        views.PasswordResetConfirmView.as_view(),
+        name="password-reset-confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="registration/password_reset_complete.html"
+        ),
+        name="password-reset-complete",
+    ),
     path("clubs/new/", views.club_create, name="club-create-page"),
     path("clubs/<slug:slug>/", views.club_page, name="club-page"),
     path(

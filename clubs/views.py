@@ -6,14 +6,17 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+from rest_framework.throttling import SimpleRateThrottle
 
 from clubs import selectors, services
 from clubs.forms import ClubCreateForm, PasswordChangeForm, SignupForm
@@ -77,6 +80,53 @@ def password_change(request: HttpRequest) -> HttpResponse:
     return render(
         request, "registration/password_change.html", {"form": form, "next": _next_url(request, "")}
     )
+
+
+class _ResetThrottle(SimpleRateThrottle):
+    """DRF's "auth" rate for the reset form, per client address: the form mails a
+    member, so it must not be a way to flood his inbox."""
+
+    scope = "auth"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": "password-reset", "ident": self.get_ident(request)}
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Ask for a link to set a new password, mailed to the account's address.
+
+    The answer is the same whether or not an account has that address (nobody learns
+    who is a member); too many requests from one address get a 429."""
+
+    template_name = "registration/password_reset.html"
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+    success_url = reverse_lazy("password-reset-done")
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # DRF's throttle on a plain Django request: it reads only the client address
+        # (request.META) and keeps its count in Django's cache.
+        throttle: Any = _ResetThrottle()
+        if not throttle.allow_request(request, None):
+            form = self.get_form()
+            form.is_valid()
+            form.add_error(None, _("Too many requests from here. Please wait a minute."))
+            response = self.render_to_response(self.get_context_data(form=form))
+            response.status_code = 429
+            return response
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Set a new password from the mailed link; the account's API tokens end too."""
+
+    template_name = "registration/password_reset_confirm.html"
+    success_url = reverse_lazy("password-reset-complete")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        services.account_tokens_revoke(user=form.user)
+        return response
 
 
 @login_required

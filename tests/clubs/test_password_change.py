@@ -3,15 +3,17 @@ Django's validators, and every other device (sessions and API tokens) logged out
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core import mail
 from django.core.cache import cache
 from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
 from tests.factories import PASSWORD, UserFactory
 
@@ -164,3 +166,73 @@ def test_guessing_the_current_password_over_the_api_is_throttled(
         for i in range(5)
     ]
     assert statuses == [400, 400, 400, 429, 429]
+
+
+# --- A forgotten password ---------------------------------------------------------------------
+
+
+def _reset_link(body: str) -> str:
+    match = re.search(r"https?://[^/\s]+(/accounts/password/reset/[^/\s]+/[^/\s]+/)", body)
+    assert match, body
+    return match.group(1)
+
+
+def test_a_forgotten_password_is_set_anew_from_the_mailed_link() -> None:
+    user = UserFactory.create(username="resi", email="resi@example.org")
+    old_token = Token.objects.create(user=user).key
+    client = Client()
+    login_page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'href="/accounts/password/reset/"' in login_page
+
+    sent = client.post(
+        "/accounts/password/reset/",
+        {"email": "RESI@example.org"},
+        HTTP_ACCEPT_LANGUAGE="de",
+        follow=True,
+    )
+    assert "Link verschickt" in sent.content.decode()
+    [message] = mail.outbox
+    assert message.to == ["resi@example.org"]
+    link = _reset_link(str(message.body))
+
+    form = client.get(link, follow=True)
+    assert "new_password1" in form.content.decode()
+    done = client.post(
+        form.redirect_chain[-1][0] if form.redirect_chain else link,
+        {"new_password1": NEW, "new_password2": NEW},
+        HTTP_ACCEPT_LANGUAGE="de",
+        follow=True,
+    )
+    assert "Dein neues Passwort ist gesetzt." in done.content.decode()
+    user.refresh_from_db()
+    assert user.check_password(NEW)
+    assert _token_client(old_token).get("/api/auth/me/").status_code == 401
+    _log_in(Client(), password=NEW)
+
+    again = client.get(link, follow=True, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Dieser Link ist verbraucht oder zu alt." in again
+
+
+def test_an_unknown_address_gets_the_same_answer_and_no_mail() -> None:
+    UserFactory.create(username="resi", email="resi@example.org")
+    response = Client().post(
+        "/accounts/password/reset/", {"email": "fremd@example.org"}, follow=True
+    )
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0] == "/accounts/password/reset/sent/"
+    assert mail.outbox == []
+
+
+def test_asking_for_links_again_and_again_is_throttled(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"auth": "2/minute"})
+    UserFactory.create(username="resi", email="resi@example.org")
+    client = Client()
+    statuses = [
+        client.post(
+            "/accounts/password/reset/", {"email": "resi@example.org"}, HTTP_ACCEPT_LANGUAGE="de"
+        )
+        for _ in range(4)
+    ]
+    assert [r.status_code for r in statuses] == [302, 302, 429, 429]
+    assert "Zu viele Anfragen" in statuses[-1].content.decode()
+    assert len(mail.outbox) == 2

@@ -4,9 +4,11 @@ language switch in the page turning German into English and back."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from django.core import mail
 
 from clubs.models import Club, Role
 from ledger import services as ledger_services
@@ -109,4 +111,25 @@ def test_a_member_changes_the_password_from_the_footer(live_server: Any, phone: 
     page.click("main form button[type=submit]")
     page.wait_for_load_state()
     assert "Dein Passwort ist geändert." in page.inner_text(".messages")
+    assert no_horizontal_scroll(page)
+
+
+def test_a_member_who_forgot_the_password_sets_a_new_one_from_the_mail(
+    live_server: Any, phone: Any
+) -> None:
+    UserFactory.create(username="resi", email="resi@example.org")
+    page = phone
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.click("text=Passwort vergessen?")
+    page.fill("#id_email", "resi@example.org")
+    page.click("main form button[type=submit]")
+    page.wait_for_selector("text=Link verschickt")
+    [message] = mail.outbox  # the live server runs in this process
+    link = re.search(r"https?://\S+/accounts/password/reset/\S+/\S+/", str(message.body))
+    assert link is not None
+    page.goto(link.group(0))
+    page.fill("#id_new_password1", "Schafkopf-Herzsolo-42")
+    page.fill("#id_new_password2", "Schafkopf-Herzsolo-42")
+    page.click("main form button[type=submit]")
+    page.wait_for_selector("text=Dein neues Passwort ist gesetzt.")
     assert no_horizontal_scroll(page)
