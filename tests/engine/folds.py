@@ -30,3 +30,17 @@ def fold_both(record: Any, assumed: tuple[int, int] | None = None) -> tuple[Any,
             continue
         out.append((state_fields(state), error))
     return out[0], out[1]
+
+
+def partner_needed(record: Any) -> tuple[Any, Any, list[Any], int, NeedPartner] | None:
+    """The record prepared (variant, rules, events, undo_error) and the ``NeedPartner``
+    its fold raises; None when ``prepare`` refuses it or the fold needs no partner."""
+    try:
+        variant, rules, events, undo_error = prepare(record)
+    except RecordError:
+        return None
+    try:
+        fold(variant, rules, events, undo_error)
+    except NeedPartner as need:
+        return variant, rules, events, undo_error, need
+    return None

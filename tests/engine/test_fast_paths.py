@@ -19,7 +19,7 @@ from engine.replay import VARIANTS, RecordError, fold, prepare
 from engine.result import EngineError, Result
 from engine.rules import effective_rules
 from tests.engine._shared import CORPUS, load, need
-from tests.engine.folds import fold_both, state_fields
+from tests.engine.folds import fold_both, partner_needed, state_fields
 from tests.engine.records import call, deal, plays
 
 # ``engine.replay`` the module (the package exports the function under that name).
@@ -75,15 +75,10 @@ def test_result_stays_a_frozen_value() -> None:
 def _candidate_starts(record: Any) -> list[tuple[Any, Any]] | None:
     """Per candidate partner: the fold going on from ``Variant.assume_partner`` and the
     plain fold from the start, event by event, with him assumed; None without one."""
-    try:
-        variant, rules, events, undo_error = prepare(record)
-    except RecordError:
+    needed = partner_needed(record)
+    if needed is None:
         return None
-    try:
-        fold(variant, rules, events, undo_error)
-        return None
-    except NeedPartner as need:
-        found = need
+    variant, rules, events, undo_error, found = needed
     out = []
     for q in found.candidates:
         pair: list[tuple[Any, Any]] = []
@@ -426,15 +421,10 @@ def _shared_starts(record: Any) -> tuple[list[tuple[Any, Any]], bool, bool] | No
     plain fold from the start, event by event, with him assumed; whether the sharing
     folded anything, and whether it ended with an end of the raising each candidate
     settles. None without candidates."""
-    try:
-        variant, rules, events, undo_error = prepare(record)
-    except RecordError:
+    needed = partner_needed(record)
+    if needed is None:
         return None
-    try:
-        fold(variant, rules, events, undo_error)
-        return None
-    except NeedPartner as need:
-        found = need
+    variant, rules, events, undo_error, found = needed
     position = found.position
     variant.share_prefix(found, events, len(events))
     moved = found.resume > position + 1 or bool(found.starts)

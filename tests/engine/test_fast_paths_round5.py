@@ -15,7 +15,7 @@ from engine.core import NEVER, Knowledge, NeedPartner
 from engine.fuchsen import CLASS
 from engine.generate import random_game
 from engine.replay import RecordError, fold, prepare
-from tests.engine.folds import state_fields
+from tests.engine.folds import partner_needed, state_fields
 from tests.engine.test_fast_paths import (
     _plain_replay,
     _shared_starts,
@@ -60,15 +60,10 @@ def _candidates_in_trick_one(record: Any) -> tuple[list[tuple[Any, Any]], int, i
     against his plain fold from the start; and how many candidates played a card with
     the called suit led in the shared first trick and stayed in the shared fold, and
     how many left it there. None without candidates."""
-    try:
-        variant, rules, events, undo_error = prepare(record)
-    except RecordError:
+    needed = partner_needed(record)
+    if needed is None:
         return None
-    try:
-        fold(variant, rules, events, undo_error)
-        return None
-    except NeedPartner as need:
-        found = need
+    variant, rules, events, undo_error, found = needed
     variant.share_prefix(found, events, len(events))
     stayed = left = 0
     after = found.after
@@ -155,12 +150,10 @@ def test_candidates_the_shared_fold_takes_to_the_end_are_settled_as_their_fold_w
     taken = 0
     for seed in range(400):
         record = random_game(seed, "fuchsen", 5, hands=False)
-        variant, rules, events, undo_error = prepare(record)
-        try:
-            fold(variant, rules, events, undo_error)
+        needed = partner_needed(record)
+        if needed is None:
             continue
-        except NeedPartner as need:
-            found = need
+        variant, rules, events, undo_error, found = needed
         variant.share_prefix(found, events, len(events))
         for q in found.candidates:
             start = variant.assume_partner(found, q)
@@ -249,15 +242,10 @@ def test_a_candidates_fold_reusing_the_deal_equals_his_fold_from_the_start() -> 
     for seed in range(150):
         record = random_game(seed, "koenigrufen", 4, hands=seed % 5 == 0, contract="durchmarsch")
         for changed in _koenig_mutations(record, rng):
-            try:
-                variant, rules, events, undo_error = prepare(changed)
-            except RecordError:
+            needed = partner_needed(changed)
+            if needed is None:
                 continue
-            try:
-                fold(variant, rules, events, undo_error)
-                continue
-            except NeedPartner as need:
-                found = need
+            variant, rules, events, undo_error, found = needed
             assert found.dealt is not None
             for q in found.candidates:
                 got = []
