@@ -19,12 +19,13 @@ from engine.core import (
     Illegal,
     Knowledge,
     NeedPartner,
+    Variant,
     evolve,
 )
 from engine.fuchsen import FuchsenState, augen_of
 from engine.koenigrufen import CONTRACTS, WITH_CALLED, KoenigState
 from engine.replay import RecordError, apply, fold, prepare, replay
-from engine.result import Result
+from engine.result import EngineError, Result
 from engine.rules import FUCHSEN_LEVELS
 
 __all__ = ["CallOptions", "Legal", "TableView", "TrickView", "legal_moves", "table_view"]
@@ -322,17 +323,22 @@ def _merge(a: Legal, b: Legal) -> Legal:
 def table_view(record: object) -> TableView:
     """The table after ``record``: seats, the trick on the table, the tricks taken,
     whose turn it is and what is legal next. Never raises."""
-    result = replay(record)
     try:
         variant, rules, events, undo_error = prepare(record)
     except RecordError:
+        result = replay(record)
         return TableView(game=result.game, status=result.status, result=result)
     next_index = len(record["events"]) if isinstance(record, dict) else 0
     states: list[GameState] = []
     try:
-        state, _ = fold(variant, rules, events, undo_error)
+        state, error = fold(variant, rules, events, undo_error)
         states.append(state)
+        # Where the partner is not in question, ``replay`` would fold these same
+        # (resolved) events and read its result off this state: one fold, not two
+        # (the recording API builds a view on every append).
+        result = _result_of(variant, state, error)
     except NeedPartner as need:
+        result = replay(record)
         for q in need.candidates:
             state, error = fold(variant, rules, events, undo_error, assumed=(q, need.called))
             if error is None or result.status == "invalid":
@@ -345,6 +351,16 @@ def table_view(record: object) -> TableView:
         for s in states:
             legal = _merge(legal, legal_moves(s, next_index))
     return _describe(state, result, legal, len(events), partner_known=len(states) == 1)
+
+
+def _result_of(variant: Variant, state: GameState, error: EngineError | None) -> Result:
+    """What ``replay`` returns for a record whose resolved events fold to ``state`` and
+    ``error`` without needing the partner (``replay._replay_resolved``'s ending)."""
+    if error is not None:
+        return Result(status="invalid", game=variant.name, error=error)
+    if state.table is None:
+        return Result(status="in_progress", game=variant.name, awaiting="deal")
+    return variant.result(state)
 
 
 def _describe(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -223,4 +224,28 @@ def test_random_events_after_a_deal_never_crash_the_engine(
     rec = record(game, deal(players), *tail)
     result = replay(rec)
     assert result.status in ("invalid", "in_progress", "finished", "annulled")
-    table_view(rec).to_dict()
+    view = table_view(rec)
+    assert view.result == result
+    view.to_dict()
+
+
+@pytest.mark.parametrize("hands", [True, False], ids=["hands", "no hands"])
+@pytest.mark.parametrize(
+    ("game", "seats"), [("fuchsen", 4), ("fuchsen", 5), ("fuchsen", 6), ("koenigrufen", 4)]
+)
+def test_the_view_carries_the_replays_result_for_every_prefix_and_undo(
+    game: str, seats: int, hands: bool
+) -> None:
+    # The view folds the record itself and reads the result off its own state
+    # unless the partner is in question: it must say what ``replay`` says, also for
+    # records cut short, awaiting the partner, or undoing their last events.
+    from engine import replay
+    from engine.generate import random_game
+
+    for seed in range(12):
+        full = random_game(4_000 + seed, game, seats, hands=hands)
+        events = full["events"]
+        for k in range(1, len(events) + 1):
+            for tail in ([], [UNDO], [UNDO, UNDO]):
+                rec = {**full, "events": events[:k] + tail}
+                assert table_view(rec).result == replay(rec), (seed, k, len(tail))
