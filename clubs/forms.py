@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club
+from clubs.models import Club, GameKind, Player, RuleProfile, Season
 
 
 class SignupForm(UserCreationForm):
@@ -59,3 +59,41 @@ class ClubCreateForm(forms.Form):
 
     def as_service_kwargs(self) -> dict[str, Any]:
         return dict(self.cleaned_data)
+
+
+class PlayerCreateForm(forms.Form):
+    """A new player of the club: a guest until a member claims him by invitation."""
+
+    display_name = forms.CharField(
+        label=_("New player"), max_length=Player._meta.get_field("display_name").max_length
+    )
+
+
+class _RuleProfileChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.name} · {obj.get_game_kind_display()}"
+
+
+class SeasonCreateForm(forms.Form):
+    """A new season: its name, game, first day and (optionally) the club's house rules."""
+
+    name = forms.CharField(
+        label=_("Name of the season"), max_length=Season._meta.get_field("name").max_length
+    )
+    game_kind = forms.ChoiceField(label=_("Game"), choices=GameKind.choices)
+    start = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    rule_profile = _RuleProfileChoice(
+        label=_("House rules"),
+        queryset=RuleProfile.objects.none(),
+        required=False,
+        empty_label=_("the default rules"),
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Only this club's profiles; the service checks that the game matches.
+        field = self.fields["rule_profile"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = RuleProfile.objects.filter(club=club).order_by("name", "id")

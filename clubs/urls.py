@@ -41,5 +41,17 @@ urlpatterns = [
         views.invitation_create,
         name="invitation-create-page",
     ),
+    path("clubs/<slug:slug>/players/new/", views.player_create, name="player-create-page"),
+    path(
+        "clubs/<slug:slug>/players/<int:player_id>/active/",
+        views.player_active,
+        name="player-active-page",
+    ),
+    path("clubs/<slug:slug>/seasons/new/", views.season_create, name="season-create-page"),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/close/",
+        views.season_close,
+        name="season-close-page",
+    ),
     path("join/<invitation_token:token>/", views.invitation_accept, name="invitation-accept"),
 ]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -19,8 +20,14 @@ from django.views.decorators.http import require_http_methods
 from rest_framework.throttling import SimpleRateThrottle
 
 from clubs import selectors, services
-from clubs.forms import ClubCreateForm, PasswordChangeForm, SignupForm
-from clubs.models import Invitation, Role, role_at_least
+from clubs.forms import (
+    ClubCreateForm,
+    PasswordChangeForm,
+    PlayerCreateForm,
+    SeasonCreateForm,
+    SignupForm,
+)
+from clubs.models import Invitation, Membership, Role, role_at_least
 from clubs.permissions import membership_for
 
 
@@ -147,21 +154,123 @@ def club_create(request: HttpRequest) -> HttpResponse:
 @login_required
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(request.user, slug)
+    return _club_page(request, membership)
+
+
+def _club_page(
+    request: HttpRequest,
+    membership: Membership,
+    *,
+    player_form: PlayerCreateForm | None = None,
+    season_form: SeasonCreateForm | None = None,
+) -> HttpResponse:
+    """The club page; a form given here is one that came back with errors (answered 400)."""
     club = membership.club
     is_admin = role_at_least(membership.role, Role.ADMIN)
+    if season_form is None and is_admin:
+        today = timezone.localdate(timezone=club.zone)
+        season_form = SeasonCreateForm(club=club, initial={"start": today})
+    players = list(selectors.player_list(club=club))
     context = {
         "club": club,
         "membership": membership,
         "is_admin": is_admin,
+        "is_scorer": role_at_least(membership.role, Role.SCORER),
         "memberships": selectors.membership_list(club=club),
-        "players": selectors.player_list(club=club),
+        "players": players,
+        "guests": [p for p in players if p.is_guest and p.is_active],
         "seasons": selectors.season_list(club=club),
         "rule_profiles": selectors.rule_profile_list(club=club),
         "invitations": selectors.invitation_list(club=club, pending_only=True) if is_admin else [],
+        "player_form": player_form or PlayerCreateForm(),
+        "season_form": season_form,
     }
+    failed = any(form is not None and form.is_bound for form in (player_form, season_form))
     # Dates and times on a club's pages are the club's local ones.
     with timezone.override(club.zone):
-        return render(request, "clubs/club_page.html", context)
+        return render(request, "clubs/club_page.html", context, status=400 if failed else 200)
+
+
+def _form_errors(form: forms.Form, error: ValidationError) -> None:
+    """A service's refusal, shown at the form's fields it names (else above the form)."""
+    if hasattr(error, "error_dict"):
+        for field, field_errors in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, field_errors)
+    else:
+        form.add_error(None, error.messages)
+
+
+@login_required
+@require_http_methods(["POST"])
+def player_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """A scorer adds a guest who sits down at the table (as the API lets him)."""
+    membership = membership_for(request.user, slug, Role.SCORER)
+    form = PlayerCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            player = services.player_create(
+                club=membership.club, display_name=form.cleaned_data["display_name"]
+            )
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(
+                request, _("%(name)s is now a player of the club.") % {"name": player.display_name}
+            )
+            return redirect("club-page", slug=membership.club.slug)
+    return _club_page(request, membership, player_form=form)
+
+
+@login_required
+@require_http_methods(["POST"])
+def player_active(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """Take a player out of the pickers (he keeps his history) or bring him back."""
+    club = membership_for(request.user, slug, Role.ADMIN).club
+    player = get_object_or_404(selectors.player_list(club=club), pk=player_id)
+    active = request.POST.get("active") == "1"
+    services.player_update(player=player, is_active=active)
+    if active:
+        messages.success(request, _("%(name)s plays again.") % {"name": player.display_name})
+    else:
+        messages.success(
+            request,
+            _("%(name)s no longer appears when seats are chosen; his games stay.")
+            % {"name": player.display_name},
+        )
+    return redirect("club-page", slug=club.slug)
+
+
+@login_required
+@require_http_methods(["POST"])
+def season_create(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for(request.user, slug, Role.ADMIN)
+    club = membership.club
+    form = SeasonCreateForm(request.POST, club=club)
+    if form.is_valid():
+        try:
+            season = services.season_create(club=club, **form.cleaned_data)
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, _("The season %(name)s is open.") % {"name": season.name})
+            return redirect("club-page", slug=club.slug)
+    return _club_page(request, membership, season_form=form)
+
+
+@login_required
+@require_http_methods(["POST"])
+def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """Close a season today (its balances stay; a new one can then be opened)."""
+    club = membership_for(request.user, slug, Role.ADMIN).club
+    season = get_object_or_404(selectors.season_list(club=club), pk=season_id)
+    try:
+        services.season_close(season=season)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("The season %(name)s is closed.") % {"name": season.name})
+    return redirect("club-page", slug=club.slug)
 
 
 @login_required
@@ -169,8 +278,15 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
 def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = membership_for(request.user, slug, Role.ADMIN).club
     role = request.POST.get("role", Role.MEMBER)
+    # Optionally for a guest, whose games the new member then takes over.
+    player_id = request.POST.get("player", "")
+    player = (
+        selectors.player_list(club=club).filter(pk=int(player_id)).first()
+        if player_id.isdigit()
+        else None
+    )
     try:
-        services.invitation_create(club=club, created_by=request.user, role=role)
+        services.invitation_create(club=club, created_by=request.user, role=role, player=player)
     except ValidationError as error:
         for message in error.messages:
             messages.error(request, message)

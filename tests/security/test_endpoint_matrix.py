@@ -209,6 +209,14 @@ MATRIX: dict[str, Row] = {
     "invitation-create-page": Row(
         "post", page("/clubs/{w.club.slug}/invitations/new/"), ADMINS_ONLY, {}
     ),
+    "player-create-page": Row("post", page("/clubs/{w.club.slug}/players/new/"), SCORERS_ONLY, {}),
+    "player-active-page": Row(
+        "post", page("/clubs/{w.club.slug}/players/" + P + "/active/"), ADMINS_ONLY, {}
+    ),
+    "season-create-page": Row("post", page("/clubs/{w.club.slug}/seasons/new/"), ADMINS_ONLY, {}),
+    "season-close-page": Row(
+        "post", page("/clubs/{w.club.slug}/seasons/" + S + "/close/"), ADMINS_ONLY, {}
+    ),
     "club-book": Row("get", page("/clubs/{w.club.slug}/book/"), MEMBERS_ONLY),
     "evening-new": Row("get", page("/clubs/{w.club.slug}/evenings/new/"), SCORERS_ONLY),
     "evening-page": Row("get", page("/evenings/" + E + "/"), MEMBERS_ONLY),

@@ -1,0 +1,63 @@
+"""A new club gets ready for its first evening on a phone, without the API: it is
+founded, opens a season, adds its players and seats them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clubs.models import Player, Season
+from games.models import Evening
+from tests.e2e.conftest import no_horizontal_scroll, shoot
+from tests.e2e.pages import log_in
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_new_club_opens_a_season_adds_players_and_seats_them(
+    live_server: Any, phone: Any
+) -> None:
+    UserFactory.create(username="sepp")
+    page = phone
+    log_in(page, live_server.url, "sepp", "/clubs/new/")
+    page.fill("#id_name", "Kartenrunde Graden")
+    page.click("main form button[type=submit]")
+    page.wait_for_url("**/clubs/kartenrunde-graden/")
+
+    # No season yet: the form to open one is already unfolded.
+    assert page.is_visible("#season-form")
+    page.fill("#id_name", "Fuchsen 2027")
+    page.select_option("#id_game_kind", "fuchsen")
+    page.fill("#id_start", "2027-01-06")
+    page.click("#season-form button[type=submit]")
+    page.wait_for_load_state()
+    assert "Die Saison Fuchsen 2027 ist eröffnet." in page.inner_text(".messages")
+
+    for name in ("Anna", "Bert", "Carl", "Dora"):
+        page.fill("#id_display_name", name)
+        page.click("#player-form button[type=submit]")
+        page.wait_for_load_state()
+        assert f"{name} spielt jetzt im Verein mit." in page.inner_text(".messages")
+    # A name twice is refused at the field, and the page says why.
+    page.fill("#id_display_name", "anna")
+    page.click("#player-form button[type=submit]")
+    page.wait_for_load_state()
+    assert "Der Verein hat schon einen Spieler mit diesem Namen." in page.inner_text("#player-form")
+    assert no_horizontal_scroll(page)
+    shoot(page, "club-page-managed-phone")
+
+    # The founder plays too: the club made him a player named after his account.
+    founder = Player.objects.get(user__username="sepp").display_name
+    page.goto(f"{live_server.url}/clubs/kartenrunde-graden/evenings/new/")
+    for seat, name in enumerate((founder, "Anna", "Bert", "Carl", "Dora"), start=1):
+        page.select_option(f"#seat{seat}", label=name)
+    page.click("#evening-form button[type=submit]")
+    page.wait_for_url("**/evenings/*/")
+    assert "Am Tisch" in page.inner_text("main")
+
+    season = Season.objects.get(name="Fuchsen 2027")
+    assert season.status == Season.Status.OPEN
+    assert Player.objects.filter(club=season.club).count() == 5
+    assert Evening.objects.get(season=season).seats.count() == 5
