@@ -53,5 +53,15 @@ urlpatterns = [
         views.season_close,
         name="season-close-page",
     ),
+    path(
+        "clubs/<slug:slug>/rules/new/<str:game_kind>/",
+        views.rule_profile_new,
+        name="rule-profile-new-page",
+    ),
+    path(
+        "clubs/<slug:slug>/rules/<int:profile_id>/",
+        views.rule_profile_page,
+        name="rule-profile-page",
+    ),
     path("join/<invitation_token:token>/", views.invitation_accept, name="invitation-accept"),
 ]

@@ -10,15 +10,15 @@ from clubs.models import Club, GameKind, Invitation, Player, Season
 from tests.conftest import PersonaClient
 from tests.factories import ClubFactory, PlayerFactory, RuleProfileFactory, SeasonFactory
 
-FORM = {"format": "multipart"}  # a browser form, not the API clients' default JSON
-
 
 def _page(client: PersonaClient, club: Club) -> str:
     return client.get(f"/clubs/{club.slug}/").content.decode()
 
 
 def test_a_scorer_adds_a_guest_who_can_then_be_seated(club: Club, scorer: PersonaClient) -> None:
-    response = scorer.post(f"/clubs/{club.slug}/players/new/", {"display_name": " Hansi "}, **FORM)
+    response = scorer.post(
+        f"/clubs/{club.slug}/players/new/", {"display_name": " Hansi "}, format="multipart"
+    )
     assert response.status_code == 302
     player = Player.objects.get(club=club, display_name="Hansi")
     assert player.is_guest and player.is_active
@@ -32,7 +32,9 @@ def test_a_name_the_club_already_has_is_refused_at_the_field(
 ) -> None:
     PlayerFactory.create(club=club, display_name="Hansi")
     before = Player.objects.filter(club=club).count()
-    response = scorer.post(f"/clubs/{club.slug}/players/new/", {"display_name": "hansi"}, **FORM)
+    response = scorer.post(
+        f"/clubs/{club.slug}/players/new/", {"display_name": "hansi"}, format="multipart"
+    )
     assert response.status_code == 400
     form = response.context["player_form"]
     assert form.errors["display_name"]
@@ -42,7 +44,9 @@ def test_a_name_the_club_already_has_is_refused_at_the_field(
 def test_an_empty_or_overlong_name_is_refused(club: Club, scorer: PersonaClient) -> None:
     before = Player.objects.filter(club=club).count()
     for name in ("   ", "x" * 61):
-        response = scorer.post(f"/clubs/{club.slug}/players/new/", {"display_name": name}, **FORM)
+        response = scorer.post(
+            f"/clubs/{club.slug}/players/new/", {"display_name": name}, format="multipart"
+        )
         assert response.status_code == 400
         assert response.context["player_form"].errors["display_name"]
     assert Player.objects.filter(club=club).count() == before
@@ -52,7 +56,9 @@ def test_a_plain_member_cannot_add_players_and_sees_no_form(
     club: Club, member: PersonaClient
 ) -> None:
     assert 'id="player-form"' not in _page(member, club)
-    response = member.post(f"/clubs/{club.slug}/players/new/", {"display_name": "Hansi"}, **FORM)
+    response = member.post(
+        f"/clubs/{club.slug}/players/new/", {"display_name": "Hansi"}, format="multipart"
+    )
     assert response.status_code == 403
     assert not Player.objects.filter(club=club, display_name="Hansi").exists()
 
@@ -70,7 +76,7 @@ def test_an_admin_opens_a_season_with_the_clubs_house_rules(
             "start": "2027-01-06",
             "rule_profile": profile.pk,
         },
-        **FORM,
+        format="multipart",
     )
     assert response.status_code == 302
     season = Season.objects.get(club=club, name="Königrufen 2027")
@@ -85,7 +91,7 @@ def test_the_start_may_be_typed_the_german_way(club: Club, admin: PersonaClient)
     response = admin.post(
         f"/clubs/{club.slug}/seasons/new/",
         {"name": "Fuchsen 2027", "game_kind": GameKind.FUCHSEN, "start": "06.01.2027"},
-        **FORM,
+        format="multipart",
     )
     assert response.status_code == 302
     assert Season.objects.get(club=club, name="Fuchsen 2027").start == datetime.date(2027, 1, 6)
@@ -99,7 +105,7 @@ def test_a_second_open_season_of_a_game_is_refused_and_nothing_is_written(
     response = admin.post(
         f"/clubs/{club.slug}/seasons/new/",
         {"name": "Noch eine", "game_kind": GameKind.FUCHSEN, "start": "2027-01-06"},
-        **FORM,
+        format="multipart",
     )
     assert response.status_code == 400
     assert response.context["season_form"].errors["game_kind"]
@@ -121,7 +127,7 @@ def test_house_rules_of_another_game_or_club_are_refused(club: Club, admin: Pers
                 "start": "2027-01-06",
                 "rule_profile": profile.pk,
             },
-            **FORM,
+            format="multipart",
         )
         assert response.status_code == 400
         assert response.context["season_form"].errors["rule_profile"]
@@ -132,7 +138,7 @@ def test_a_bad_date_or_game_is_refused_at_the_field(club: Club, admin: PersonaCl
     response = admin.post(
         f"/clubs/{club.slug}/seasons/new/",
         {"name": "X", "game_kind": "skat", "start": "31.02.2027"},
-        **FORM,
+        format="multipart",
     )
     assert response.status_code == 400
     errors = response.context["season_form"].errors
@@ -142,10 +148,10 @@ def test_a_bad_date_or_game_is_refused_at_the_field(club: Club, admin: PersonaCl
 def test_an_admin_closes_a_season_once(club: Club, admin: PersonaClient) -> None:
     season = SeasonFactory.create(club=club, game_kind=GameKind.KOENIGRUFEN)
     url = f"/clubs/{club.slug}/seasons/{season.pk}/close/"
-    assert admin.post(url, {}, **FORM).status_code == 302
+    assert admin.post(url, {}, format="multipart").status_code == 302
     season.refresh_from_db()
     assert season.status == Season.Status.CLOSED and season.end is not None
-    again = admin.post(url, {}, **FORM, follow=True)
+    again = admin.post(url, {}, format="multipart", follow=True)
     assert "Diese Saison ist schon abgeschlossen." in again.content.decode()
 
 
@@ -167,7 +173,7 @@ def test_scorers_cannot_open_or_close_seasons_or_set_players_aside(
         (f"/clubs/{slug}/seasons/{season.pk}/close/", {}),
         (f"/clubs/{slug}/players/{player.pk}/active/", {"active": "0"}),
     ):
-        assert scorer.post(url, data, **FORM).status_code == 403
+        assert scorer.post(url, data, format="multipart").status_code == 403
     season.refresh_from_db()
     player.refresh_from_db()
     assert season.status == Season.Status.OPEN and player.is_active
@@ -179,11 +185,11 @@ def test_a_player_set_aside_leaves_the_seat_picker_and_comes_back(
     player = PlayerFactory.create(club=club, display_name="Vroni")
     url = f"/clubs/{club.slug}/players/{player.pk}/active/"
     picker = f"/clubs/{club.slug}/evenings/new/"
-    assert admin.post(url, {"active": "0"}, **FORM).status_code == 302
+    assert admin.post(url, {"active": "0"}, format="multipart").status_code == 302
     player.refresh_from_db()
     assert not player.is_active
     assert player not in admin.get(picker).context["players"]
-    assert admin.post(url, {"active": "1"}, **FORM).status_code == 302
+    assert admin.post(url, {"active": "1"}, format="multipart").status_code == 302
     player.refresh_from_db()
     assert player.is_active
     assert player in admin.get(picker).context["players"]
@@ -194,15 +200,23 @@ def test_another_clubs_player_or_season_is_not_found(club: Club, admin: PersonaC
     player = PlayerFactory.create(club=other)
     season = SeasonFactory.create(club=other)
     slug = club.slug
-    assert admin.post(f"/clubs/{slug}/players/{player.pk}/active/", {}, **FORM).status_code == 404
-    assert admin.post(f"/clubs/{slug}/seasons/{season.pk}/close/", {}, **FORM).status_code == 404
+    assert (
+        admin.post(f"/clubs/{slug}/players/{player.pk}/active/", {}, format="multipart").status_code
+        == 404
+    )
+    assert (
+        admin.post(f"/clubs/{slug}/seasons/{season.pk}/close/", {}, format="multipart").status_code
+        == 404
+    )
 
 
 def test_an_invitation_may_offer_a_guest_to_take_over(club: Club, admin: PersonaClient) -> None:
     guest = PlayerFactory.create(club=club, display_name="Hansi")
     assert f'<option value="{guest.pk}">Hansi</option>' in _page(admin, club)
     response = admin.post(
-        f"/clubs/{club.slug}/invitations/new/", {"role": "member", "player": guest.pk}, **FORM
+        f"/clubs/{club.slug}/invitations/new/",
+        {"role": "member", "player": guest.pk},
+        format="multipart",
     )
     assert response.status_code == 302
     invitation = Invitation.objects.get(club=club)

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from clubs.models import Player, Season
+from clubs.models import Player, Role, RuleProfile, Season
 from games.models import Evening
 from tests.e2e.conftest import no_horizontal_scroll, shoot
 from tests.e2e.pages import log_in
-from tests.factories import UserFactory
+from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -61,3 +61,24 @@ def test_a_new_club_opens_a_season_adds_players_and_seats_them(
     assert season.status == Season.Status.OPEN
     assert Player.objects.filter(club=season.club).count() == 5
     assert Evening.objects.get(season=season).seats.count() == 5
+
+
+def test_an_admin_writes_the_clubs_house_rules_on_a_phone(live_server: Any, phone: Any) -> None:
+    user = UserFactory.create(username="resi")
+    club = ClubFactory.create(name="Kartenrunde Graden", slug="graden")
+    MembershipFactory.create(club=club, user=user, role=Role.ADMIN)
+    page = phone
+    log_in(page, live_server.url, "resi", "/clubs/graden/")
+    page.click("#rules a[href$='/rules/new/fuchsen/']")
+    page.wait_for_load_state()
+    page.fill("#id_name", "Gasthaus Post")
+    page.uncheck("#id_strict_raise_windows")
+    page.fill("#id_fuchs_penalty", "20")
+    assert no_horizontal_scroll(page)
+    page.click("#rules-form button[type=submit]")
+    page.wait_for_load_state()
+    assert "Die Hausregeln Gasthaus Post sind gespeichert." in page.inner_text(".messages")
+    assert "geändert (Standard: 10)" in page.inner_text("#rules-form")
+    shoot(page, "house-rules-phone")
+    profile = RuleProfile.objects.get(club=club)
+    assert profile.overrides == {"strict_raise_windows": False, "fuchs_penalty": 20}

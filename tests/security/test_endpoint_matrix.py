@@ -217,6 +217,12 @@ MATRIX: dict[str, Row] = {
     "season-close-page": Row(
         "post", page("/clubs/{w.club.slug}/seasons/" + S + "/close/"), ADMINS_ONLY, {}
     ),
+    "rule-profile-new-page": Row(
+        "get", page("/clubs/{w.club.slug}/rules/new/fuchsen/"), ADMINS_ONLY
+    ),
+    "rule-profile-page": Row(
+        "get", page("/clubs/{w.club.slug}/rules/{w.rule_profile.pk}/"), MEMBERS_ONLY
+    ),
     "club-book": Row("get", page("/clubs/{w.club.slug}/book/"), MEMBERS_ONLY),
     "evening-new": Row("get", page("/clubs/{w.club.slug}/evenings/new/"), SCORERS_ONLY),
     "evening-page": Row("get", page("/evenings/" + E + "/"), MEMBERS_ONLY),
