@@ -63,5 +63,15 @@ urlpatterns = [
         views.rule_profile_page,
         name="rule-profile-page",
     ),
+    path(
+        "clubs/<slug:slug>/members/<int:membership_id>/role/",
+        views.membership_role,
+        name="membership-role-page",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<int:membership_id>/remove/",
+        views.membership_remove,
+        name="membership-remove-page",
+    ),
     path("join/<invitation_token:token>/", views.invitation_accept, name="invitation-accept"),
 ]

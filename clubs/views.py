@@ -10,10 +10,10 @@ from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -178,6 +178,8 @@ def _club_page(
         "membership": membership,
         "is_admin": is_admin,
         "is_scorer": role_at_least(membership.role, Role.SCORER),
+        "is_owner": membership.role == Role.OWNER,
+        "roles": Role.choices,
         "memberships": selectors.membership_list(club=club),
         "players": players,
         "guests": [p for p in players if p.is_guest and p.is_active],
@@ -320,6 +322,55 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
         {"invitation": invitation, "error": error},
         status=400 if error else 200,
     )
+
+
+@login_required
+@require_http_methods(["POST"])
+def membership_role(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
+    """An admin gives a member another role (only an owner grants or takes ownership)."""
+    club = membership_for(request.user, slug, Role.ADMIN).club
+    target = get_object_or_404(selectors.membership_list(club=club), pk=membership_id)
+    try:
+        services.membership_change_role(
+            membership=target, role=request.POST.get("role", ""), actor=request.user
+        )
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _("%(user)s is now %(role)s.")
+            % {"user": target.user.username, "role": target.get_role_display()},
+        )
+    return redirect(reverse("club-page", args=[club.slug]) + "#members")
+
+
+@login_required
+@require_http_methods(["POST"])
+def membership_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
+    """An admin removes a member, or a member leaves; the player and his games stay."""
+    mine = membership_for(request.user, slug)
+    club = mine.club
+    target = get_object_or_404(selectors.membership_list(club=club), pk=membership_id)
+    leaving = target.pk == mine.pk  # read first: deleting the row clears its pk
+    if not leaving and not role_at_least(mine.role, Role.ADMIN):
+        raise PermissionDenied
+    try:
+        services.membership_remove(membership=target, actor=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return redirect(reverse("club-page", args=[club.slug]) + "#members")
+    if leaving:
+        messages.success(request, _("You have left %(club)s.") % {"club": club.name})
+        return redirect("home")
+    messages.success(
+        request,
+        _("%(user)s is no longer a member; his player and games stay.")
+        % {"user": target.user.username},
+    )
+    return redirect(reverse("club-page", args=[club.slug]) + "#members")
 
 
 # --- House rules -------------------------------------------------------------------------

@@ -6,9 +6,15 @@ from __future__ import annotations
 
 import datetime
 
-from clubs.models import Club, GameKind, Invitation, Player, Season
+from clubs.models import Club, GameKind, Invitation, Membership, Player, Role, Season
 from tests.conftest import PersonaClient
-from tests.factories import ClubFactory, PlayerFactory, RuleProfileFactory, SeasonFactory
+from tests.factories import (
+    ClubFactory,
+    MembershipFactory,
+    PlayerFactory,
+    RuleProfileFactory,
+    SeasonFactory,
+)
 
 
 def _page(client: PersonaClient, club: Club) -> str:
@@ -222,3 +228,87 @@ def test_an_invitation_may_offer_a_guest_to_take_over(club: Club, admin: Persona
     invitation = Invitation.objects.get(club=club)
     assert invitation.player == guest
     assert "Hansi" in _page(admin, club)
+
+
+def _membership(client: PersonaClient, club: Club) -> Membership:
+    return Membership.objects.get(club=club, user=client.user)
+
+
+def test_an_admin_makes_a_member_a_scorer(
+    club: Club, admin: PersonaClient, member: PersonaClient
+) -> None:
+    target = _membership(member, club)
+    url = f"/clubs/{club.slug}/members/{target.pk}/role/"
+    response = admin.post(url, {"role": "scorer"}, format="multipart", follow=True)
+    assert response.status_code == 200
+    target.refresh_from_db()
+    assert target.role == Role.SCORER
+    assert "ist jetzt Schreiber." in response.content.decode()
+
+
+def test_only_an_owner_grants_ownership_and_the_last_owner_stays(
+    club: Club, owner: PersonaClient, admin: PersonaClient, member: PersonaClient
+) -> None:
+    target = _membership(member, club)
+    refused = admin.post(
+        f"/clubs/{club.slug}/members/{target.pk}/role/",
+        {"role": "owner"},
+        format="multipart",
+        follow=True,
+    )
+    assert "Nur ein Eigentümer" in refused.content.decode()
+    target.refresh_from_db()
+    assert target.role == Role.MEMBER
+    mine = _membership(owner, club)
+    response = owner.post(
+        f"/clubs/{club.slug}/members/{mine.pk}/role/",
+        {"role": "member"},
+        format="multipart",
+        follow=True,
+    )
+    assert "Ein Verein braucht einen Eigentümer" in response.content.decode()
+    mine.refresh_from_db()
+    assert mine.role == Role.OWNER
+
+
+def test_scorers_and_members_cannot_change_roles(
+    club: Club, scorer: PersonaClient, member: PersonaClient
+) -> None:
+    target = _membership(member, club)
+    page = _page(scorer, club)
+    assert f"/members/{target.pk}/role/" not in page
+    url = f"/clubs/{club.slug}/members/{target.pk}/role/"
+    assert scorer.post(url, {"role": "admin"}, format="multipart").status_code == 403
+    remove = f"/clubs/{club.slug}/members/{target.pk}/remove/"
+    assert scorer.post(remove, {}, format="multipart").status_code == 403
+    assert Membership.objects.filter(pk=target.pk, role=Role.MEMBER).exists()
+
+
+def test_an_admin_removes_a_member_whose_player_stays(
+    club: Club, admin: PersonaClient, member: PersonaClient
+) -> None:
+    target = _membership(member, club)
+    player = PlayerFactory.create(club=club, user=member.user, display_name="Gretl")
+    url = f"/clubs/{club.slug}/members/{target.pk}/remove/"
+    response = admin.post(url, {}, format="multipart", follow=True)
+    assert "ist kein Mitglied mehr" in response.content.decode()
+    assert not Membership.objects.filter(pk=target.pk).exists()
+    assert Player.objects.filter(pk=player.pk).exists()
+    assert member.get(f"/clubs/{club.slug}/").status_code == 404
+
+
+def test_a_member_leaves_the_club_himself(club: Club, member: PersonaClient) -> None:
+    mine = _membership(member, club)
+    assert f"/members/{mine.pk}/remove/" in _page(member, club)
+    response = member.post(f"/clubs/{club.slug}/members/{mine.pk}/remove/", {}, format="multipart")
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert not Membership.objects.filter(pk=mine.pk).exists()
+
+
+def test_another_clubs_membership_is_not_found(club: Club, admin: PersonaClient) -> None:
+    stranger = MembershipFactory.create(club=ClubFactory.create())
+    for action, data in (("role", {"role": "member"}), ("remove", {})):
+        url = f"/clubs/{club.slug}/members/{stranger.pk}/{action}/"
+        assert admin.post(url, data, format="multipart").status_code == 404
+    assert Membership.objects.filter(pk=stranger.pk).exists()

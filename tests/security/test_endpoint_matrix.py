@@ -223,6 +223,15 @@ MATRIX: dict[str, Row] = {
     "rule-profile-page": Row(
         "get", page("/clubs/{w.club.slug}/rules/{w.rule_profile.pk}/"), MEMBERS_ONLY
     ),
+    "membership-role-page": Row(
+        "post",
+        page("/clubs/{w.club.slug}/members/{w.target.pk}/role/"),
+        ADMINS_ONLY,
+        {"role": "member"},
+    ),
+    "membership-remove-page": Row(
+        "post", page("/clubs/{w.club.slug}/members/{w.target.pk}/remove/"), ADMINS_ONLY, {}
+    ),
     "club-book": Row("get", page("/clubs/{w.club.slug}/book/"), MEMBERS_ONLY),
     "evening-new": Row("get", page("/clubs/{w.club.slug}/evenings/new/"), SCORERS_ONLY),
     "evening-page": Row("get", page("/evenings/" + E + "/"), MEMBERS_ONLY),
