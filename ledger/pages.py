@@ -100,13 +100,12 @@ def _format_tick(v: float) -> str:
 
 
 def _season_for(club: Club, season_id: int | None) -> Season:
-    seasons = club_selectors.season_list(club=club)
     if season_id is not None:
         try:
             return club_selectors.season_get(club=club, season_id=season_id)
         except ObjectDoesNotExist:
             raise Http404 from None
-    season = seasons.filter(status=Season.Status.OPEN).first() or seasons.first()
+    season = selectors.season_current(club=club)
     if season is None:
         raise Http404
     return season
@@ -114,7 +113,7 @@ def _season_for(club: Club, season_id: int | None) -> Season:
 
 @login_required
 def season_current(request: HttpRequest, slug: str) -> HttpResponse:
-    """The club's current season table (the open one, else the latest)."""
+    """The club's current season table (``selectors.season_current``)."""
     club = membership_for(request.user, slug).club
     season = _season_for(club, None)
     return redirect("standings-page", slug=club.slug, season_id=season.pk)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from django.db.models import F, Q, QuerySet, Sum
+from django.db.models import F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from clubs.models import Club, Season
@@ -186,3 +186,26 @@ def seasons_behind() -> QuerySet[ProjectionState]:
     """States of seasons whose projections miss changes (never computed or older version)."""
     behind = Q(computed_from__isnull=True) | ~Q(computed_from=F("version"))
     return ProjectionState.objects.filter(behind).order_by("season_id")
+
+
+def season_current(*, club: Club) -> Season | None:
+    """The season a member means by "the table": of the open seasons (else all), the
+    one whose evening was played last; a season nobody has played yet comes after
+    those with evenings, the latest start first.
+
+    A club keeps one open season per game, so with Fuchsen and Königrufen both open
+    the table shown is the game the club played most recently.
+    """
+    seasons = Season.objects.filter(club=club)
+    open_seasons = seasons.filter(status=Season.Status.OPEN)
+    candidates = open_seasons if open_seasons.exists() else seasons
+    return (
+        candidates.annotate(last_played=Max("evenings__date"), last_opened=Max("evenings__id"))
+        .order_by(
+            F("last_played").desc(nulls_last=True),
+            F("last_opened").desc(nulls_last=True),
+            "-start",
+            "-id",
+        )
+        .first()
+    )
