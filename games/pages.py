@@ -335,7 +335,9 @@ def club_book(request: HttpRequest, slug: str) -> HttpResponse:
     from ledger import selectors as ledger_selectors
 
     tables = []
-    for season in club_selectors.season_list(club=club).filter(status=Season.Status.OPEN):
+    # The game the club played last first (an untouched open season after it).
+    open_seasons = club_selectors.season_list(club=club).filter(status=Season.Status.OPEN)
+    for season in ledger_selectors.seasons_by_last_play(open_seasons):
         rows = [
             {"row": row, "net": signed_money(row.net, club)}
             for row in ledger_selectors.standing_list(season=season)[:10]

@@ -188,24 +188,26 @@ def seasons_behind() -> QuerySet[ProjectionState]:
     return ProjectionState.objects.filter(behind).order_by("season_id")
 
 
+def seasons_by_last_play(seasons: QuerySet[Season]) -> QuerySet[Season]:
+    """``seasons`` ordered as members look for them: the one whose evening was played
+    last first; seasons nobody has played yet after those, the latest start first."""
+    return seasons.annotate(
+        last_played=Max("evenings__date"), last_opened=Max("evenings__id")
+    ).order_by(
+        F("last_played").desc(nulls_last=True),
+        F("last_opened").desc(nulls_last=True),
+        "-start",
+        "-id",
+    )
+
+
 def season_current(*, club: Club) -> Season | None:
-    """The season a member means by "the table": of the open seasons (else all), the
-    one whose evening was played last; a season nobody has played yet comes after
-    those with evenings, the latest start first.
+    """The season a member means by "the table": the open season played last (else,
+    with none open, the season played last; ``seasons_by_last_play``).
 
     A club keeps one open season per game, so with Fuchsen and Königrufen both open
     the table shown is the game the club played most recently.
     """
     seasons = Season.objects.filter(club=club)
     open_seasons = seasons.filter(status=Season.Status.OPEN)
-    candidates = open_seasons if open_seasons.exists() else seasons
-    return (
-        candidates.annotate(last_played=Max("evenings__date"), last_opened=Max("evenings__id"))
-        .order_by(
-            F("last_played").desc(nulls_last=True),
-            F("last_opened").desc(nulls_last=True),
-            "-start",
-            "-id",
-        )
-        .first()
-    )
+    return seasons_by_last_play(open_seasons if open_seasons.exists() else seasons).first()

@@ -54,3 +54,14 @@ def test_without_evenings_the_latest_open_season_and_without_open_ones_the_last_
     Season.objects.filter(pk=first.pk).update(status=Season.Status.CLOSED)
     # All closed: the season played last, though another started later.
     assert selectors.season_current(club=club) == first
+
+
+def test_the_book_lists_the_open_season_played_last_first(
+    club: Club, member: PersonaClient
+) -> None:
+    players = players_of(club)
+    fuchsen = SeasonFactory.create(club=club, game_kind=GameKind.FUCHSEN, start="2026-01-01")
+    koenig = SeasonFactory.create(club=club, game_kind=GameKind.KOENIGRUFEN, start="2026-02-01")
+    open_evening(club, players, kind=GameKind.FUCHSEN)
+    tables = member.get(f"/clubs/{club.slug}/book/").context["tables"]
+    assert [t["season"] for t in tables] == [fuchsen, koenig]
