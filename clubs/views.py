@@ -30,7 +30,7 @@ from clubs.forms import (
 )
 from clubs.models import GameKind, Invitation, Membership, Role, RuleProfile, role_at_least
 from clubs.permissions import membership_for
-from clubs.rule_form import HouseRulesForm
+from clubs.rule_form import HouseRulesForm, changes_from_defaults
 
 
 def _next_url(request: HttpRequest, default: str = "/") -> str:
@@ -184,7 +184,10 @@ def _club_page(
         "players": players,
         "guests": [p for p in players if p.is_guest and p.is_active],
         "seasons": selectors.season_list(club=club),
-        "rule_profiles": selectors.rule_profile_list(club=club),
+        "rule_profiles": [
+            (profile, changes_from_defaults(profile.game_kind, profile.overrides))
+            for profile in selectors.rule_profile_list(club=club)
+        ],
         "invitations": selectors.invitation_list(club=club, pending_only=True) if is_admin else [],
         "player_form": player_form or PlayerCreateForm(),
         "season_form": season_form,

@@ -158,3 +158,24 @@ def test_the_cards_are_named_as_the_club_plays_them() -> None:
         == {"E9", "E8", "E7", "G9", "G8", "G7", "S9", "S8", "S7"}
     )
     assert german_names["S7"] != french_names["S7"]
+
+
+def test_the_club_page_counts_only_rules_that_really_differ(
+    club: Club, member: PersonaClient
+) -> None:
+    RuleProfileFactory.create(
+        club=club,
+        game_kind=GameKind.FUCHSEN,
+        name="Wie immer",
+        overrides={"game_cost": 5, "removed_cards": ["G7", "S7"]},
+    )
+    RuleProfileFactory.create(
+        club=club,
+        game_kind=GameKind.FUCHSEN,
+        name="Teurer",
+        overrides={"game_cost": 10, "level_values": {"kontra": 10, "re": 20, "end": 50}},
+    )
+    page = member.get(f"/clubs/{club.slug}/")
+    counts = {profile.name: count for profile, count in page.context["rule_profiles"]}
+    assert counts == {"Wie immer": 0, "Teurer": 3}
+    assert "3 Abweichungen von den Standardregeln" in page.content.decode()
