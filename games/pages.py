@@ -426,9 +426,12 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
         for t in plan.transfers.all():
             transfers.append({"t": t, "amount": money(t.amount, club)})
     in_progress = [g for g in games if g.status == Game.Status.IN_PROGRESS]
+    # The house rules a new game starts with (selectors.evening_house_rules' choice).
+    profile = evening.rule_profile or evening.season.rule_profile
     context = {
         "club": club,
         "evening": evening,
+        "rule_profile": profile if profile and profile.game_kind == evening.game_kind else None,
         "membership": membership,
         "can_record": role_at_least(membership.role, Role.SCORER),
         "seats": seats,

@@ -179,3 +179,19 @@ def test_the_club_page_counts_only_rules_that_really_differ(
     counts = {profile.name: count for profile, count in page.context["rule_profiles"]}
     assert counts == {"Wie immer": 0, "Teurer": 3}
     assert "3 Abweichungen von den Standardregeln" in page.content.decode()
+
+
+def test_the_evening_links_the_house_rules_its_games_start_with(
+    club: Club, member: PersonaClient
+) -> None:
+    from tests.e2e.tables import open_evening, players_of
+
+    evening = open_evening(club, players_of(club))
+    page = member.get(f"/evenings/{evening.pk}/").content.decode()
+    assert 'id="evening-rules"' not in page
+    assert "die Standardregeln" in page
+    profile = RuleProfileFactory.create(club=club, game_kind=GameKind.FUCHSEN, name="Post")
+    evening.season.rule_profile = profile
+    evening.season.save()
+    page = member.get(f"/evenings/{evening.pk}/").content.decode()
+    assert f'href="/clubs/{club.slug}/rules/{profile.pk}/" id="evening-rules">Post</a>' in page
