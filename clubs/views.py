@@ -43,8 +43,17 @@ def _next_url(request: HttpRequest, default: str = "/") -> str:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    clubs = selectors.club_list_for_user(user=request.user) if request.user.is_authenticated else []
-    return render(request, "clubs/home.html", {"clubs": clubs})
+    """My clubs, each with its book, its table and the evenings open now."""
+    if not request.user.is_authenticated:
+        return render(request, "clubs/home.html", {"clubs": []})
+    # games depends on clubs, so its selectors are imported where they are needed.
+    from games.selectors import open_evenings_of
+
+    clubs = list(selectors.club_list_for_user(user=request.user))
+    evenings = open_evenings_of(clubs=clubs)
+    return render(
+        request, "clubs/home.html", {"clubs": [(club, evenings[club.pk]) for club in clubs]}
+    )
 
 
 @require_http_methods(["GET", "POST"])

@@ -40,6 +40,15 @@ def evening_list(*, club: Club, season: Season | None = None) -> QuerySet[Evenin
     return evenings.order_by("-date", "-id")
 
 
+def open_evenings_of(*, clubs: list[Club]) -> dict[int, list[Evening]]:
+    """The open evenings of each of ``clubs`` (by club id), the latest first."""
+    found: dict[int, list[Evening]] = {club.pk: [] for club in clubs}
+    evenings = Evening.objects.filter(club__in=clubs, status=Evening.Status.OPEN)
+    for evening in evenings.order_by("-date", "-id"):
+        found[evening.club_id].append(evening)
+    return found
+
+
 def evening_get(*, evening_id: int) -> Evening:
     """Raise ``Evening.DoesNotExist`` for an unknown id (the caller checks membership)."""
     return Evening.objects.select_related("club", "season", "rule_profile").get(pk=evening_id)

@@ -87,3 +87,18 @@ def test_the_pages_speak_german_first_with_the_clubs_own_catalogue(member: Perso
     assert "Verein gründen" in html
     english = member.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Found a club" in english
+
+
+def test_the_home_page_leads_straight_to_an_open_evening(club: Club, member: PersonaClient) -> None:
+    from tests.e2e.tables import open_evening, players_of
+
+    html = member.get("/").content.decode()
+    assert f'href="/clubs/{club.slug}/book/"' in html
+    assert f'href="/clubs/{club.slug}/table/"' in html
+    assert "open-evening" not in html
+    evening = open_evening(club, players_of(club))
+    html = member.get("/").content.decode()
+    assert f'class="button open-evening" href="/evenings/{evening.pk}/"' in html
+    evening.status = "closed"
+    evening.save()
+    assert "open-evening" not in member.get("/").content.decode()
