@@ -23,6 +23,7 @@ urlpatterns = [
         pages.transfer_paid,
         name="transfer-paid",
     ),
+    path("evenings/<int:evening_id>/payments/new/", pages.payment_new, name="payment-new-page"),
     path("evenings/<int:evening_id>/import/", pages.evening_import, name="evening-import-page"),
     path("evenings/<int:evening_id>/new-game/", pages.game_new, name="game-new"),
     path("games/<int:game_id>/", pages.game_page, name="game-page"),

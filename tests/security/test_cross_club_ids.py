@@ -74,6 +74,24 @@ CASES: dict[str, tuple[str, str, Any]] = {
     "evenings of their season": ("get", "/api/clubs/{o}/evenings/?season={w.season.pk}", None),
     "page: their player": ("get", "/clubs/{o}/players/{w.players[anna].pk}/", None),
     "page: their season table": ("get", "/clubs/{o}/seasons/{w.season.pk}/table/", None),
+    "page: set their player aside": (
+        "post",
+        "/clubs/{o}/players/{w.players[anna].pk}/active/",
+        {"active": "0"},
+    ),
+    "page: close their season": ("post", "/clubs/{o}/seasons/{w.season.pk}/close/", {}),
+    "page: their house rules": ("get", "/clubs/{o}/rules/{w.rule_profile.pk}/", None),
+    "page: change their house rules": (
+        "post",
+        "/clubs/{o}/rules/{w.rule_profile.pk}/",
+        {"name": "taken"},
+    ),
+    "page: their member's role": (
+        "post",
+        "/clubs/{o}/members/{w.target.pk}/role/",
+        {"role": "owner"},
+    ),
+    "page: remove their member": ("post", "/clubs/{o}/members/{w.target.pk}/remove/", {}),
 }
 
 

@@ -238,6 +238,7 @@ MATRIX: dict[str, Row] = {
     "evening-close-page": Row("post", page("/evenings/" + E + "/close/"), SCORERS_ONLY, {}),
     "evening-settle": Row("post", page("/evenings/" + E + "/settle/"), SCORERS_ONLY, {}),
     "seat-add-page": Row("post", page("/evenings/" + E + "/seats/add/"), SCORERS_ONLY, {}),
+    "payment-new-page": Row("post", page("/evenings/" + E + "/payments/new/"), SCORERS_ONLY, {}),
     "seat-leave-page": Row(
         "post", page("/evenings/" + E + "/seats/" + SEATED + "/leave/"), SCORERS_ONLY, {}
     ),
