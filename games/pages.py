@@ -424,7 +424,13 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
     transfers = []
     if plan is not None:
         for t in plan.transfers.all():
-            transfers.append({"t": t, "amount": money(t.amount, club)})
+            transfers.append(
+                {
+                    "t": t,
+                    "amount": money(t.amount, club),
+                    "paid_url": reverse("transfer-paid", args=[evening.pk, t.pk]),
+                }
+            )
     in_progress = [g for g in games if g.status == Game.Status.IN_PROGRESS]
     # The house rules a new game starts with (selectors.evening_house_rules' choice).
     profile = evening.rule_profile or evening.season.rule_profile

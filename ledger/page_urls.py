@@ -13,5 +13,15 @@ urlpatterns = [
         pages.season_standings,
         name="standings-page",
     ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/settle/",
+        pages.season_settle,
+        name="season-settle",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/transfers/<int:transfer_id>/paid/",
+        pages.season_transfer_paid,
+        name="season-transfer-paid",
+    ),
     path("clubs/<slug:slug>/players/<int:player_id>/", pages.player_page, name="player-page"),
 ]

@@ -10,18 +10,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.formats import number_format
+from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
-from clubs.models import Club, Season
+from clubs.models import Club, Membership, Role, Season, role_at_least
 from clubs.permissions import membership_for
 from games.models import Game
-from games.pages import game_summary, money
-from ledger import selectors
+from games.pages import game_summary, money, signed_money
+from ledger import selectors, services
+from ledger.models import SettlementTransfer
 
 # Distinct at a glance, also for the common colour blindnesses (Okabe–Ito, then darker).
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B")
@@ -121,8 +125,10 @@ def season_current(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
-    """The season table, the running net and rating charts, and head-to-head."""
-    club = membership_for(request.user, slug).club
+    """The season table, the running net and rating charts, head-to-head, and who
+    pays whom to clear the season."""
+    membership = membership_for(request.user, slug)
+    club = membership.club
     season = _season_for(club, season_id)
     names = {str(p.pk): p.display_name for p in club_selectors.player_list(club=club)}
     rows = list(selectors.standing_list(season=season))
@@ -172,6 +178,7 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
         {
             "club": club,
             "season": season,
+            **_season_settlement(club, season, membership),
             "seasons": club_selectors.season_list(club=club),
             "table": table,
             "cumulative": cumulative,
@@ -250,3 +257,71 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
             "recent": recent,
         },
     )
+
+
+# --- The season's settlement ---------------------------------------------------------------
+
+
+def _season_settlement(club: Club, season: Season, membership: Membership) -> dict[str, Any]:
+    """What ``ledger/_settlement.html`` needs for the season: its open balances, its
+    latest plan (one made for the whole season, not an evening's) and its transfers."""
+    balances = list(selectors.balance_list(club=club, season=season))
+    plan = next(
+        (
+            p
+            for p in selectors.settlement_plan_list(club=club)
+            if p.season_id == season.pk and p.evening_id is None
+        ),
+        None,
+    )
+    transfers = [
+        {
+            "t": t,
+            "amount": money(t.amount, club),
+            "paid_url": reverse("season-transfer-paid", args=[club.slug, season.pk, t.pk]),
+        }
+        for t in (plan.transfers.all() if plan is not None else [])
+    ]
+    return {
+        "season_balances": [
+            {**row, "balance_text": signed_money(row["balance"], club)} for row in balances
+        ],
+        "plan": plan,
+        "transfers": transfers,
+        "unbalanced": any(row["balance"] for row in balances),
+        "can_record": role_at_least(membership.role, Role.SCORER),
+        "settle_url": reverse("season-settle", args=[club.slug, season.pk]),
+    }
+
+
+@login_required
+@require_POST
+def season_settle(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """Plan the fewest transfers that clear the whole season's open balances."""
+    club = membership_for(request.user, slug, Role.SCORER).club
+    season = _season_for(club, season_id)
+    try:
+        services.settlement_plan_create(club=club, created_by=request.user, season=season)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    return redirect(reverse("standings-page", args=[club.slug, season.pk]) + "#settlement")
+
+
+@login_required
+@require_POST
+def season_transfer_paid(
+    request: HttpRequest, slug: str, season_id: int, transfer_id: int
+) -> HttpResponse:
+    """Mark one transfer of the season's plan paid (a double tap books once)."""
+    club = membership_for(request.user, slug, Role.SCORER).club
+    season = _season_for(club, season_id)
+    transfer = get_object_or_404(
+        SettlementTransfer.objects.select_related("plan"),
+        pk=transfer_id,
+        plan__club=club,
+        plan__season=season,
+        plan__evening__isnull=True,
+    )
+    services.settlement_transfer_mark_paid(transfer=transfer, paid_by=request.user)
+    return redirect(reverse("standings-page", args=[club.slug, season.pk]) + "#settlement")

@@ -8,21 +8,10 @@ from typing import Any
 
 import pytest
 
-from clubs.models import Club
 from games.models import Evening
 from ledger.models import LedgerEntry, Payment
 from tests.conftest import PersonaClient
-from tests.e2e.tables import open_evening, players_of, record_game
 from tests.factories import ClubFactory, PlayerFactory
-from tests.games.records import RE_PLAYED_OUT
-
-
-@pytest.fixture
-def evening(club: Club) -> Evening:
-    players = players_of(club)
-    evening = open_evening(club, players)
-    record_game(evening, players, RE_PLAYED_OUT)
-    return evening
 
 
 def _pay(client: PersonaClient, evening: Evening, **data: Any) -> Any:

@@ -92,6 +92,12 @@ CASES: dict[str, tuple[str, str, Any]] = {
         {"role": "owner"},
     ),
     "page: remove their member": ("post", "/clubs/{o}/members/{w.target.pk}/remove/", {}),
+    "page: settle their season": ("post", "/clubs/{o}/seasons/{w.season.pk}/settle/", {}),
+    "page: mark their transfer paid": (
+        "post",
+        "/clubs/{o}/seasons/{w.season.pk}/transfers/{w.season_transfer_id}/paid/",
+        {},
+    ),
 }
 
 

@@ -59,6 +59,7 @@ class World:
     rule_profile: RuleProfile
     plan_id: int
     transfer_id: int
+    season_transfer_id: int
 
 
 @pytest.fixture
@@ -77,6 +78,11 @@ def world(
     plan = ledger_services.settlement_plan_create(club=club, created_by=None, evening=evening)
     transfer = SettlementTransfer.objects.filter(plan=plan).first()
     assert transfer is not None
+    season_plan = ledger_services.settlement_plan_create(
+        club=club, created_by=None, season=evening.season
+    )
+    season_transfer = SettlementTransfer.objects.filter(plan=season_plan).first()
+    assert season_transfer is not None
     return World(
         club=club,
         season=evening.season,
@@ -88,6 +94,7 @@ def world(
         rule_profile=RuleProfileFactory.create(club=club),
         plan_id=plan.pk,
         transfer_id=transfer.pk,
+        season_transfer_id=season_transfer.pk,
     )
 
 
@@ -250,6 +257,15 @@ MATRIX: dict[str, Row] = {
     "game-page": Row("get", page("/games/" + G + "/"), MEMBERS_ONLY),
     "game-replay": Row("get", page("/games/" + G + "/replay/"), MEMBERS_ONLY),
     "season-current": Row("get", page("/clubs/{w.club.slug}/table/"), MEMBERS_ONLY),
+    "season-settle": Row(
+        "post", page("/clubs/{w.club.slug}/seasons/" + S + "/settle/"), SCORERS_ONLY, {}
+    ),
+    "season-transfer-paid": Row(
+        "post",
+        page("/clubs/{w.club.slug}/seasons/" + S + "/transfers/{w.season_transfer_id}/paid/"),
+        SCORERS_ONLY,
+        {},
+    ),
     "standings-page": Row(
         "get", page("/clubs/{w.club.slug}/seasons/" + S + "/table/"), MEMBERS_ONLY
     ),
