@@ -73,5 +73,10 @@ urlpatterns = [
         views.membership_remove,
         name="membership-remove-page",
     ),
+    path(
+        "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        views.invitation_revoke,
+        name="invitation-revoke-page",
+    ),
     path("join/<invitation_token:token>/", views.invitation_accept, name="invitation-accept"),
 ]

@@ -312,6 +312,22 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["POST"])
+def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> HttpResponse:
+    """Withdraw an unused invitation link: whoever holds it can no longer join."""
+    club = membership_for(request.user, slug, Role.ADMIN).club
+    invitation = get_object_or_404(selectors.invitation_list(club=club), pk=invitation_id)
+    try:
+        services.invitation_revoke(invitation=invitation)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("The invitation link no longer works."))
+    return redirect(reverse("club-page", args=[club.slug]) + "#invitations")
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     invitation = Invitation.objects.select_related("club", "player").filter(token=token).first()

@@ -312,3 +312,25 @@ def test_another_clubs_membership_is_not_found(club: Club, admin: PersonaClient)
         url = f"/clubs/{club.slug}/members/{stranger.pk}/{action}/"
         assert admin.post(url, data, format="multipart").status_code == 404
     assert Membership.objects.filter(pk=stranger.pk).exists()
+
+
+def test_an_admin_withdraws_an_invitation_link_that_then_fails(
+    club: Club, admin: PersonaClient, member: PersonaClient
+) -> None:
+    admin.post(f"/clubs/{club.slug}/invitations/new/", {"role": "member"}, format="multipart")
+    invitation = Invitation.objects.get(club=club)
+    assert (
+        member.post(
+            f"/clubs/{club.slug}/invitations/{invitation.pk}/revoke/", {}, format="multipart"
+        ).status_code
+        == 403
+    )
+    response = admin.post(
+        f"/clubs/{club.slug}/invitations/{invitation.pk}/revoke/",
+        {},
+        format="multipart",
+        follow=True,
+    )
+    assert "Der Einladungslink gilt nicht mehr." in response.content.decode()
+    assert not Invitation.objects.filter(pk=invitation.pk).exists()
+    assert admin.get(f"/join/{invitation.token}/").status_code == 404

@@ -92,6 +92,11 @@ CASES: dict[str, tuple[str, str, Any]] = {
         {"role": "owner"},
     ),
     "page: remove their member": ("post", "/clubs/{o}/members/{w.target.pk}/remove/", {}),
+    "page: withdraw their invitation": (
+        "post",
+        "/clubs/{o}/invitations/{w.invitation.pk}/revoke/",
+        {},
+    ),
     "page: settle their season": ("post", "/clubs/{o}/seasons/{w.season.pk}/settle/", {}),
     "page: mark their transfer paid": (
         "post",

@@ -213,6 +213,12 @@ MATRIX: dict[str, Row] = {
     "game-record": Row("get", page("/api/games/" + G + "/record/"), MEMBERS_ONLY),
     # --- pages ---
     "club-page": Row("get", page("/clubs/{w.club.slug}/"), MEMBERS_ONLY),
+    "invitation-revoke-page": Row(
+        "post",
+        page("/clubs/{w.club.slug}/invitations/{w.invitation.pk}/revoke/"),
+        ADMINS_ONLY,
+        {},
+    ),
     "invitation-create-page": Row(
         "post", page("/clubs/{w.club.slug}/invitations/new/"), ADMINS_ONLY, {}
     ),
