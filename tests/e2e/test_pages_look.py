@@ -133,3 +133,32 @@ def test_a_member_who_forgot_the_password_sets_a_new_one_from_the_mail(
     page.click("main form button[type=submit]")
     page.wait_for_selector("text=Dein neues Passwort ist gesetzt.")
     assert no_horizontal_scroll(page)
+
+
+def test_a_scorer_books_a_payment_and_settles_the_season_on_a_phone(
+    live_server: Any, phone: Any
+) -> None:
+    book = _club_with_an_evening()
+    page = phone
+    evening = book["evening"]
+    log_in(page, live_server.url, "sepp", f"/evenings/{evening.pk}/")
+    page.click("#payment summary")
+    page.select_option("#payer", label="Anna")
+    page.select_option("#payee", label="Bert")
+    page.fill("#amount", "15")
+    page.click("#payment-form button[type=submit]")
+    page.wait_for_load_state()
+    assert "Zahlung gebucht: Anna hat Bert 15" in page.inner_text(".messages")
+    paid = page.inner_text(f"#balances tr[data-player='{book['players']['anna'].pk}']")
+    assert "15" in paid
+    assert no_horizontal_scroll(page)
+
+    page.goto(f"{live_server.url}/clubs/{book['club'].slug}/table/")
+    page.click("#settle")
+    page.wait_for_load_state()
+    assert page.locator("#transfers li").count() >= 1
+    page.click("#transfers li button")
+    page.wait_for_load_state()
+    assert page.locator("#transfers li.paid").count() == 1
+    assert no_horizontal_scroll(page)
+    shoot(page, "phone-season-settlement")
