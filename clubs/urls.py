@@ -47,6 +47,11 @@ urlpatterns = [
         views.player_active,
         name="player-active-page",
     ),
+    path(
+        "clubs/<slug:slug>/players/<int:player_id>/rename/",
+        views.player_rename,
+        name="player-rename-page",
+    ),
     path("clubs/<slug:slug>/seasons/new/", views.season_create, name="season-create-page"),
     path(
         "clubs/<slug:slug>/seasons/<int:season_id>/close/",

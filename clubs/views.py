@@ -258,6 +258,24 @@ def player_active(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
 
 @login_required
 @require_http_methods(["POST"])
+def player_rename(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """An admin corrects a player's name; his games and records keep him (by id)."""
+    club = membership_for(request.user, slug, Role.ADMIN).club
+    player = get_object_or_404(selectors.player_list(club=club), pk=player_id)
+    try:
+        services.player_update(player=player, display_name=request.POST.get("display_name", ""))
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request, _("The player is now called %(name)s.") % {"name": player.display_name}
+        )
+    return redirect("player-page", slug=club.slug, player_id=player.pk)
+
+
+@login_required
+@require_http_methods(["POST"])
 def season_create(request: HttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(request.user, slug, Role.ADMIN)
     club = membership.club

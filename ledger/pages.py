@@ -195,7 +195,8 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
 @login_required
 def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """One player's season: his numbers, his running net and rating, whom he beats."""
-    club = membership_for(request.user, slug).club
+    membership = membership_for(request.user, slug)
+    club = membership.club
     try:
         player = club_selectors.player_get(club=club, player_id=player_id)
     except ObjectDoesNotExist:
@@ -243,6 +244,7 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
         "ledger/player.html",
         {
             "club": club,
+            "can_rename": role_at_least(membership.role, Role.ADMIN),
             "season": season,
             "seasons": club_selectors.season_list(club=club),
             "player": player,

@@ -334,3 +334,32 @@ def test_an_admin_withdraws_an_invitation_link_that_then_fails(
     assert "Der Einladungslink gilt nicht mehr." in response.content.decode()
     assert not Invitation.objects.filter(pk=invitation.pk).exists()
     assert admin.get(f"/join/{invitation.token}/").status_code == 404
+
+
+def test_an_admin_renames_a_player_on_his_page(club: Club, admin: PersonaClient) -> None:
+    SeasonFactory.create(club=club)
+    player = PlayerFactory.create(club=club, display_name="Hansi")
+    PlayerFactory.create(club=club, display_name="Sepp")
+    page = admin.get(f"/clubs/{club.slug}/players/{player.pk}/").content.decode()
+    assert 'id="rename"' in page
+    url = f"/clubs/{club.slug}/players/{player.pk}/rename/"
+    response = admin.post(url, {"display_name": "Hans"}, format="multipart", follow=True)
+    assert "heißt jetzt Hans" in response.content.decode()
+    player.refresh_from_db()
+    assert player.display_name == "Hans"
+    taken = admin.post(url, {"display_name": "sepp"}, format="multipart", follow=True)
+    assert "Der Verein hat schon einen Spieler mit diesem Namen." in taken.content.decode()
+    player.refresh_from_db()
+    assert player.display_name == "Hans"
+
+
+def test_only_admins_rename_players(club: Club, scorer: PersonaClient) -> None:
+    SeasonFactory.create(club=club)
+    player = PlayerFactory.create(club=club, display_name="Hansi")
+    assert (
+        'id="rename"' not in scorer.get(f"/clubs/{club.slug}/players/{player.pk}/").content.decode()
+    )
+    url = f"/clubs/{club.slug}/players/{player.pk}/rename/"
+    assert scorer.post(url, {"display_name": "X"}, format="multipart").status_code == 403
+    player.refresh_from_db()
+    assert player.display_name == "Hansi"

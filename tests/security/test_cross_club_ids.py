@@ -79,6 +79,11 @@ CASES: dict[str, tuple[str, str, Any]] = {
         "/clubs/{o}/players/{w.players[anna].pk}/active/",
         {"active": "0"},
     ),
+    "page: rename their player": (
+        "post",
+        "/clubs/{o}/players/{w.players[anna].pk}/rename/",
+        {"display_name": "Mallory"},
+    ),
     "page: close their season": ("post", "/clubs/{o}/seasons/{w.season.pk}/close/", {}),
     "page: their house rules": ("get", "/clubs/{o}/rules/{w.rule_profile.pk}/", None),
     "page: change their house rules": (

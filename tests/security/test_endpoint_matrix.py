@@ -223,6 +223,9 @@ MATRIX: dict[str, Row] = {
         "post", page("/clubs/{w.club.slug}/invitations/new/"), ADMINS_ONLY, {}
     ),
     "player-create-page": Row("post", page("/clubs/{w.club.slug}/players/new/"), SCORERS_ONLY, {}),
+    "player-rename-page": Row(
+        "post", page("/clubs/{w.club.slug}/players/" + P + "/rename/"), ADMINS_ONLY, {}
+    ),
     "player-active-page": Row(
         "post", page("/clubs/{w.club.slug}/players/" + P + "/active/"), ADMINS_ONLY, {}
     ),
