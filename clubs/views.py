@@ -216,6 +216,19 @@ def _form_errors(form: forms.Form, error: ValidationError) -> None:
         form.add_error(None, error.messages)
 
 
+def _done(request: HttpRequest, action: Callable[[], object], success: Callable[[], str]) -> bool:
+    """Run a service call for a button on a page: its refusal becomes error messages
+    (nothing was written), else ``success()`` is shown. True if it was done."""
+    try:
+        action()
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return False
+    messages.success(request, success())
+    return True
+
+
 @login_required
 @require_http_methods(["POST"])
 def player_create(request: HttpRequest, slug: str) -> HttpResponse:
@@ -262,15 +275,13 @@ def player_rename(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
     """An admin corrects a player's name; his games and records keep him (by id)."""
     club = membership_for(request.user, slug, Role.ADMIN).club
     player = get_object_or_404(selectors.player_list(club=club), pk=player_id)
-    try:
-        services.player_update(player=player, display_name=request.POST.get("display_name", ""))
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-    else:
-        messages.success(
-            request, _("The player is now called %(name)s.") % {"name": player.display_name}
-        )
+    _done(
+        request,
+        lambda: services.player_update(
+            player=player, display_name=request.POST.get("display_name", "")
+        ),
+        lambda: _("The player is now called %(name)s.") % {"name": player.display_name},
+    )
     return redirect("player-page", slug=club.slug, player_id=player.pk)
 
 
@@ -297,13 +308,11 @@ def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
     """Close a season today (its balances stay; a new one can then be opened)."""
     club = membership_for(request.user, slug, Role.ADMIN).club
     season = get_object_or_404(selectors.season_list(club=club), pk=season_id)
-    try:
-        services.season_close(season=season)
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-    else:
-        messages.success(request, _("The season %(name)s is closed.") % {"name": season.name})
+    _done(
+        request,
+        lambda: services.season_close(season=season),
+        lambda: _("The season %(name)s is closed.") % {"name": season.name},
+    )
     return redirect("club-page", slug=club.slug)
 
 
@@ -319,13 +328,13 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
         if player_id.isdigit()
         else None
     )
-    try:
-        services.invitation_create(club=club, created_by=request.user, role=role, player=player)
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-    else:
-        messages.success(request, _("Invitation link created."))
+    _done(
+        request,
+        lambda: services.invitation_create(
+            club=club, created_by=request.user, role=role, player=player
+        ),
+        lambda: _("Invitation link created."),
+    )
     return redirect("club-page", slug=club.slug)
 
 
@@ -335,13 +344,11 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> Ht
     """Withdraw an unused invitation link: whoever holds it can no longer join."""
     club = membership_for(request.user, slug, Role.ADMIN).club
     invitation = get_object_or_404(selectors.invitation_list(club=club), pk=invitation_id)
-    try:
-        services.invitation_revoke(invitation=invitation)
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-    else:
-        messages.success(request, _("The invitation link no longer works."))
+    _done(
+        request,
+        lambda: services.invitation_revoke(invitation=invitation),
+        lambda: _("The invitation link no longer works."),
+    )
     return redirect(reverse("club-page", args=[club.slug]) + "#invitations")
 
 
@@ -376,19 +383,16 @@ def membership_role(request: HttpRequest, slug: str, membership_id: int) -> Http
     """An admin gives a member another role (only an owner grants or takes ownership)."""
     club = membership_for(request.user, slug, Role.ADMIN).club
     target = get_object_or_404(selectors.membership_list(club=club), pk=membership_id)
-    try:
-        services.membership_change_role(
+    _done(
+        request,
+        lambda: services.membership_change_role(
             membership=target, role=request.POST.get("role", ""), actor=request.user
-        )
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-    else:
-        messages.success(
-            request,
+        ),
+        lambda: (
             _("%(user)s is now %(role)s.")
-            % {"user": target.user.username, "role": target.get_role_display()},
-        )
+            % {"user": target.user.username, "role": target.get_role_display()}
+        ),
+    )
     return redirect(reverse("club-page", args=[club.slug]) + "#members")
 
 
@@ -402,20 +406,18 @@ def membership_remove(request: HttpRequest, slug: str, membership_id: int) -> Ht
     leaving = target.pk == mine.pk  # read first: deleting the row clears its pk
     if not leaving and not role_at_least(mine.role, Role.ADMIN):
         raise PermissionDenied
-    try:
-        services.membership_remove(membership=target, actor=request.user)
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-        return redirect(reverse("club-page", args=[club.slug]) + "#members")
-    if leaving:
-        messages.success(request, _("You have left %(club)s.") % {"club": club.name})
-        return redirect("home")
-    messages.success(
+    done = _done(
         request,
-        _("%(user)s is no longer a member; his player and games stay.")
-        % {"user": target.user.username},
+        lambda: services.membership_remove(membership=target, actor=request.user),
+        lambda: (
+            _("You have left %(club)s.") % {"club": club.name}
+            if leaving
+            else _("%(user)s is no longer a member; his player and games stay.")
+            % {"user": target.user.username}
+        ),
     )
+    if done and leaving:
+        return redirect("home")
     return redirect(reverse("club-page", args=[club.slug]) + "#members")
 
 
