@@ -20,11 +20,13 @@ from engine.cards import CODES, INDEX
 from engine.result import CODE_RANK, EngineError, Result
 
 __all__ = [
+    "NO_PLAY",
     "Decision",
     "GameState",
     "Illegal",
     "Knowledge",
     "NeedPartner",
+    "ReadKnowledge",
     "Table",
     "Variant",
     "evolve",
@@ -151,6 +153,34 @@ class Knowledge:
     def shown_by(self, p: int, card: int, index: int) -> bool:
         """Has the record, up to event ``index``, placed ``card`` in ``p``'s hand?"""
         return self.owner[card] == p and self.placed_at[card] <= index
+
+
+# A position of the events that holds no plain play (see ``ReadKnowledge.plays``).
+NO_PLAY = (-1, -1)
+# ``(p, c)`` per active index and card, built once: a reading holds these, not new tuples.
+_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((p, c) for c in range(32)) for p in range(6)
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadKnowledge(Knowledge):
+    """``Knowledge`` and what the pass that gathered it read off each event, for the
+    runs: they need not read a plain play's fields again.
+
+    ``plays[k]`` is ``(p, c)`` when the event at position ``k`` of ``events`` (the
+    effective events the pass walked) is a plain play: a ``dict`` of exactly the fields
+    ``type`` ("play"), ``player`` (the name of active player ``p``) and ``card`` (the
+    code of card ``c``); ``NO_PLAY`` for any other event. Each such card is its
+    player's: ``owner[c] == p`` (the pass is made only for records that place no card
+    in two hands). A run uses ``plays`` only for the very list it was read from
+    (``events``, by identity). Neither field compares: the knowledge is the same
+    whoever read it. ``Knowledge.with_card`` gives a plain ``Knowledge``, so a
+    candidate partner's fold reads the events itself.
+    """
+
+    plays: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
+    events: list[tuple[int, Event]] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -526,7 +556,11 @@ _PLACED_AT_DEAL: dict[tuple[int, int], tuple[int, ...]] = {}
 def gather_knowledge(
     variant: Variant, table: Table, deal: Event, events: list[tuple[int, Event]], deal_index: int
 ) -> Knowledge:
-    """One pass in record order: the first event placing a card decides where it is."""
+    """One pass in record order: the first event placing a card decides where it is.
+
+    With no hand dealt, the usual record is read backwards (``_read_without_hands``),
+    which also hands the runs its plain plays (``ReadKnowledge``); any other record is
+    walked forwards, event by event (``_gather_each``)."""
     dealt = table.dealt
     if len(dealt) == len(table.active) and 0 not in dealt:
         # Every hand was dealt in the record (each listed hand is six valid cards): the
@@ -548,6 +582,18 @@ def gather_knowledge(
             if len(_PLACED_AT_DEAL) < 256:
                 _PLACED_AT_DEAL[cards, deal_index] = placed
         return Knowledge(by_card, dealt, placed, variant.find_blank(events, table))
+    if not dealt:
+        read = _read_without_hands(variant, table, events)
+        if read is not None:
+            return read
+    return _gather_each(variant, table, events, deal_index)
+
+
+def _gather_each(
+    variant: Variant, table: Table, events: list[tuple[int, Event]], deal_index: int
+) -> Knowledge:
+    """``gather_knowledge`` event by event, the dealt hands first: each placement is
+    tested (a seated player, a card of the deck not placed yet, a hand not yet full)."""
     owner = [-1] * 32
     known = [0] * table.n
     placed_at = [NEVER] * 32
@@ -593,6 +639,80 @@ def gather_knowledge(
             placed_at[c] = i
     blank = variant.find_blank(events, table)
     return Knowledge(tuple(owner), tuple(known), tuple(placed_at), blank)
+
+
+_BITS: tuple[int, ...] = tuple(1 << c for c in range(32))
+
+
+def _read_without_hands(
+    variant: Variant, table: Table, events: list[tuple[int, Event]]
+) -> ReadKnowledge | None:
+    """``gather_knowledge`` for a deal that lists no hand, with the reading of the
+    events for the runs (``ReadKnowledge``), when ``_gather_each`` would refuse no
+    placement; else None (and ``_gather_each`` decides).
+
+    ``_gather_each`` tests every placement; here every one is made, the events read
+    backwards, so that the first event to place a card is the last to write it (as a
+    card placed twice in one hand keeps its first event there). Had ``_gather_each``
+    refused one, it shows afterwards, in a few tests at once: a card in two hands (the
+    hands' sizes add up to more than their union), a hand of more than six cards, or a
+    card outside the deck. An event it would skip (no object, a field missing, a name
+    or code of the wrong kind or unknown) raises here or is refused, and it decides.
+    """
+    n = len(table.active)
+    owner = [-1] * 32
+    known = [0] * n
+    placed_at = [NEVER] * 32
+    index = table.index
+    bit = _BITS
+    pairs = _PAIRS
+    placing = variant.placing_types
+    plays: list[tuple[int, int]] = []  # the reading, backwards
+    read = plays.append
+    try:
+        for i, event in reversed(events):
+            typ = event["type"]
+            if typ == "play":  # most events
+                c = INDEX[event["card"]]
+                p = index[event["player"]]
+                owner[c] = p
+                placed_at[c] = i
+                known[p] |= bit[c]
+                if len(event) == 3 and type(event) is dict:
+                    read(pairs[p][c])
+                    continue
+            elif typ in placing:
+                if type(typ) is not str:
+                    return None  # ``_gather_each`` skips it
+                for name, code in variant.placements(event, table):
+                    if type(name) is not str or type(code) is not str:
+                        return None  # as above
+                    c = INDEX[code]
+                    p = index[name]
+                    owner[c] = p
+                    placed_at[c] = i
+                    known[p] |= bit[c]
+            read(NO_PLAY)
+    except (KeyError, TypeError, AttributeError):
+        return None
+    union = total = 0
+    for mask in known:
+        size = mask.bit_count()
+        if size > 6:
+            return None
+        union |= mask
+        total += size
+    if total != union.bit_count() or union & ~table.deck:
+        return None
+    plays.reverse()
+    return ReadKnowledge(
+        tuple(owner),
+        tuple(known),
+        tuple(placed_at),
+        variant.find_blank(events, table),
+        tuple(plays),
+        events,
+    )
 
 
 def check_placement(state: GameState, p: int, card: int, *, show: bool = False) -> None:

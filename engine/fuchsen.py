@@ -16,6 +16,7 @@ from engine.core import (
     Illegal,
     Knowledge,
     NeedPartner,
+    ReadKnowledge,
     Table,
     Variant,
     _any,
@@ -1017,61 +1018,81 @@ class Fuchsen(Variant):
         plain = not state.turned
         lean = plain and raising_ended
         gone_lean = -1  # ``gone`` where the lean loop began
+        # Where the knowledge pass read these very events (``ReadKnowledge``), it hands
+        # over each plain play as ``(player, card)`` (``NO_PLAY`` for any other event):
+        # the loops below take it instead of reading the event's fields again, and the
+        # pair itself goes into the trick.
+        plays: tuple[tuple[int, int], ...] = ()
+        if type(know) is ReadKnowledge and know.events is events:
+            plays = know.plays
+        read = bool(plays)
+        pair: tuple[int, int]
         # Field lookups come first in each event and raise KeyError or TypeError for a
         # missing field or a value of the wrong kind: the run then stops at that event
         # (nothing of it is folded yet) and ``apply`` words the error.
         try:
             while not lean and k < stop:
                 i, event = events[k]
-                if type(event) is not dict:
-                    break
-                typ = event["type"]
-                if typ != "play":
-                    if typ == "raise" and len(event) == 3 and not raising_ended:
-                        said = LEVEL_NUMBER[event["level"]]
-                        p = index_of[event["player"]]
-                        if said != level + 1 or first_play[p] < 0:
-                            break
-                        if (p in (macher, hilfer)) != (said % 2 == 0):
-                            break
-                        if strict and last_play > max(first_play[p], said_at[said - 1]):
-                            break
-                        level = said
-                        said_at.append(i)
-                        may_end = not watch and (level >= 2 or (level == 0 and fuchs_said))
-                        k += 1
-                        continue
-                    if (
-                        typ == "end_raising"
-                        and len(event) == 1
-                        and not watch
-                        and not raising_ended
-                        and done == 1
-                        and not trick
-                    ):
-                        raising_ended = True
-                        k += 1
-                        if may_end:
-                            lean = plain
-                            continue
-                        finish = 2  # at level 0 or 1 this may end the game
-                    break
                 says_fuchs = False
-                if len(event) != 3:
-                    # The Hilfer's Fuchs with his first card, in the first trick (later
-                    # every player has played): ``{type, player, card, fuchs: true}``.
-                    if len(event) != 4 or done or event["fuchs"] is not True:
+                if read and (pair := plays[k])[0] == to_act:
+                    # A plain play of the player to act, of his own card (as the
+                    # knowledge pass read it: see ``ReadKnowledge``).
+                    p = to_act
+                    card = pair[1]
+                    bit = _BIT[card]
+                    if gone & bit:
                         break
-                    says_fuchs = True
-                card = INDEX[event["card"]]
-                # The name itself, not its index: the same test (names are unique).
-                if event["player"] != names[to_act]:
-                    break
-                p = to_act
-                # The record puts only cards of the deck in a hand: no separate deck test.
-                bit = _BIT[card]
-                if owner[card] != p or gone & bit:
-                    break
+                else:
+                    if type(event) is not dict:
+                        break
+                    typ = event["type"]
+                    if typ != "play":
+                        if typ == "raise" and len(event) == 3 and not raising_ended:
+                            said = LEVEL_NUMBER[event["level"]]
+                            p = index_of[event["player"]]
+                            if said != level + 1 or first_play[p] < 0:
+                                break
+                            if (p in (macher, hilfer)) != (said % 2 == 0):
+                                break
+                            if strict and last_play > max(first_play[p], said_at[said - 1]):
+                                break
+                            level = said
+                            said_at.append(i)
+                            may_end = not watch and (level >= 2 or (level == 0 and fuchs_said))
+                            k += 1
+                            continue
+                        if (
+                            typ == "end_raising"
+                            and len(event) == 1
+                            and not watch
+                            and not raising_ended
+                            and done == 1
+                            and not trick
+                        ):
+                            raising_ended = True
+                            k += 1
+                            if may_end:
+                                lean = plain
+                                continue
+                            finish = 2  # at level 0 or 1 this may end the game
+                        break
+                    if len(event) != 3:
+                        # The Hilfer's Fuchs with his first card, in the first trick
+                        # (later every player has played): ``{type, player, card, fuchs:
+                        # true}``.
+                        if len(event) != 4 or done or event["fuchs"] is not True:
+                            break
+                        says_fuchs = True
+                    card = INDEX[event["card"]]
+                    # The name itself, not its index: the same test (names are unique).
+                    if event["player"] != names[to_act]:
+                        break
+                    p = to_act
+                    # The record puts only cards of the deck in a hand: no deck test.
+                    bit = _BIT[card]
+                    if owner[card] != p or gone & bit:
+                        break
+                    pair = (p, card)
                 if says_fuchs:
                     # As ``play``: only the Hilfer, with his first card, not lacking GO.
                     go = owner[GO]
@@ -1123,7 +1144,7 @@ class Fuchsen(Variant):
                         raising_ended = True
                     led, wkey, winner, mask = cls, power, p, bit
                     led_mask = CLASS_MASK[cls]
-                trick.append((p, card))
+                trick.append(pair)
                 gone |= bit  # the cards played in the run: ``gone`` less ``gone_before``
                 if first_play[p] < 0:
                     first_play[p] = i
@@ -1159,50 +1180,94 @@ class Fuchsen(Variant):
                 following = _FOLLOWING[n]
                 gone_lean = gone
                 trick_from = gone ^ mask if trick else gone
-                for _, event in events[k:stop]:
-                    if type(event) is not dict or len(event) != 3 or event["type"] != "play":
-                        break
-                    card = INDEX[event["card"]]
-                    if event["player"] != names[to_act]:
-                        break
-                    if owner[card] != to_act or gone & _BIT[card]:
-                        break
-                    cls = CLASS[card]
-                    power = POWER[card]
-                    if trick:
-                        hand = known[to_act] & ~gone  # as above
-                        follow = hand & led_mask
-                        if follow:
-                            if cls != led:
-                                break
-                            if power > wkey:
-                                wkey, winner = power, to_act
-                            elif follow & _ABOVE[wkey]:
-                                break
-                        elif led != TRUMP:
-                            trumps = hand & TRUMPS
-                            if trumps:
-                                if cls != TRUMP:
+                if read:
+                    # The same loop as below, but for reading the events: a pair is a
+                    # play of the player's own card (see ``ReadKnowledge``).
+                    for pair in plays[k:stop]:
+                        card = pair[1]
+                        if pair[0] != to_act or gone & _BIT[card]:
+                            break
+                        cls = CLASS[card]
+                        power = POWER[card]
+                        if trick:
+                            hand = known[to_act] & ~gone
+                            follow = hand & led_mask
+                            if follow:
+                                if cls != led:
                                     break
                                 if power > wkey:
                                     wkey, winner = power, to_act
-                                elif trumps & _ABOVE[wkey]:
+                                elif follow & _ABOVE[wkey]:
                                     break
-                    else:
-                        led, wkey, winner = cls, power, to_act
-                        led_mask = CLASS_MASK[cls]
-                        trick_from = gone
-                    trick.append((to_act, card))
-                    gone |= _BIT[card]
-                    to_act = following[to_act]
-                    if to_act == leader:
-                        won[winner] |= gone ^ trick_from
-                        tricks.append((leader, tuple(trick), winner))
-                        leader = to_act = winner
-                        trick = []
-                        if len(tricks) == 6:
-                            finish = 1  # the last card: played out
+                            elif led != TRUMP:
+                                trumps = hand & TRUMPS
+                                if trumps:
+                                    if cls != TRUMP:
+                                        break
+                                    if power > wkey:
+                                        wkey, winner = power, to_act
+                                    elif trumps & _ABOVE[wkey]:
+                                        break
+                        else:
+                            led, wkey, winner = cls, power, to_act
+                            led_mask = CLASS_MASK[cls]
+                            trick_from = gone
+                        trick.append(pair)
+                        gone |= _BIT[card]
+                        to_act = following[to_act]
+                        if to_act == leader:
+                            won[winner] |= gone ^ trick_from
+                            tricks.append((leader, tuple(trick), winner))
+                            leader = to_act = winner
+                            trick = []
+                            if len(tricks) == 6:
+                                finish = 1
+                                break
+                else:
+                    for _, event in events[k:stop]:
+                        if type(event) is not dict or len(event) != 3 or event["type"] != "play":
                             break
+                        card = INDEX[event["card"]]
+                        if event["player"] != names[to_act]:
+                            break
+                        if owner[card] != to_act or gone & _BIT[card]:
+                            break
+                        cls = CLASS[card]
+                        power = POWER[card]
+                        if trick:
+                            hand = known[to_act] & ~gone  # as above
+                            follow = hand & led_mask
+                            if follow:
+                                if cls != led:
+                                    break
+                                if power > wkey:
+                                    wkey, winner = power, to_act
+                                elif follow & _ABOVE[wkey]:
+                                    break
+                            elif led != TRUMP:
+                                trumps = hand & TRUMPS
+                                if trumps:
+                                    if cls != TRUMP:
+                                        break
+                                    if power > wkey:
+                                        wkey, winner = power, to_act
+                                    elif trumps & _ABOVE[wkey]:
+                                        break
+                        else:
+                            led, wkey, winner = cls, power, to_act
+                            led_mask = CLASS_MASK[cls]
+                            trick_from = gone
+                        trick.append((to_act, card))
+                        gone |= _BIT[card]
+                        to_act = following[to_act]
+                        if to_act == leader:
+                            won[winner] |= gone ^ trick_from
+                            tricks.append((leader, tuple(trick), winner))
+                            leader = to_act = winner
+                            trick = []
+                            if len(tricks) == 6:
+                                finish = 1  # the last card: played out
+                                break
         except (KeyError, TypeError):
             pass  # at event ``k``: apply takes it
         if gone_lean >= 0:
