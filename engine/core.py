@@ -173,10 +173,13 @@ class ReadKnowledge(Knowledge):
     ``type`` ("play"), ``player`` (the name of active player ``p``) and ``card`` (the
     code of card ``c``); ``NO_PLAY`` for any other event. Each such card is its
     player's: ``owner[c] == p`` (the pass is made only for records that place no card
-    in two hands). A run uses ``plays`` only for the very list it was read from
+    in two hands; a card assumed in a hand, as ``Knowledge.with_card`` does, is one no
+    plain play places). A run uses ``plays`` only for the very list it was read from
     (``events``, by identity). Neither field compares: the knowledge is the same
     whoever read it. ``Knowledge.with_card`` gives a plain ``Knowledge``, so a
-    candidate partner's fold reads the events itself.
+    candidate partner's fold reads the events itself. Made by the knowledge pass only
+    for a variant whose runs take it (``Variant.reads_plays``) and a record long
+    enough to pay for it.
     """
 
     plays: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
@@ -422,6 +425,9 @@ class Variant:
         return self.initial_state(state, table, know), k
 
     # --- knowledge ----------------------------------------------------------------
+    # Do the runs take the knowledge pass's reading of the plain plays
+    # (``ReadKnowledge``)? Only then does the pass make one.
+    reads_plays: ClassVar[bool] = False
     # The event types whose ``placements`` may place a card: the knowledge pass skips
     # the hook for the others.
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show"})
@@ -642,14 +648,17 @@ def _gather_each(
 
 
 _BITS: tuple[int, ...] = tuple(1 << c for c in range(32))
+# The fewest events a record needs for the knowledge pass to read it for the runs.
+_READ_FROM = 16
 
 
 def _read_without_hands(
     variant: Variant, table: Table, events: list[tuple[int, Event]]
-) -> ReadKnowledge | None:
-    """``gather_knowledge`` for a deal that lists no hand, with the reading of the
-    events for the runs (``ReadKnowledge``), when ``_gather_each`` would refuse no
-    placement; else None (and ``_gather_each`` decides).
+) -> Knowledge | None:
+    """``gather_knowledge`` for a deal that lists no hand, when ``_gather_each`` would
+    refuse no placement, with the reading of the events for the runs
+    (``ReadKnowledge``) unless the record is short; else None (and ``_gather_each``
+    decides).
 
     ``_gather_each`` tests every placement; here every one is made, the events read
     backwards, so that the first event to place a card is the last to write it (as a
@@ -665,34 +674,46 @@ def _read_without_hands(
     placed_at = [NEVER] * 32
     index = table.index
     bit = _BITS
-    pairs = _PAIRS
     placing = variant.placing_types
+    # The reading pays where a run takes many plays: not in a short record (the first
+    # trick, perhaps the end of the raising: most records left awaiting the partner,
+    # whose candidates fold on a knowledge of their own), nor for a game whose runs do
+    # not take it.
+    reading = variant.reads_plays and len(events) >= _READ_FROM
     plays: list[tuple[int, int]] = []  # the reading, backwards
-    read = plays.append
     try:
-        for i, event in reversed(events):
-            typ = event["type"]
-            if typ == "play":  # most events
-                c = INDEX[event["card"]]
-                p = index[event["player"]]
-                owner[c] = p
-                placed_at[c] = i
-                known[p] |= bit[c]
-                if len(event) == 3 and type(event) is dict:
-                    read(pairs[p][c])
-                    continue
-            elif typ in placing:
-                if type(typ) is not str:
-                    return None  # ``_gather_each`` skips it
-                for name, code in variant.placements(event, table):
-                    if type(name) is not str or type(code) is not str:
-                        return None  # as above
-                    c = INDEX[code]
-                    p = index[name]
+        if reading:
+            pairs = _PAIRS
+            read = plays.append
+            for i, event in reversed(events):
+                typ = event["type"]
+                if typ == "play":  # most events
+                    c = INDEX[event["card"]]
+                    p = index[event["player"]]
                     owner[c] = p
                     placed_at[c] = i
                     known[p] |= bit[c]
-            read(NO_PLAY)
+                    if len(event) == 3 and type(event) is dict:
+                        read(pairs[p][c])
+                        continue
+                elif typ in placing and not _place_all(
+                    variant, table, event, i, owner, known, placed_at
+                ):
+                    return None
+                read(NO_PLAY)
+        else:
+            for i, event in reversed(events):  # the same, without the reading
+                typ = event["type"]
+                if typ == "play":
+                    c = INDEX[event["card"]]
+                    p = index[event["player"]]
+                    owner[c] = p
+                    placed_at[c] = i
+                    known[p] |= bit[c]
+                elif typ in placing and not _place_all(
+                    variant, table, event, i, owner, known, placed_at
+                ):
+                    return None
     except (KeyError, TypeError, AttributeError):
         return None
     union = total = 0
@@ -704,15 +725,36 @@ def _read_without_hands(
         total += size
     if total != union.bit_count() or union & ~table.deck:
         return None
+    blank = variant.find_blank(events, table)
+    if not reading:
+        return Knowledge(tuple(owner), tuple(known), tuple(placed_at), blank)
     plays.reverse()
-    return ReadKnowledge(
-        tuple(owner),
-        tuple(known),
-        tuple(placed_at),
-        variant.find_blank(events, table),
-        tuple(plays),
-        events,
-    )
+    return ReadKnowledge(tuple(owner), tuple(known), tuple(placed_at), blank, tuple(plays), events)
+
+
+def _place_all(
+    variant: Variant,
+    table: Table,
+    event: Event,
+    i: int,
+    owner: list[int],
+    known: list[int],
+    placed_at: list[int],
+) -> bool:
+    """``_read_without_hands``: make every placement of ``event`` (of a placing type
+    other than a play); False where ``_gather_each`` would skip one (a type, name or
+    code of another class than ``str``). An unknown name or code raises ``KeyError``."""
+    if type(event["type"]) is not str:
+        return False
+    for name, code in variant.placements(event, table):
+        if type(name) is not str or type(code) is not str:
+            return False
+        c = INDEX[code]
+        p = table.index[name]
+        owner[c] = p
+        placed_at[c] = i
+        known[p] |= _BITS[c]
+    return True
 
 
 def check_placement(state: GameState, p: int, card: int, *, show: bool = False) -> None:

@@ -302,6 +302,7 @@ class Fuchsen(Variant):
 
     # ------------------------------------------------------------------ knowledge
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "call"})
+    reads_plays: ClassVar[bool] = True  # ``play_run``'s loops take them
 
     def placements(self, event: Event, table: Table) -> list[tuple[str, str]]:
         typ = event["type"]
@@ -1023,8 +1024,8 @@ class Fuchsen(Variant):
         # the loops below take it instead of reading the event's fields again, and the
         # pair itself goes into the trick.
         plays: tuple[tuple[int, int], ...] = ()
-        if type(know) is ReadKnowledge and know.events is events:
-            plays = know.plays
+        if type(know) is ReadKnowledge and getattr(know, "events", None) is events:
+            plays = know.plays  # (``getattr``: a copy made without the reading has none)
         read = bool(plays)
         pair: tuple[int, int]
         # Field lookups come first in each event and raise KeyError or TypeError for a
