@@ -157,9 +157,10 @@ class Knowledge:
 
 # A position of the events that holds no plain play (see ``ReadKnowledge.plays``).
 NO_PLAY = (-1, -1)
-# ``(p, c)`` per active index and card, built once: a reading holds these, not new tuples.
+# ``(p, c)`` per active index (more than a game seats) and card, built once: a reading
+# holds these, not new tuples.
 _PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((p, c) for c in range(32)) for p in range(6)
+    tuple((p, c) for c in range(32)) for p in range(8)
 )
 
 
@@ -565,8 +566,8 @@ def gather_knowledge(
     """One pass in record order: the first event placing a card decides where it is.
 
     With no hand dealt, the usual record is read backwards (``_read_without_hands``),
-    which also hands the runs its plain plays (``ReadKnowledge``); any other record is
-    walked forwards, event by event (``_gather_each``)."""
+    which may also hand the runs its plain plays (``ReadKnowledge``); any other record
+    is walked forwards, event by event (``_gather_each``)."""
     dealt = table.dealt
     if len(dealt) == len(table.active) and 0 not in dealt:
         # Every hand was dealt in the record (each listed hand is six valid cards): the
