@@ -395,8 +395,31 @@ class Variant:
         partner while no candidate could handle them differently; record the state and
         the position to go on from in ``need`` (``after``, ``resume``), which
         ``assume_partner`` then reads. ``stop`` bounds the events as in ``fold``.
-        None by default: each candidate folds every event himself."""
+        None by default: each candidate folds every event himself.
+
+        Every event it moves past is one the fold would take as a move of the game:
+        with ``need.resume`` at the end of the events, none of them is an ``undo``.
+        """
         return None
+
+    def settled_payouts(
+        self, need: NeedPartner, q: int, end: int
+    ) -> tuple[bool, tuple[tuple[str, int], ...] | None]:
+        """Candidate ``q``'s outcome when ``assume_partner`` would take him straight to
+        ``end`` (the number of events; -1 when an ``undo`` error is to be reported), so
+        that his replay has no error: ``(True, payouts)``, the payouts his state there
+        holds (its decision's, None if undecided or annulled), found without building
+        that state. ``(False, None)`` when he must be assumed and folded as usual.
+
+        Where it answers ``True``, ``open_result(need)`` stands for his result in
+        ``_awaiting_partner`` (contract, first declarer, level, tricks). Never by
+        default."""
+        return False, None
+
+    def open_result(self, need: NeedPartner) -> Result:
+        """The result of the state the candidates share (``need.after``, partner
+        open); read only as ``settled_payouts`` says."""
+        raise NotImplementedError
 
     # --- deal ---------------------------------------------------------------------
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:

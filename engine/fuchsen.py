@@ -517,6 +517,42 @@ class Fuchsen(Variant):
             return self._end_raising(state), resume
         return evolve(after, know=know, assumed=q, hilfer=q), resume
 
+    def settled_payouts(
+        self, need: NeedPartner, q: int, end: int
+    ) -> tuple[bool, tuple[tuple[str, int], ...] | None]:
+        """As ``assume_partner`` would leave ``q`` at ``end``: his decided payouts,
+        computed without his state (no ``with_card``, no copies)."""
+        after = need.after
+        if end < 0 or q in need.starts or not isinstance(after, FuchsenState):
+            return False, None
+        if need.state is None or need.state.know is None:
+            return False, None  # ``assume_partner`` replays him from the start
+        if (need.resume if need.resume >= 0 else need.position + 1) != end:
+            return False, None
+        if after.annulled:
+            return True, None
+        decision = after.decision
+        if need.end_raising:
+            if decision is not None:
+                return False, None  # ``share_prefix`` shares no decided game
+            # As ``_end_raising`` and ``_decide`` with him as the Hilfer: the payouts
+            # read the seats, the level and the rules, not the knowledge.
+            level = after.level
+            if level == 0 and not after.fuchs_said:
+                signed = self._value(after)  # no kontra: the Macher's side wins
+            elif level == 1:
+                signed = -self._value(after)  # no re: it loses
+            else:
+                return True, None  # the game goes on
+            table = after.table
+            assert table is not None
+            return True, _payouts(table, after.macher, q, signed)
+        return True, None if decision is None else decision.payouts
+
+    def open_result(self, need: NeedPartner) -> Result:
+        assert need.after is not None
+        return self.result(need.after)
+
     def share_prefix(self, need: NeedPartner, events: list[tuple[int, Event]], stop: int) -> None:
         """Fold the first trick's plain plays and the raises once for the candidate
         partners, up to the end of the raising.
@@ -1381,23 +1417,13 @@ class Fuchsen(Variant):
         """The decided state. ``ours``: the Augen of the Macher's side, if counted."""
         table = state.table
         assert table is not None
-        signed = value if won else -value  # what each declarer-side pairing pays
-        # Each opponent pays ``signed`` (the declarers' entries are set below), one who
-        # sits out nothing.
-        pay = dict.fromkeys(table.players, -signed)
-        if table.sitting_out is not None:
-            pay[table.sitting_out] = 0
         active = table.active
         macher = active[state.macher]
         if state.hilfer >= 0:
-            hilfer = active[state.hilfer]
-            declarers: tuple[str, ...] = (macher, hilfer)
-            # Each opponent is paired with one player of the Macher's side.
-            pay[hilfer] = signed
-            pay[macher] = signed * (len(active) - 3)
+            declarers: tuple[str, ...] = (macher, active[state.hilfer])
         else:
             declarers = (macher,)
-            pay[macher] = signed * (len(active) - 1)
+        payouts = _payouts(table, state.macher, state.hilfer, value if won else -value)
         tricks = len(state.tricks)
         augen = None
         if tricks == 6:
@@ -1405,7 +1431,7 @@ class Fuchsen(Variant):
                 ours = augen_of(self._side_cards(state))
             augen = (ours, 121 - ours)
         # Positional: the fields in order (see ``Decision.__init__``).
-        decision = Decision(reason, won, value, tuple(pay.items()), declarers, tricks, augen)
+        decision = Decision(reason, won, value, payouts, declarers, tricks, augen)
         return evolve_with(state, {"decision": decision})
 
     # ------------------------------------------------------------------ results
@@ -1592,6 +1618,25 @@ class Fuchsen(Variant):
                         f"trick, and played {CODES[card]}",
                     )
         return None
+
+
+def _payouts(table: Table, macher: int, hilfer: int, signed: int) -> tuple[tuple[str, int], ...]:
+    """A decided game's payouts, seated player by seated player: ``signed`` is what
+    each pairing of a declarer-side player with an opponent pays the declarer's side
+    (``hilfer`` -1: the Macher alone)."""
+    # Each opponent pays ``signed`` (the declarers' entries are set below), one who
+    # sits out nothing.
+    pay = dict.fromkeys(table.players, -signed)
+    if table.sitting_out is not None:
+        pay[table.sitting_out] = 0
+    active = table.active
+    if hilfer >= 0:
+        # Each opponent is paired with one player of the Macher's side.
+        pay[active[hilfer]] = signed
+        pay[active[macher]] = signed * (len(active) - 3)
+    else:
+        pay[active[macher]] = signed * (len(active) - 1)
+    return tuple(pay.items())
 
 
 def _shared(

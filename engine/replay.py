@@ -300,9 +300,14 @@ def replay(record: object) -> Result:
     except UndoInFold:
         return _replay_resolved(record)
     except NeedPartner as need:
-        if _holds_undo(events):
+        # The events no candidate could handle differently are folded once. A shared
+        # fold that reached the last event has read every event after the one that
+        # needed the partner as a move (and the fold every one before it): no
+        # ``undo`` to look for.
+        variant.share_prefix(need, events, len(events))
+        if need.resume != len(events) and _holds_undo(events):
             return _replay_resolved(record)
-        return _with_candidates(variant, rules, events, undo_error, need)
+        return _with_candidates(variant, rules, events, undo_error, need, shared=True)
     if error is not None:
         if _holds_undo(events):
             return _replay_resolved(record)
@@ -335,18 +340,23 @@ def _with_candidates(
     events: list[tuple[int, Event]],
     undo_error: int,
     need: NeedPartner,
+    *,
+    shared: bool = False,
 ) -> Result:
     """Hindsight rule 4: replay once per candidate partner and combine.
 
     No survivor: the error at the largest first-failure index. One: his result.
     Several with the same result but for ``declarers``: that result without the
     partner. Two that differ: the result waits for the partner, whatever the other
-    candidates give, so the remaining ones need not be replayed.
+    candidates give, so the remaining ones need not be replayed. ``shared``: the
+    caller has already called ``share_prefix`` on ``need``.
     """
     # The first survivor's state; its result (and the key it is compared by) is built
     # only when a later survivor needs it or it is the answer: once a second survivor's
-    # payouts differ, the answer needs only a few of its fields.
+    # payouts differ, the answer needs only a few of its fields. A candidate the variant
+    # settles at the end (``settled_payouts``) has no state until one is needed.
     first: GameState | None = None
+    first_q = -1  # the first survivor
     first_result: Result | None = None
     first_key: dict[str, Any] | None = None
     first_payouts: object = None  # the first survivor's decided payouts, if any
@@ -356,51 +366,85 @@ def _with_candidates(
     # With no ``undo`` to report, a fold from the end of the events returns its start
     # as it is: a candidate the shared fold took to the end needs no fold.
     end = len(events) if undo_error < 0 else -1
-    if undo_error < 0:
+    if undo_error < 0 and not shared:
         # The events no candidate could handle differently are folded once.
         variant.share_prefix(need, events, len(events))
-    for q in need.candidates:
-        # Where the events before the one that needed the partner do not depend on who
-        # holds the called card, the variant says where to go on from instead of
-        # replaying the deal again.
-        start = variant.assume_partner(need, q)
-        if start is not None and start[1] == end:
-            state, error = start[0], None
+    # Once the first survivor is known, which later survivor shows that the answer
+    # waits does not matter: a candidate who must be folded is put off to the end, as
+    # a settled one after him may show it without his fold.
+    order = list(need.candidates)
+    deferred = 0  # bitmask of the candidates put off
+    k = 0
+    while k < len(order):
+        q = order[k]
+        k += 1
+        if deferred >> q & 1:
+            settled, payouts = False, None
         else:
-            state, error = fold(
-                variant, rules, events, undo_error, (q, called), start=start, dealt=need.dealt
-            )
-        if error is not None:
-            worst = error if worst is None else worse_error(worst, error)
-            continue
-        decision = state.decision
-        payouts = None if decision is None or state.annulled else decision.payouts
-        if first is None:
-            first, first_payouts = state, payouts
+            settled, payouts = variant.settled_payouts(need, q, end)
+            if not settled and first_q >= 0:
+                deferred |= 1 << q
+                order.append(q)
+                continue
+        state: GameState | None = None
+        if not settled:
+            # Where the events before the one that needed the partner do not depend on
+            # who holds the called card, the variant says where to go on from instead
+            # of replaying the deal again.
+            start = variant.assume_partner(need, q)
+            if start is not None and start[1] == end:
+                state, error = start[0], None
+            else:
+                state, error = fold(
+                    variant, rules, events, undo_error, (q, called), start=start, dealt=need.dealt
+                )
+            if error is not None:
+                worst = error if worst is None else worse_error(worst, error)
+                continue
+            decision = state.decision
+            payouts = None if decision is None or state.annulled else decision.payouts
+        if first_q < 0:
+            first_q, first, first_payouts = q, state, payouts
             survivors = 1
             continue
         # Both finished (a finished result carries its decision's payouts, in seat
         # order): other payouts are another result, whatever else it says.
         if payouts is not None and first_payouts not in (None, payouts):
+            if first is None:
+                return _awaiting_partner(variant.open_result(need))
             return _awaiting_partner(variant.result(first))
         if first_result is None or first_key is None:
+            if first is None:
+                first = _settled_state(variant, need, first_q, end)
             first_result = variant.result(first)
             first_key = first_result.to_dict()
             first_key.pop("declarers", None)
+        if state is None:
+            state = _settled_state(variant, need, q, end)
         key = variant.result(state).to_dict()
         key.pop("declarers", None)
         survivors += 1
         if key != first_key:
             return _awaiting_partner(first_result)
-    if first is None:
+    if first_q < 0:
         assert worst is not None
         return _error_result(worst, variant.name)
     if first_result is None:
+        if first is None:
+            first = _settled_state(variant, need, first_q, end)
         first_result = variant.result(first)
     if survivors == 1:
         return first_result
     declarers = first_result.declarers
     return replace(first_result, declarers=declarers[:1] if declarers else declarers)
+
+
+def _settled_state(variant: Variant, need: NeedPartner, q: int, end: int) -> GameState:
+    """The state of a candidate ``settled_payouts`` settled: where ``assume_partner``
+    takes him, the end of the events (so his fold would return it as it is)."""
+    start = variant.assume_partner(need, q)
+    assert start is not None and start[1] == end
+    return start[0]
 
 
 def _awaiting_partner(result: Result) -> Result:

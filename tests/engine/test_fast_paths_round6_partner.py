@@ -1,0 +1,104 @@
+"""The sixth round's shortcuts for records that leave the partner open, each against
+the plain path it replaces: the candidate's state built by ``assume_partner`` (and
+his fold from the start, event by event), and hindsight rule 4 as the spec words it
+(``test_fast_paths._plain_replay``)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine import replay
+from engine.generate import random_game
+from engine.replay import fold
+from tests.engine.folds import partner_needed
+from tests.engine.test_fast_paths import _plain_replay, _trick_one_mutations, replay_module
+from tests.engine.test_fast_paths_round5 import _called_suit_mutations
+
+
+def _records(count: int, seed: int) -> list[dict[str, Any]]:
+    """Fuchsen games without hands, every seat count, some worth nothing (every
+    candidate then pays nothing), each with mutations of its first trick."""
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for s in range(count):
+        record = random_game(s, "fuchsen", (4, 5, 6)[s % 3], hands=False)
+        if s % 4 == 0:
+            record["rules"] = {"min_value": 0}
+        elif s % 4 == 1:
+            record["rules"] = {"strict_raise_windows": True}
+        out.append(record)
+        out.extend(_trick_one_mutations(record, rng)[:6])
+        out.extend(_called_suit_mutations(record, rng)[:3])
+    return out
+
+
+def test_settled_payouts_are_the_payouts_of_the_state_assume_partner_builds() -> None:
+    settled = decided = undecided = 0
+    for record in _records(300, 43):
+        needed = partner_needed(record)
+        if needed is None:
+            continue
+        variant, rules, events, undo_error, found = needed
+        variant.share_prefix(found, events, len(events))
+        end = len(events) if undo_error < 0 else -1
+        for q in found.candidates:
+            ok, payouts = variant.settled_payouts(found, q, end)
+            if not ok:
+                assert payouts is None
+                continue
+            settled += 1
+            start = variant.assume_partner(found, q)
+            assert start is not None and start[1] == end
+            state = start[0]
+            # His fold from the start, event by event, ends in that state, error-free.
+            plain, error = fold(variant, rules, events, undo_error, (q, found.called), runs=False)
+            assert error is None and plain.__dict__.keys() == state.__dict__.keys()
+            assert {k: v for k, v in plain.__dict__.items() if k != "variant"} == {
+                k: v for k, v in state.__dict__.items() if k != "variant"
+            }
+            d = state.decision
+            assert payouts == (None if d is None or state.annulled else d.payouts), record
+            decided += payouts is not None
+            undecided += payouts is None
+            # The shared state's result stands for his in the answer that waits.
+            waits = replay_module._awaiting_partner(variant.open_result(found))
+            assert waits == replay_module._awaiting_partner(variant.result(state))
+    assert settled > 1000
+    assert decided > 500  # no kontra, no re: the Hilfer's pairing pays
+    assert undecided > 50  # the raising went on past re, or the game goes on
+
+
+def test_candidates_settled_or_put_off_give_the_plain_replays_answer() -> None:
+    put_off = 0
+    for record in _records(300, 47):
+        assert replay(record).to_dict() == _plain_replay(record), record
+        needed = partner_needed(record)
+        if needed is None:
+            continue
+        variant, _, events, undo_error, found = needed
+        variant.share_prefix(found, events, len(events))
+        end = len(events) if undo_error < 0 else -1
+        settled = [variant.settled_payouts(found, q, end)[0] for q in found.candidates]
+        # A candidate to be folded after the first one, before a settled one.
+        put_off += any(not s and any(settled[k + 1 :]) for k, s in enumerate(settled) if k)
+    assert put_off > 100
+
+
+def test_an_undo_after_a_shared_fold_is_found_as_the_careful_walk_finds_it() -> None:
+    rng = random.Random(53)
+    checked = 0
+    for record in _records(120, 59)[::3]:
+        needed = partner_needed(record)
+        if needed is None:
+            continue
+        events = record["events"]
+        position = needed[4].position
+        for _ in range(3):
+            changed = [dict(e) for e in events]
+            changed.insert(rng.randrange(position + 1, len(events) + 1), {"type": "undo"})
+            got = replay({**record, "events": changed}).to_dict()
+            assert got == replay_module._replay_resolved({**record, "events": changed}).to_dict()
+            assert got == _plain_replay({**record, "events": changed})
+            checked += 1
+    assert checked > 100
