@@ -29,6 +29,7 @@ __all__ = [
     "ReadKnowledge",
     "Table",
     "Variant",
+    "awaiting_partner",
     "evolve",
     "evolve_with",
     "made",
@@ -411,14 +412,14 @@ class Variant:
         holds (its decision's, None if undecided or annulled), found without building
         that state. ``(False, None)`` when he must be assumed and folded as usual.
 
-        Where it answers ``True``, ``open_result(need)`` stands for his result in
-        ``_awaiting_partner`` (contract, first declarer, level, tricks). Never by
-        default."""
+        Where it answers ``True``, ``awaiting_result(need)`` is the answer that waits
+        for the partner when he is the first survivor. Never by default."""
         return False, None
 
-    def open_result(self, need: NeedPartner) -> Result:
-        """The result of the state the candidates share (``need.after``, partner
-        open); read only as ``settled_payouts`` says."""
+    def awaiting_result(self, need: NeedPartner) -> Result:
+        """``awaiting_partner`` of the result of any candidate ``settled_payouts``
+        settles (they differ in the Hilfer and the payouts only), built from the state
+        they share (``need.after``); read only as ``settled_payouts`` says."""
         raise NotImplementedError
 
     # --- deal ---------------------------------------------------------------------
@@ -513,6 +514,21 @@ class Variant:
 
 
 # ----------------------------------------------------------------------------- helpers
+
+
+def awaiting_partner(result: Result) -> Result:
+    """What is known while the result depends on who the partner is: ``result`` is
+    the first surviving candidate's."""
+    return Result(
+        status="in_progress",
+        game=result.game,
+        contract=result.contract,
+        declarers=result.declarers[:1] if result.declarers else result.declarers,
+        level=result.level,
+        has_level=result.has_level,
+        tricks=result.tricks,
+        awaiting="partner",
+    )
 
 
 def name_of(state: GameState, p: int) -> str:

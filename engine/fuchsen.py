@@ -23,6 +23,7 @@ from engine.core import (
     _is_bool,
     _is_str,
     _is_str_or_bool,
+    awaiting_partner,
     check_hands,
     check_placement,
     evolve,
@@ -549,9 +550,24 @@ class Fuchsen(Variant):
             return True, _payouts(table, after.macher, q, signed)
         return True, None if decision is None else decision.payouts
 
-    def open_result(self, need: NeedPartner) -> Result:
-        assert need.after is not None
-        return self.result(need.after)
+    def awaiting_result(self, need: NeedPartner) -> Result:
+        after = need.after
+        assert isinstance(after, FuchsenState)
+        table = after.table
+        if after.annulled or after.decision is not None or after.phase == "call" or table is None:
+            return awaiting_partner(self.result(after))  # not a state the sharing gives
+        # As ``result`` reads an undecided game (a decided one's first declarer is the
+        # Macher too, and its tricks those of its state).
+        return Result(
+            "in_progress",
+            self.name,
+            "alone" if after.alone else "partner",
+            (table.active[after.macher],),
+            FUCHSEN_LEVELS[after.level - 1] if after.level else None,
+            True,
+            tricks=len(after.tricks),
+            awaiting="partner",
+        )
 
     def share_prefix(self, need: NeedPartner, events: list[tuple[int, Event]], stop: int) -> None:
         """Fold the first trick's plain plays and the raises once for the candidate

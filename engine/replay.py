@@ -16,6 +16,7 @@ from engine.core import (
     NeedPartner,
     Table,
     Variant,
+    awaiting_partner,
     check_cards_and_player,
     check_event_shape,
     check_placement,
@@ -411,7 +412,7 @@ def _with_candidates(
         # order): other payouts are another result, whatever else it says.
         if payouts is not None and first_payouts not in (None, payouts):
             if first is None:
-                return _awaiting_partner(variant.open_result(need))
+                return variant.awaiting_result(need)
             return _awaiting_partner(variant.result(first))
         if first_result is None or first_key is None:
             if first is None:
@@ -447,15 +448,5 @@ def _settled_state(variant: Variant, need: NeedPartner, q: int, end: int) -> Gam
     return start[0]
 
 
-def _awaiting_partner(result: Result) -> Result:
-    """What is known while the result depends on who the partner is."""
-    return Result(
-        status="in_progress",
-        game=result.game,
-        contract=result.contract,
-        declarers=result.declarers[:1] if result.declarers else result.declarers,
-        level=result.level,
-        has_level=result.has_level,
-        tricks=result.tricks,
-        awaiting="partner",
-    )
+# What is known while the result depends on who the partner is.
+_awaiting_partner = awaiting_partner

@@ -62,8 +62,8 @@ def test_settled_payouts_are_the_payouts_of_the_state_assume_partner_builds() ->
             decided += payouts is not None
             undecided += payouts is None
             # The shared state's result stands for his in the answer that waits.
-            waits = replay_module._awaiting_partner(variant.open_result(found))
-            assert waits == replay_module._awaiting_partner(variant.result(state))
+            waits = replay_module._awaiting_partner(variant.result(state))
+            assert variant.awaiting_result(found) == waits
     assert settled > 1000
     assert decided > 500  # no kontra, no re: the Hilfer's pairing pays
     assert undecided > 50  # the raising went on past re, or the game goes on
