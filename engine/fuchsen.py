@@ -598,10 +598,12 @@ class Fuchsen(Variant):
         settles it per candidate (``need.end_raising``), as ``_end_raising_event`` or
         ``play`` would: the watch for a forgotten Fuchs finds nothing there, as an
         assumed candidate's called card is never shown. An alone game is never
-        shared, nor one whose turned card (blank) the record does not identify; an
-        identified blank not yet played is taken as ``play_run`` takes it (no card of
-        its printed suit; the Macher who could follow the called suit only with it,
-        and its own face-down play, stop the shared fold).
+        shared. An identified blank not yet played is taken as ``play_run`` takes it
+        (no card of its printed suit; the Macher who could follow the called suit
+        only with it, and its own face-down play, stop the shared fold). With a blank
+        the record never identifies, every card ranks as printed and the Macher's card
+        in a trick he did not lead is judged by ``play_obligation`` on the shared
+        state: his obligations read his blank, never a candidate's called card.
         """
         before = need.state
         after = need.after
@@ -615,10 +617,17 @@ class Fuchsen(Variant):
         # and the Macher who could follow the called suit with it alone is left to
         # each candidate's fold (its play, four fields, stops the shared fold too).
         blank_bit = 0
+        # The Macher, when his blank is one the record never identifies (it was never
+        # played face down): every card on the table then ranks as printed, and only
+        # his own obligations read the blank he may hold.
+        unseen = -1
         if after.turned:
-            if know.blank < 0 or after.blank_played:
+            if after.blank_played:
                 return
-            blank_bit = _BIT[know.blank]
+            if know.blank < 0:
+                unseen = after.macher
+            else:
+                blank_bit = _BIT[know.blank]
         table = after.table
         assert table is not None
         owner = know.owner
@@ -731,7 +740,28 @@ class Fuchsen(Variant):
                         candidates &= ~(1 << p)
                     hand = known[p] & ~gone  # as in ``play_run``
                     follow = hand & CLASS_MASK[led]
-                    if follow:
+                    if p == unseen:
+                        # His card in a trick he did not lead: his obligations read
+                        # the blank he may hold (``play_obligation``), and nothing of
+                        # any candidate's, so they are judged once, on the shared state.
+                        shared = _shared(
+                            after,
+                            trick,
+                            gone,
+                            to_act,
+                            leader,
+                            first_play,
+                            last_play,
+                            tricks,
+                            won,
+                            level,
+                            said_at,
+                        )
+                        if self.play_obligation(shared, p, card, hand) is not None:
+                            break  # each candidate's fold words it
+                        if cls in (led, TRUMP) and power > wkey:
+                            wkey, winner = power, p
+                    elif follow:
                         if cls != led:
                             break
                         if power > wkey:

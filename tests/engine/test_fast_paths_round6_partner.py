@@ -12,7 +12,12 @@ from engine import replay
 from engine.generate import random_game
 from engine.replay import fold
 from tests.engine.folds import partner_needed
-from tests.engine.test_fast_paths import _plain_replay, _trick_one_mutations, replay_module
+from tests.engine.test_fast_paths import (
+    _plain_replay,
+    _shared_starts,
+    _trick_one_mutations,
+    replay_module,
+)
 from tests.engine.test_fast_paths_round5 import _called_suit_mutations
 
 
@@ -102,3 +107,70 @@ def test_an_undo_after_a_shared_fold_is_found_as_the_careful_walk_finds_it() -> 
             assert got == _plain_replay({**record, "events": changed})
             checked += 1
     assert checked > 100
+
+
+def _unseen_blank_records(count: int) -> list[dict[str, Any]]:
+    """Partner games without hands whose Macher turned a card (``turned: true``),
+    cut before his face-down play: the record never identifies the blank."""
+    out: list[dict[str, Any]] = []
+    seed = 0
+    while len(out) < count:
+        record = random_game(seed, "fuchsen", (4, 5, 6)[seed % 3], hands=False)
+        seed += 1
+        events = record["events"]
+        if events[1].get("turned") is not True or "card" not in events[1]:
+            continue
+        down = [k for k, e in enumerate(events) if e.get("turned") is True and k > 1]
+        cut = down[0] if down else len(events)
+        if cut >= 6:  # the mutations need a few plays
+            out.append({**record, "events": events[:cut]})
+    return out
+
+
+def _macher_followed_in_the_shared_fold(record: dict[str, Any]) -> bool:
+    """Did the shared fold take a card of the Macher's in a trick he did not lead?"""
+    needed = partner_needed(record)
+    if needed is None:
+        return False
+    variant, _, events, _, found = needed
+    variant.share_prefix(found, events, len(events))
+    after = found.after
+    if after is None or found.resume < 0 or after.table is None:
+        return False
+    macher = after.table.active[getattr(after, "macher", -1)]
+    trick = 0
+    for k in range(found.position + 1, found.resume):
+        event = events[k][1]
+        if event.get("type") != "play":
+            continue
+        if event["player"] == macher and trick % len(after.table.active):
+            return True
+        trick += 1
+    return False
+
+
+def test_a_shared_first_trick_around_an_unseen_blank_equals_each_candidates_fold() -> None:
+    rng = random.Random(61)
+    checked = shared = broke = 0
+    for record in _unseen_blank_records(60):
+        changes = [
+            record,
+            *_trick_one_mutations(record, rng),
+            *_called_suit_mutations(record, rng),
+        ]
+        for changed in changes:
+            got = _shared_starts(changed)
+            if got is None:
+                continue
+            pairs, _, _ = got
+            for resumed, plain in pairs:
+                checked += 1
+                assert resumed == plain, changed["events"]
+            assert replay(changed).to_dict() == _plain_replay(changed), changed
+            if _macher_followed_in_the_shared_fold(changed):
+                shared += 1
+            elif all(plain[1] is not None for _, plain in pairs):
+                broke += 1
+    assert checked > 1500
+    assert shared > 100  # the Macher's card was judged once, on the shared state
+    assert broke > 30  # and records that every candidate fails were left to each fold
