@@ -412,14 +412,15 @@ class Variant:
         holds (its decision's, None if undecided or annulled), found without building
         that state. ``(False, None)`` when he must be assumed and folded as usual.
 
-        Where it answers ``True``, ``awaiting_result(need)`` is the answer that waits
-        for the partner when he is the first survivor. Never by default."""
+        Where it answers ``True`` for any candidate, ``awaiting_result(need)`` is the
+        answer that waits for the partner, whoever the first survivor is. Never by
+        default."""
         return False, None
 
     def awaiting_result(self, need: NeedPartner) -> Result:
-        """``awaiting_partner`` of the result of any candidate ``settled_payouts``
-        settles (they differ in the Hilfer and the payouts only), built from the state
-        they share (``need.after``); read only as ``settled_payouts`` says."""
+        """``awaiting_partner`` of the result of any surviving candidate, built from
+        the state the candidates share (``need.after``); read only where
+        ``settled_payouts`` settles a candidate."""
         raise NotImplementedError
 
     # --- deal ---------------------------------------------------------------------

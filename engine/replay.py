@@ -370,6 +370,19 @@ def _with_candidates(
     if undo_error < 0 and not shared:
         # The events no candidate could handle differently are folded once.
         variant.share_prefix(need, events, len(events))
+    # Two settled candidates with other payouts show that the answer waits, and
+    # ``awaiting_result`` is that answer whoever the first survivor is: no candidate
+    # needs a state or a fold.
+    outcomes: dict[int, tuple[bool, tuple[tuple[str, int], ...] | None]] = {}
+    some: object = None  # the payouts of a settled candidate, if any
+    for q in need.candidates:
+        outcome = outcomes[q] = variant.settled_payouts(need, q, end)
+        payouts = outcome[1]
+        if payouts is not None:
+            if some is None:
+                some = payouts
+            elif payouts != some:
+                return variant.awaiting_result(need)
     # Once the first survivor is known, which later survivor shows that the answer
     # waits does not matter: a candidate who must be folded is put off to the end, as
     # a settled one after him may show it without his fold.
@@ -382,7 +395,7 @@ def _with_candidates(
         if deferred >> q & 1:
             settled, payouts = False, None
         else:
-            settled, payouts = variant.settled_payouts(need, q, end)
+            settled, payouts = outcomes[q]
             if not settled and first_q >= 0:
                 deferred |= 1 << q
                 order.append(q)
