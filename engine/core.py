@@ -417,6 +417,11 @@ class Variant:
         default."""
         return False, None
 
+    def settled_apart(self, need: NeedPartner, end: int) -> bool:
+        """Do two candidates that ``settled_payouts`` settles hold other payouts? Found
+        without them; False whenever unsure (never by default)."""
+        return False
+
     def awaiting_result(self, need: NeedPartner) -> Result:
         """``awaiting_partner`` of the result of any surviving candidate, built from
         the state the candidates share (``need.after``); read only where

@@ -550,6 +550,23 @@ class Fuchsen(Variant):
             return True, _payouts(table, after.macher, q, signed)
         return True, None if decision is None else decision.payouts
 
+    def settled_apart(self, need: NeedPartner, end: int) -> bool:
+        """``settled_payouts`` without the payouts: with the end of the raising
+        settled at ``end``, no kontra or no re pays each pairing the same nonzero
+        value, so any two settled candidates (each the Hilfer of his own) differ."""
+        after = need.after
+        if end < 0 or not need.end_raising or need.resume != end:
+            return False
+        if not isinstance(after, FuchsenState) or after.annulled or after.decision is not None:
+            return False
+        if need.state is None or need.state.know is None:
+            return False
+        level = after.level
+        if not ((level == 0 and not after.fuchs_said) or level == 1) or not self._value(after):
+            return False
+        starts = need.starts
+        return sum(1 for q in need.candidates if q not in starts) >= 2
+
     def awaiting_result(self, need: NeedPartner) -> Result:
         after = need.after
         assert isinstance(after, FuchsenState)

@@ -372,7 +372,9 @@ def _with_candidates(
         variant.share_prefix(need, events, len(events))
     # Two settled candidates with other payouts show that the answer waits, and
     # ``awaiting_result`` is that answer whoever the first survivor is: no candidate
-    # needs a state or a fold.
+    # needs a state or a fold (``settled_apart`` sees it without their payouts).
+    if variant.settled_apart(need, end):
+        return variant.awaiting_result(need)
     outcomes: dict[int, tuple[bool, tuple[tuple[str, int], ...] | None]] = {}
     some: object = None  # the payouts of a settled candidate, if any
     for q in need.candidates:

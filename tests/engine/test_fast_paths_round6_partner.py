@@ -39,7 +39,7 @@ def _records(count: int, seed: int) -> list[dict[str, Any]]:
 
 
 def test_settled_payouts_are_the_payouts_of_the_state_assume_partner_builds() -> None:
-    settled = decided = undecided = others = 0
+    settled = decided = undecided = others = apart = 0
     for record in _records(300, 43):
         needed = partner_needed(record)
         if needed is None:
@@ -48,6 +48,9 @@ def test_settled_payouts_are_the_payouts_of_the_state_assume_partner_builds() ->
         variant.share_prefix(found, events, len(events))
         end = len(events) if undo_error < 0 else -1
         outcomes = [variant.settled_payouts(found, q, end) for q in found.candidates]
+        decided_payouts = {o[1] for o in outcomes if o[1] is not None}
+        assert variant.settled_apart(found, end) == (len(decided_payouts) >= 2), record
+        apart += len(decided_payouts) >= 2
         for q, (ok, payouts) in zip(found.candidates, outcomes, strict=True):
             if not ok:
                 assert payouts is None
@@ -80,6 +83,7 @@ def test_settled_payouts_are_the_payouts_of_the_state_assume_partner_builds() ->
     assert settled > 1000
     assert decided > 500  # no kontra, no re: the Hilfer's pairing pays
     assert undecided > 50  # the raising went on past re, or the game goes on
+    assert apart > 100  # records whose settled candidates show that the answer waits
     # Candidates who left the shared fold fail at the event that made them leave it
     # (``others`` stays 0 in these records); the check above holds should one survive.
 
