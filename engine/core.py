@@ -33,6 +33,7 @@ __all__ = [
     "evolve",
     "evolve_with",
     "made",
+    "waiting_for_partner",
 ]
 
 Event = Mapping[str, Any]
@@ -525,15 +526,46 @@ class Variant:
 def awaiting_partner(result: Result) -> Result:
     """What is known while the result depends on who the partner is: ``result`` is
     the first surviving candidate's."""
-    return Result(
-        status="in_progress",
-        game=result.game,
-        contract=result.contract,
-        declarers=result.declarers[:1] if result.declarers else result.declarers,
-        level=result.level,
-        has_level=result.has_level,
-        tricks=result.tricks,
-        awaiting="partner",
+    return waiting_for_partner(
+        result.game,
+        result.contract,
+        result.declarers[:1] if result.declarers else result.declarers,
+        result.level,
+        result.has_level,
+        result.tricks,
+    )
+
+
+def waiting_for_partner(
+    game: str | None,
+    contract: str | None,
+    declarers: tuple[str, ...] | None,
+    level: str | None,
+    has_level: bool,
+    tricks: int | None,
+) -> Result:
+    """``Result(status="in_progress", ..., awaiting="partner")`` with these fields,
+    built from one dict (as ``Result.finished``): once a record that waits."""
+    return made(
+        Result,
+        {
+            "status": "in_progress",
+            "game": game,
+            "contract": contract,
+            "declarers": declarers,
+            "level": level,
+            "has_level": has_level,
+            "won": None,
+            "has_won": False,
+            "value": None,
+            "augen": None,
+            "reason": None,
+            "tricks": tricks,
+            "payouts": None,
+            "awaiting": "partner",
+            "to_act": None,
+            "error": None,
+        },
     )
 
 

@@ -29,6 +29,7 @@ from engine.core import (
     evolve,
     evolve_with,
     name_of,
+    waiting_for_partner,
 )
 from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
@@ -575,15 +576,13 @@ class Fuchsen(Variant):
             return awaiting_partner(self.result(after))  # not a state the sharing gives
         # As ``result`` reads an undecided game (a decided one's first declarer is the
         # Macher too, and its tricks those of its state).
-        return Result(
-            "in_progress",
+        return waiting_for_partner(
             self.name,
             "alone" if after.alone else "partner",
             (table.active[after.macher],),
             FUCHSEN_LEVELS[after.level - 1] if after.level else None,
             True,
-            tricks=len(after.tricks),
-            awaiting="partner",
+            len(after.tricks),
         )
 
     def share_prefix(self, need: NeedPartner, events: list[tuple[int, Event]], stop: int) -> None:

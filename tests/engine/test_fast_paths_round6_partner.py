@@ -5,12 +5,15 @@ his fold from the start, event by event), and hindsight rule 4 as the spec words
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
 from engine import replay
+from engine.core import waiting_for_partner
 from engine.generate import random_game
 from engine.replay import fold
+from engine.result import Result
 from tests.engine.folds import partner_needed
 from tests.engine.test_fast_paths import (
     _plain_replay,
@@ -188,3 +191,20 @@ def test_a_shared_first_trick_around_an_unseen_blank_equals_each_candidates_fold
     assert checked > 1500
     assert shared > 100  # the Macher's card was judged once, on the shared state
     assert broke > 30  # and records that every candidate fails were left to each fold
+
+
+def test_a_result_that_waits_built_from_one_dict_equals_the_one_built_by_keywords() -> None:
+    got = waiting_for_partner("fuchsen", "partner", ("anna",), "re", True, 1)
+    want = Result(
+        status="in_progress",
+        game="fuchsen",
+        contract="partner",
+        declarers=("anna",),
+        level="re",
+        has_level=True,
+        tricks=1,
+        awaiting="partner",
+    )
+    assert got == want and got.__dict__ == want.__dict__
+    assert list(got.__dict__) == [f.name for f in dataclasses.fields(Result)]
+    assert got.to_dict() == want.to_dict()
