@@ -1479,13 +1479,24 @@ class Fuchsen(Variant):
         """The decided state. ``ours``: the Augen of the Macher's side, if counted."""
         table = state.table
         assert table is not None
+        signed = value if won else -value  # what each declarer-side pairing pays
+        # Each opponent pays ``signed`` (the declarers' entries are set below), one who
+        # sits out nothing. (``_payouts`` computes the same; written out here, where
+        # every decided game passes, to spare a call.)
+        pay = dict.fromkeys(table.players, -signed)
+        if table.sitting_out is not None:
+            pay[table.sitting_out] = 0
         active = table.active
         macher = active[state.macher]
         if state.hilfer >= 0:
-            declarers: tuple[str, ...] = (macher, active[state.hilfer])
+            hilfer = active[state.hilfer]
+            declarers: tuple[str, ...] = (macher, hilfer)
+            # Each opponent is paired with one player of the Macher's side.
+            pay[hilfer] = signed
+            pay[macher] = signed * (len(active) - 3)
         else:
             declarers = (macher,)
-        payouts = _payouts(table, state.macher, state.hilfer, value if won else -value)
+            pay[macher] = signed * (len(active) - 1)
         tricks = len(state.tricks)
         augen = None
         if tricks == 6:
@@ -1493,7 +1504,7 @@ class Fuchsen(Variant):
                 ours = augen_of(self._side_cards(state))
             augen = (ours, 121 - ours)
         # Positional: the fields in order (see ``Decision.__init__``).
-        decision = Decision(reason, won, value, payouts, declarers, tricks, augen)
+        decision = Decision(reason, won, value, tuple(pay.items()), declarers, tricks, augen)
         return evolve_with(state, {"decision": decision})
 
     # ------------------------------------------------------------------ results
@@ -1683,9 +1694,9 @@ class Fuchsen(Variant):
 
 
 def _payouts(table: Table, macher: int, hilfer: int, signed: int) -> tuple[tuple[str, int], ...]:
-    """A decided game's payouts, seated player by seated player: ``signed`` is what
-    each pairing of a declarer-side player with an opponent pays the declarer's side
-    (``hilfer`` -1: the Macher alone)."""
+    """A decided game's payouts, seated player by seated player, as ``Fuchsen._decide``
+    sets them: ``signed`` is what each pairing of a declarer-side player with an
+    opponent pays the declarer's side (``hilfer`` -1: the Macher alone)."""
     # Each opponent pays ``signed`` (the declarers' entries are set below), one who
     # sits out nothing.
     pay = dict.fromkeys(table.players, -signed)
