@@ -29,6 +29,7 @@ from engine.core import (
     evolve,
     evolve_with,
     name_of,
+    unshared,
     waiting_for_partner,
 )
 from engine.result import Result
@@ -151,7 +152,8 @@ class Fuchsen(Variant):
         # The house rules the seating depends on, for the latest rules object seen
         # (held here, so that ``is`` cannot confuse it with a later object).
         self._rules_last: tuple[Mapping[str, Any] | None, tuple[Any, ...]] = (None, ())
-        self._prototype = FuchsenState(variant=self, rules={}, phase="call")
+        # A plain ``__dict__`` (``unshared``): the states copied from it have one too.
+        self._prototype = unshared(FuchsenState(variant=self, rules={}, phase="call"))
 
     # Before the call only the deal and shows can come, and neither depends on who
     # holds the called card.
@@ -282,7 +284,8 @@ class Fuchsen(Variant):
             removed=removed,
             first=first,
         )
-        return table
+        # Cached, and copied with the dealt hands: a plain ``__dict__`` (``unshared``).
+        return unshared(table)
 
     def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
         n = len(table.active)

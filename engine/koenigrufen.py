@@ -25,6 +25,7 @@ from engine.core import (
     evolve_with,
     made,
     name_of,
+    unshared,
 )
 from engine.result import Result
 from engine.tricks import add_card, check_play
@@ -169,11 +170,13 @@ class Koenigrufen(Variant):
             removed=0,
             first=(index[dealer] + 1) % 4,
         )
-        return table
+        # Cached, and copied with the dealt hands: a plain ``__dict__`` (``unshared``).
+        return unshared(table)
 
     def __init__(self) -> None:
         # Copying a prototype is cheaper than a frozen dataclass's __init__.
-        self._prototype = KoenigState(variant=self, rules={})
+        # A plain ``__dict__`` (``unshared``): the states copied from it have one too.
+        self._prototype = unshared(KoenigState(variant=self, rules={}))
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
         self._decisions: dict[tuple[Any, ...], Decision] = {}
 

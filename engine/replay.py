@@ -22,6 +22,7 @@ from engine.core import (
     check_placement,
     evolve,
     gather_knowledge,
+    unshared,
     worse_error,
 )
 from engine.fuchsen import Fuchsen
@@ -35,7 +36,8 @@ VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen
 
 AFTER_DECISION = frozenset({"show", "annul", "undo"})
 # The state before the deal, per game, copied at the start of every fold.
-_START = {name: GameState(variant=v, rules={}) for name, v in VARIANTS.items()}
+# A plain ``__dict__`` (``unshared``): the states copied from it have one too.
+_START = {name: unshared(GameState(variant=v, rules={})) for name, v in VARIANTS.items()}
 # Per variant (keyed by the object: a class attribute read through an instance is
 # not specialized by the interpreter): the latest start state and the rules object it
 # holds (kept alive here, so that ``is`` cannot confuse it with a later object).
