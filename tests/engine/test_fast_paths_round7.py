@@ -50,7 +50,7 @@ def test_the_states_and_tables_of_a_fold_have_plain_dicts(
     assert _plain(state)
     assert _plain(state.table)
     assert _plain(replay_module._START[game])
-    assert _plain(replay_module.VARIANTS[game]._prototype)  # type: ignore[attr-defined]
+    assert _plain(replay_module.VARIANTS[game]._prototype)
 
 
 def test_unshared_keeps_every_field() -> None:
