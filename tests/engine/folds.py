@@ -44,3 +44,24 @@ def partner_needed(record: Any) -> tuple[Any, Any, list[Any], int, NeedPartner] 
     except NeedPartner as need:
         return variant, rules, events, undo_error, need
     return None
+
+
+def fold_watching_runs(
+    variant: Any, rules: Any, events: list[Any], undo_error: int
+) -> tuple[Any, Any, list[tuple[int, int]]]:
+    """``fold`` with runs, and the ``(start, end)`` positions of each run it took
+    (``Variant.play_run`` is watched for the fold only; what the fold raises passes)."""
+    calls: list[tuple[int, int]] = []
+    original = variant.play_run
+
+    def watch(state: Any, events: Any, k: int, stop: int) -> Any:
+        new, after = original(state, events, k, stop)
+        calls.append((k, after))
+        return new, after
+
+    variant.play_run = watch
+    try:
+        state, error = fold(variant, rules, events, undo_error)
+    finally:
+        del variant.play_run
+    return state, error, calls

@@ -15,7 +15,7 @@ from engine import replay
 from engine.core import NeedPartner
 from engine.generate import random_game
 from engine.replay import RecordError, fold, prepare
-from tests.engine.folds import state_fields
+from tests.engine.folds import fold_watching_runs, state_fields
 
 Record = dict[str, Any]
 
@@ -121,21 +121,7 @@ def test_the_lean_loop_takes_every_play_of_a_whole_game() -> None:
         if any(e["type"] == "call" and "turned" in e for e in record["events"]):
             continue
         variant, rules, events, undo_error = prepare(record)
-        calls: list[tuple[int, int]] = []
-        original = variant.play_run
-
-        def spy(
-            state: Any, events: Any, k: int, stop: int, original: Any = original, calls: Any = calls
-        ) -> Any:
-            new, after = original(state, events, k, stop)
-            calls.append((k, after))
-            return new, after
-
-        variant.play_run = spy  # type: ignore[method-assign]
-        try:
-            state, error = fold(variant, rules, events, undo_error)
-        finally:
-            del variant.play_run
+        state, error, calls = fold_watching_runs(variant, rules, events, undo_error)
         assert error is None
         assert state.decision is not None
         # The run that reaches the end of the record is one of at most three.

@@ -21,7 +21,7 @@ from engine.core import (
 )
 from engine.generate import random_game
 from engine.replay import RecordError, deal_table, fold, prepare
-from tests.engine.folds import fold_both
+from tests.engine.folds import fold_both, fold_watching_runs
 from tests.engine.test_fast_paths import replay_module
 
 replay_start = replay_module._START
@@ -271,23 +271,10 @@ def test_a_whole_game_read_backwards_is_folded_in_one_run_from_the_call() -> Non
         if record["game"] != "fuchsen" or len(record["events"]) < 20:
             continue  # (the generator's game may end with the partner open)
         variant, rules, events, undo_error = prepare(record)
-        calls: list[tuple[int, int]] = []
-        original = variant.play_run
-
-        def spy(
-            state: Any, events: Any, k: int, stop: int, original: Any = original, calls: Any = calls
-        ) -> Any:
-            new, after = original(state, events, k, stop)
-            calls.append((k, after))
-            return new, after
-
-        variant.play_run = spy  # type: ignore[method-assign]
         try:
-            state, error = fold(variant, rules, events, undo_error)
+            state, error, calls = fold_watching_runs(variant, rules, events, undo_error)
         except Exception:
             continue  # the partner is open: his candidates' folds are checked elsewhere
-        finally:
-            del variant.play_run
         assert error is None and state.decision is not None
         assert type(state.know) is ReadKnowledge
         assert calls[-1][1] == len(events) and len(calls) <= 3
