@@ -11,8 +11,9 @@ with :func:`standing_rows` / :func:`rating_rows`. The incremental task and
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
@@ -20,7 +21,7 @@ from itertools import combinations
 from typing import Any
 
 from ledger.models import PlayerRating, StandingRow
-from ledger.ratings import rate_games, rating_teams
+from ledger.ratings import RatedGames, rate_games_from, rating_teams
 from ledger.series import as_cents, cumulative_net
 from ledger.standings import GameOutcome, StandingsConfig, TableRow, player_standings, season_table
 
@@ -85,12 +86,64 @@ class SeasonProjections:
     head_to_head: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
-def compute_season(*, rows: Iterable[GameRow], rules: StandingsConfig) -> SeasonProjections:
+@dataclass(frozen=True)
+class _SeasonMemo:
+    """What one computation of a season saw and gave, for the next one to go on from."""
+
+    rated: RatedGames
+    # evening id -> (its outcomes, the tie-break keys, its table)
+    evenings: dict[int, tuple[tuple[GameOutcome, ...], tuple[str, ...], list[TableRow]]]
+
+
+# The last computation of the most recently projected seasons, in this process. A
+# finishing game changes one evening and adds one game at the end of the season:
+# the ratings (openskill, game after game: most of a large season's cost) go on
+# from the games that did not change, and the evenings that did not change keep
+# their tables. Only a shortcut: every entry is compared with the games read from
+# the database, so a stale or missing entry costs time, never a wrong figure.
+_MEMO_SEASONS = 32
+_memo: OrderedDict[Hashable, _SeasonMemo] = OrderedDict()
+_memo_lock = threading.Lock()
+
+
+def forget_memo() -> None:
+    """Drop every remembered season (the next computation of each starts afresh)."""
+    with _memo_lock:
+        _memo.clear()
+
+
+def _remembered(key: Hashable | None) -> _SeasonMemo | None:
+    if key is None:
+        return None
+    with _memo_lock:
+        memo = _memo.get(key)
+        if memo is not None:
+            _memo.move_to_end(key)
+        return memo
+
+
+def _remember(key: Hashable | None, memo: _SeasonMemo) -> None:
+    if key is None:
+        return
+    with _memo_lock:
+        _memo[key] = memo
+        _memo.move_to_end(key)
+        while len(_memo) > _MEMO_SEASONS:
+            _memo.popitem(last=False)
+
+
+def compute_season(
+    *, rows: Iterable[GameRow], rules: StandingsConfig, memo_key: Hashable | None = None
+) -> SeasonProjections:
     """Run standings, tables, ratings and series over a season's finished games.
 
     A game whose result cannot be read as an outcome, or cannot be rated, is
     logged and left out of what it breaks (its money is in the ledger all the
     same): one bad row must not stop a club's tables.
+
+    With ``memo_key`` (the season's id) the computation goes on from this
+    process's last one for the same key where the games agree (see ``_memo``);
+    the result is the same as without it. ``None`` computes everything afresh.
     """
     outcomes: list[GameOutcome] = []
     by_evening: dict[int, list[GameOutcome]] = defaultdict(list)
@@ -103,13 +156,22 @@ def compute_season(*, rows: Iterable[GameRow], rules: StandingsConfig) -> Season
         outcomes.append(outcome)
         by_evening[row.evening_id].append(outcome)
 
+    previous = _remembered(memo_key)
     projected = SeasonProjections(games=len(outcomes))
     projected.table = season_table(player_standings(outcomes), rules.min_games, rules.tie_break)
     # An evening is one night: everyone who played is ranked, by the club's keys.
-    projected.evening_tables = {
-        evening_id: season_table(player_standings(evening_outcomes), 0, rules.tie_break)
-        for evening_id, evening_outcomes in sorted(by_evening.items())
-    }
+    tie_break = tuple(rules.tie_break)
+    known = previous.evenings if previous is not None else {}
+    evenings: dict[int, tuple[tuple[GameOutcome, ...], tuple[str, ...], list[TableRow]]] = {}
+    for evening_id, evening_outcomes in sorted(by_evening.items()):
+        games = tuple(evening_outcomes)
+        before = known.get(evening_id)
+        if before is not None and before[1] == tie_break and before[0] == games:
+            table = before[2]
+        else:
+            table = season_table(player_standings(games), 0, tie_break)
+        evenings[evening_id] = (games, tie_break, table)
+        projected.evening_tables[evening_id] = table
 
     ratable = []
     for outcome in outcomes:
@@ -119,7 +181,9 @@ def compute_season(*, rows: Iterable[GameRow], rules: StandingsConfig) -> Season
             logger.warning("game %s cannot be rated; left out of the ratings", outcome.game_id)
             continue
         ratable.append(outcome)
-    ratings = rate_games(ratable)
+    rated = rate_games_from(ratable, previous.rated if previous is not None else None)
+    ratings = rated.ratings
+    _remember(memo_key, _SeasonMemo(rated, evenings))
     projected.ratings = {
         player: {
             "mu": rating.mu,

@@ -22,7 +22,15 @@ from openskill.models import PlackettLuce
 
 from ledger.standings import GameOutcome, in_game_order
 
-__all__ = ["Rating", "RatingPoint", "Ratings", "rate_games", "rating_teams"]
+__all__ = [
+    "RatedGames",
+    "Rating",
+    "RatingPoint",
+    "Ratings",
+    "rate_games",
+    "rate_games_from",
+    "rating_teams",
+]
 
 
 class Rating(NamedTuple):
@@ -95,10 +103,56 @@ def rate_games(outcomes: Iterable[GameOutcome], model: PlackettLuce | None = Non
     (mu 25, sigma 25/3); every player starts from the model's default rating.
     Raises ``ValueError`` on a game that cannot be rated (see :func:`rating_teams`).
     """
+    return rate_games_from(outcomes, None, model).ratings
+
+
+@dataclass(frozen=True)
+class RatedGames:
+    """A rating run: the games it rated, in game order, and the ratings they gave.
+
+    A later run over games that begin the same way goes on from here instead of
+    from the first game (:func:`rate_games_from`). Never changed once made.
+    """
+
+    outcomes: tuple[GameOutcome, ...]
+    ratings: Ratings
+
+
+def rate_games_from(
+    outcomes: Iterable[GameOutcome],
+    previous: RatedGames | None,
+    model: PlackettLuce | None = None,
+) -> RatedGames:
+    """:func:`rate_games`, going on from ``previous`` where the games agree.
+
+    The ratings are a fold over the games in game order, so after the first ``n``
+    games they depend on those games alone. With ``previous`` (a run with the same
+    model), the longest run of games at the start that equals its games is not
+    rated again: each player's ratings after them are the last point of his history
+    among them (his points are in game order, so those points are a prefix of his
+    history). Only the games after it are rated. The result is exactly what
+    :func:`rate_games` gives for ``outcomes``; ``previous`` is not changed.
+    """
     model = model if model is not None else PlackettLuce()
+    ordered = tuple(in_game_order(outcomes))
     current: dict[str, tuple[float, float]] = {}
     history: dict[str, list[RatingPoint]] = {}
-    for outcome in in_game_order(outcomes):
+    start = 0
+    if previous is not None:
+        old = previous.outcomes
+        limit = min(len(old), len(ordered))
+        while start < limit and old[start] == ordered[start]:
+            start += 1
+        if start:
+            kept = {outcome.game_id for outcome in old[:start]}
+            for player, points in previous.ratings.history.items():
+                n = len(points)
+                while n and points[n - 1].game_id not in kept:
+                    n -= 1
+                if n:
+                    history[player] = points[:n]  # a copy: ``previous`` stays as it was
+                    current[player] = (points[n - 1].mu, points[n - 1].sigma)
+    for outcome in ordered[start:]:
         teams, ranks = rating_teams(outcome)
         before = [
             [model.rating(*current[p]) if p in current else model.rating() for p in team]
@@ -112,4 +166,4 @@ def rate_games(outcomes: Iterable[GameOutcome], model: PlackettLuce | None = Non
                     RatingPoint(outcome.game_id, rating.mu, rating.sigma, rating.ordinal())
                 )
     ratings = {p: Rating(*history[p][-1][1:]) for p in sorted(current)}
-    return Ratings(ratings, {p: history[p] for p in sorted(history)})
+    return RatedGames(ordered, Ratings(ratings, {p: history[p] for p in sorted(history)}))

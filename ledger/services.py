@@ -28,7 +28,7 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -253,7 +253,12 @@ def season_projections_recompute(*, season_id: int, force: bool = False) -> Proj
     version meanwhile. A run repeated gives the same rows; a run killed
     mid-way has written nothing; two runs racing store the newer. Without
     ``force`` a season already computed from its current version is left
-    alone. Returns the state as stored.
+    alone, and the computation goes on from this process's last one for the
+    season where its games did not change (``projections.compute_season``'s
+    memo); ``force`` (the rebuild) computes everything afresh. Only the rows
+    whose figures changed are replaced: a finishing game changes the season
+    table, one evening's table and the ratings of the players at the table.
+    Returns the state as stored.
     """
     state, _created = ProjectionState.objects.get_or_create(season_id=season_id)
     version = state.version
@@ -263,7 +268,9 @@ def season_projections_recompute(*, season_id: int, force: bool = False) -> Proj
     season = Season.objects.select_related("club").get(pk=season_id)
     rules = standings_rules_for(club_id=season.club_id)
     computed = projections.compute_season(
-        rows=selectors.season_game_rows(season_id=season_id), rules=rules
+        rows=selectors.season_game_rows(season_id=season_id),
+        rules=rules,
+        memo_key=None if force else season_id,
     )
     computed_at = time.perf_counter()
     with transaction.atomic():
@@ -272,13 +279,19 @@ def season_projections_recompute(*, season_id: int, force: bool = False) -> Proj
             return state  # a newer run already stored newer projections
         if not force and state.computed_from == version:
             return state  # a twin run stored the same version first
-        StandingRow.objects.filter(season_id=season_id).delete()
-        PlayerRating.objects.filter(season_id=season_id).delete()
-        StandingRow.objects.bulk_create(
-            projections.standing_rows(season_id=season_id, computed=computed), batch_size=2000
+        _replace_changed(
+            StandingRow,
+            season_id,
+            projections.standing_rows(season_id=season_id, computed=computed),
+            key=("evening_id", "player_id"),
+            batch_size=2000,
         )
-        PlayerRating.objects.bulk_create(
-            projections.rating_rows(season_id=season_id, computed=computed), batch_size=500
+        _replace_changed(
+            PlayerRating,
+            season_id,
+            projections.rating_rows(season_id=season_id, computed=computed),
+            key=("player_id",),
+            batch_size=500,
         )
         SeasonSeries.objects.update_or_create(
             season_id=season_id,
@@ -298,6 +311,39 @@ def season_projections_recompute(*, season_id: int, force: bool = False) -> Proj
         time.perf_counter() - computed_at,
     )
     return state
+
+
+_Row = TypeVar("_Row", StandingRow, PlayerRating)
+
+
+def _replace_changed(
+    model: type[_Row], season_id: int, rows: list[_Row], *, key: tuple[str, ...], batch_size: int
+) -> None:
+    """Make the season's stored rows of ``model`` equal ``rows`` (unsaved), writing
+    only the difference. Rows are matched by ``key`` (unique within the season); a
+    stored row whose other fields differ from its new row's, or that has no new row,
+    is deleted, and the new rows not stored as they are are inserted (after the
+    deletes, as the key is unique)."""
+    fields = [f.attname for f in model._meta.concrete_fields if not f.primary_key]
+    at = [fields.index(name) for name in key]
+    stored: dict[tuple[Any, ...], tuple[int, tuple[Any, ...]]] = {}
+    for pk, *values in model.objects.filter(season_id=season_id).values_list("pk", *fields):
+        stored[tuple(values[i] for i in at)] = (pk, tuple(values))
+    stale: list[int] = []
+    fresh: list[_Row] = []
+    for row in rows:
+        values = tuple(getattr(row, name) for name in fields)
+        old = stored.pop(tuple(values[i] for i in at), None)
+        if old is not None and old[1] == values:
+            continue  # stored as it is (a JSON field compares as lists: equal to a list)
+        if old is not None:
+            stale.append(old[0])
+        fresh.append(row)
+    stale += [pk for pk, _ in stored.values()]
+    if stale:
+        model.objects.filter(pk__in=stale).delete()
+    if fresh:
+        model.objects.bulk_create(fresh, batch_size=batch_size)
 
 
 def standings_rules_for(*, club_id: int) -> StandingsRules:
