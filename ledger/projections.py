@@ -37,6 +37,9 @@ class GameRow:
     played_at: datetime
     kind: str
     result: Mapping[str, Any]
+    # A digest of the fields above as stored (``selectors.season_game_fingerprints``),
+    # when it was read with them: the memo then knows the row without reading it.
+    fingerprint: str | None = None
 
 
 def outcome_from_result(row: GameRow) -> GameOutcome:
@@ -91,6 +94,8 @@ class _SeasonMemo:
     """What one computation of a season saw and gave, for the next one to go on from."""
 
     rated: RatedGames
+    # game id -> (its row as read, its outcome): an unchanged row keeps its outcome
+    games: dict[int, tuple[GameRow, GameOutcome]]
     # evening id -> (its outcomes, the tie-break keys, its table)
     evenings: dict[int, tuple[tuple[GameOutcome, ...], tuple[str, ...], list[TableRow]]]
 
@@ -132,6 +137,24 @@ def _remember(key: Hashable | None, memo: _SeasonMemo) -> None:
             _memo.popitem(last=False)
 
 
+def known_rows(
+    memo_key: Hashable, fingerprints: Mapping[int, str]
+) -> tuple[list[GameRow], list[int]]:
+    """The rows of ``fingerprints``' games that the last computation for ``memo_key``
+    read with the same fingerprint, and the ids of the others (to be read)."""
+    memo = _remembered(memo_key)
+    read = memo.games if memo is not None else {}
+    rows: list[GameRow] = []
+    missing: list[int] = []
+    for game_id, fingerprint in fingerprints.items():
+        known = read.get(game_id)
+        if known is not None and known[0].fingerprint == fingerprint:
+            rows.append(known[0])
+        else:
+            missing.append(game_id)
+    return rows, missing
+
+
 def compute_season(
     *, rows: Iterable[GameRow], rules: StandingsConfig, memo_key: Hashable | None = None
 ) -> SeasonProjections:
@@ -145,18 +168,25 @@ def compute_season(
     process's last one for the same key where the games agree (see ``_memo``);
     the result is the same as without it. ``None`` computes everything afresh.
     """
+    previous = _remembered(memo_key)
+    read = previous.games if previous is not None else {}
+    games_read: dict[int, tuple[GameRow, GameOutcome]] = {}
     outcomes: list[GameOutcome] = []
     by_evening: dict[int, list[GameOutcome]] = defaultdict(list)
     for row in rows:
-        try:
-            outcome = outcome_from_result(row)
-        except (ValueError, TypeError, AttributeError):
-            logger.exception("game %s: its result cannot be projected; left out", row.game_id)
-            continue
+        before_row = read.get(row.game_id)
+        if before_row is not None and before_row[0] == row:
+            outcome = before_row[1]
+        else:
+            try:
+                outcome = outcome_from_result(row)
+            except (ValueError, TypeError, AttributeError):
+                logger.exception("game %s: its result cannot be projected; left out", row.game_id)
+                continue
+        games_read[row.game_id] = (row, outcome)
         outcomes.append(outcome)
         by_evening[row.evening_id].append(outcome)
 
-    previous = _remembered(memo_key)
     projected = SeasonProjections(games=len(outcomes))
     projected.table = season_table(player_standings(outcomes), rules.min_games, rules.tie_break)
     # An evening is one night: everyone who played is ranked, by the club's keys.
@@ -183,7 +213,7 @@ def compute_season(
         ratable.append(outcome)
     rated = rate_games_from(ratable, previous.rated if previous is not None else None)
     ratings = rated.ratings
-    _remember(memo_key, _SeasonMemo(rated, evenings))
+    _remember(memo_key, _SeasonMemo(rated, games_read, evenings))
     projected.ratings = {
         player: {
             "mu": rating.mu,

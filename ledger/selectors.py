@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from django.db.models import F, Max, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import F, Max, Q, QuerySet, Sum, TextField, Value
+from django.db.models.functions import MD5, Cast, Coalesce, Concat
 
 from clubs.models import Club, Season
 from games.models import Evening, Game
@@ -128,20 +128,60 @@ def settlement_transfer_get(*, plan: SettlementPlan, transfer_id: int) -> Settle
 # --- Projections ------------------------------------------------------------------------------
 
 
-def season_game_rows(*, season_id: int) -> Iterator[GameRow]:
-    """The season's finished games with their stored results, for the projections."""
-    games = (
-        Game.objects.filter(evening__season_id=season_id, status=Game.Status.FINISHED)
-        .values_list("pk", "evening_id", "finished_at", "created_at", "game_kind", "result")
-        .order_by("pk")
+def _finished_in(season_id: int) -> QuerySet[Game]:
+    return Game.objects.filter(evening__season_id=season_id, status=Game.Status.FINISHED)
+
+
+def _fingerprint() -> MD5:
+    """A digest of what ``season_game_rows`` reads of a game, computed by the database."""
+    return MD5(
+        Concat(
+            Cast("evening_id", TextField()),
+            Value("|"),
+            Cast(Coalesce("finished_at", "created_at"), TextField()),
+            Value("|"),
+            "game_kind",
+            Value("|"),
+            Cast("result", TextField()),
+            output_field=TextField(),
+        )
     )
-    for pk, evening_id, finished_at, created_at, kind, result in games.iterator(chunk_size=5000):
+
+
+def season_game_fingerprints(*, season_id: int) -> dict[int, str]:
+    """Each finished game of the season with a digest of its row (its evening, time,
+    kind and result): reading these is a fraction of reading the rows, and a row whose
+    digest is unchanged need not be read again (``projections.known_rows``)."""
+    return dict(
+        _finished_in(season_id)
+        .annotate(fingerprint=_fingerprint())
+        .values_list("pk", "fingerprint")
+    )
+
+
+def season_game_rows(
+    *, season_id: int, game_ids: list[int] | None = None, fingerprints: bool = False
+) -> Iterator[GameRow]:
+    """The season's finished games with their stored results, for the projections,
+    in game id order: all of them, or those of ``game_ids``; with ``fingerprints``
+    each row carries its digest, read in the same statement."""
+    games = _finished_in(season_id)
+    if game_ids is not None:
+        games = games.filter(pk__in=game_ids)
+    fields = ["pk", "evening_id", "finished_at", "created_at", "game_kind", "result"]
+    if fingerprints:
+        games = games.annotate(fingerprint=_fingerprint())
+        fields.append("fingerprint")
+    for pk, evening_id, finished_at, created_at, kind, result, *digest in (
+        games.values_list(*fields).order_by("pk").iterator(chunk_size=5000)
+    ):
         yield GameRow(
             game_id=pk,
             evening_id=evening_id,
             played_at=finished_at or created_at,
             kind=kind,
             result=result or {},
+            fingerprint=digest[0] if digest else None,
         )
 
 

@@ -50,6 +50,7 @@ from ledger.models import (
     StandingRow,
     StandingsConfig,
 )
+from ledger.projections import GameRow
 from ledger.settlement import settle
 from ledger.standings import StandingsConfig as StandingsRules
 
@@ -267,11 +268,14 @@ def season_projections_recompute(*, season_id: int, force: bool = False) -> Proj
     started = time.perf_counter()
     season = Season.objects.select_related("club").get(pk=season_id)
     rules = standings_rules_for(club_id=season.club_id)
-    computed = projections.compute_season(
-        rows=selectors.season_game_rows(season_id=season_id),
-        rules=rules,
-        memo_key=None if force else season_id,
-    )
+    if force:
+        computed = projections.compute_season(
+            rows=selectors.season_game_rows(season_id=season_id), rules=rules
+        )
+    else:
+        computed = projections.compute_season(
+            rows=_season_rows(season_id), rules=rules, memo_key=season_id
+        )
     computed_at = time.perf_counter()
     with transaction.atomic():
         state = ProjectionState.objects.select_for_update().get(pk=state.pk)
@@ -311,6 +315,23 @@ def season_projections_recompute(*, season_id: int, force: bool = False) -> Proj
         time.perf_counter() - computed_at,
     )
     return state
+
+
+def _season_rows(season_id: int) -> list[GameRow]:
+    """The season's finished games as the projections read them, in game id order:
+    the rows this process read last time and whose fingerprint is unchanged from its
+    memo, the others from the database (reading every result was most of the cost
+    of a large season's projection)."""
+    fingerprints = selectors.season_game_fingerprints(season_id=season_id)
+    rows, missing = projections.known_rows(season_id, fingerprints)
+    if missing:
+        # Most of the season unknown (a fresh process): one read of all is cheaper.
+        wanted = None if 2 * len(missing) > len(fingerprints) else missing
+        if wanted is None:
+            rows = []
+        rows += selectors.season_game_rows(season_id=season_id, game_ids=wanted, fingerprints=True)
+    rows.sort(key=lambda row: row.game_id)
+    return rows
 
 
 _Row = TypeVar("_Row", StandingRow, PlayerRating)

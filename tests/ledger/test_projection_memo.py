@@ -15,11 +15,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from django.db.models import F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger import projections, services
-from ledger.models import PlayerRating, StandingRow
+from games.models import Game
+from ledger import projections, selectors, services
+from ledger.models import PlayerRating, ProjectionState, StandingRow
 from ledger.projections import GameRow, compute_season
 from ledger.ratings import rate_games, rate_games_from
 from ledger.standings import GameOutcome, StandingsConfig
@@ -241,3 +243,28 @@ def test_a_game_taken_back_deletes_the_rows_only_it_made(
     # And the memo did not leave anything of the game behind: a forced run agrees.
     services.season_projections_recompute(season_id=table.season.pk, force=True)
     assert set(stored(table)["ratings"]) == {(a,), (b,)}
+
+
+@pytest.mark.django_db
+def test_a_result_changed_without_a_new_event_is_read_again(fresh_memo: None) -> None:
+    # The memo knows a game's row by the digest of what is stored, not by its events:
+    # a result rewritten in place (say, by a fixed engine) is read again.
+    table = make_table(players=4)
+    p = table.pk
+    game = finish(table.new_game(), {p(0): 40, p(1): -40}, [p(0)])
+    finish(table.new_game(), {p(2): 10, p(3): -10}, [p(2)])
+    services.season_projections_recompute(season_id=table.season.pk)
+    result = dict(game.result, payouts={p(0): -40, p(1): 40}, won=False)
+    Game.objects.filter(pk=game.pk).update(result=result)
+    ProjectionState.objects.filter(season=table.season).update(version=F("version") + 1)
+
+    services.season_projections_recompute(season_id=table.season.pk)
+
+    nets = {
+        row.player_id: row.net
+        for row in StandingRow.objects.filter(season=table.season, evening__isnull=True)
+    }
+    assert nets[table.players[0].pk] == -40 and nets[table.players[1].pk] == 40
+    # Every row is known now, with its new digest.
+    fingerprints = selectors.season_game_fingerprints(season_id=table.season.pk)
+    assert projections.known_rows(table.season.pk, fingerprints)[1] == []
