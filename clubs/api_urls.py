@@ -35,6 +35,11 @@ club_patterns = [
         name="membership-remove",
     ),
     path(
+        "clubs/<slug:slug>/memberships/<int:membership_id>/password-link/",
+        apis.MembershipPasswordLinkApi.as_view(),
+        name="membership-password-link",
+    ),
+    path(
         "clubs/<slug:slug>/invitations/",
         apis.InvitationListApi.as_view(),
         name="invitation-list",

@@ -375,6 +375,35 @@ class MembershipRoleChangeApi(APIView):
         return Response(MembershipOutputSerializer(target).data)
 
 
+class MembershipPasswordLinkApi(APIView):
+    """Make a member a one-time link to set a new password, for a member without e-mail
+    (owner/admin, ranking above him in every club he belongs to). The answer is the
+    only place the link appears; it is not stored."""
+
+    @extend_schema(
+        request=None,
+        responses={
+            201: inline_serializer(
+                "PasswordLink",
+                {"url": serializers.URLField(), "expires_at": serializers.DateTimeField()},
+            )
+        },
+    )
+    def post(self, request: Request, slug: str, membership_id: int) -> Response:
+        club = membership_for(request.user, slug, Role.ADMIN).club
+        target = get_or_404(selectors.membership_get, club=club, membership_id=membership_id)
+        path, expires = services.password_link_create(membership=target, actor=request.user)
+        response = Response(
+            {
+                "url": request.build_absolute_uri(path),
+                "expires_at": serializers.DateTimeField().to_representation(expires),
+            },
+            status=status.HTTP_201_CREATED,
+        )
+        response["Cache-Control"] = "no-store"
+        return response
+
+
 class MembershipRemoveApi(APIView):
     """Remove a member (owner/admin), or leave the club yourself (anyone)."""
 

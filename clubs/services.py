@@ -10,18 +10,25 @@ live here, next to the write they guard.
 from __future__ import annotations
 
 import datetime
+import logging
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import password_validation
+from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from clubs.models import (
+    ROLE_RANK,
     Club,
     GameKind,
     Invitation,
@@ -33,6 +40,8 @@ from clubs.models import (
     role_at_least,
     validate_time_zone,
 )
+
+logger = logging.getLogger(__name__)
 
 INVITATION_LIFETIME = datetime.timedelta(days=14)
 # Slugs that would shadow a fixed URL under /clubs/ or /api/clubs/.
@@ -195,6 +204,55 @@ def membership_remove(*, membership: Membership, actor: Any) -> None:
     if membership.role == Role.OWNER and _owner_count(membership.club) <= 1:
         raise ValidationError(_("A club needs an owner: make someone else owner first."))
     membership.delete()
+
+
+def password_link_create(*, membership: Membership, actor: Any) -> tuple[str, datetime.datetime]:
+    """A link for ``membership``'s account to set a new password, made by a club admin
+    for a member who has no e-mail address (or cannot read it); the admin passes it on.
+
+    Returns the link's path and when it expires (``PASSWORD_RESET_TIMEOUT`` from now). It
+    is Django's password-reset link: it works once (setting a password, or logging in,
+    ends it) and the API tokens of the account end when it is used.
+
+    Whoever holds the link holds the account, in every club it belongs to. So the actor
+    must rank strictly above the account in each of its clubs (an owner above an admin,
+    an admin above a scorer or member), never for himself, and never for staff.
+    """
+    user = membership.user
+    if user.pk == getattr(actor, "pk", None):
+        raise ValidationError(_("Change your own password on the password page."))
+    if user.is_staff or user.is_superuser:
+        raise ValidationError(
+            _("Staff accounts set their passwords with the site's administrators.")
+        )
+    actor_roles = dict(Membership.objects.filter(user=actor).values_list("club_id", "role"))
+    for club_id, role in Membership.objects.filter(user=user).values_list("club_id", "role"):
+        mine = actor_roles.get(club_id)
+        if (
+            mine is None
+            or ROLE_RANK[mine] <= ROLE_RANK[role]
+            or not role_at_least(mine, Role.ADMIN)
+        ):
+            raise ValidationError(
+                _(
+                    "Only someone who ranks above %(user)s in every club he belongs to can "
+                    "make him a password link; he can ask the site's administrators."
+                )
+                % {"user": user.get_username()}
+            )
+    token = default_token_generator.make_token(user)
+    path = reverse(
+        "password-reset-confirm",
+        kwargs={"uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": token},
+    )
+    logger.info(
+        "password link made for user %s by user %s (club %s)",
+        user.pk,
+        getattr(actor, "pk", None),
+        membership.club_id,
+    )
+    expires = timezone.now() + datetime.timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT)
+    return path, expires
 
 
 def _role_of(user: Any, club: Club) -> str:

@@ -79,6 +79,11 @@ urlpatterns = [
         name="membership-remove-page",
     ),
     path(
+        "clubs/<slug:slug>/members/<int:membership_id>/password-link/",
+        views.password_link,
+        name="password-link-page",
+    ),
+    path(
         "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",
         views.invitation_revoke,
         name="invitation-revoke-page",

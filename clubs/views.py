@@ -28,7 +28,15 @@ from clubs.forms import (
     SeasonCreateForm,
     SignupForm,
 )
-from clubs.models import GameKind, Invitation, Membership, Role, RuleProfile, role_at_least
+from clubs.models import (
+    ROLE_RANK,
+    GameKind,
+    Invitation,
+    Membership,
+    Role,
+    RuleProfile,
+    role_at_least,
+)
 from clubs.permissions import membership_for
 from clubs.rule_form import HouseRulesForm, changes_from_defaults
 
@@ -182,6 +190,7 @@ def _club_page(
         today = timezone.localdate(timezone=club.zone)
         season_form = SeasonCreateForm(club=club, initial={"start": today})
     players = list(selectors.player_list(club=club))
+    memberships = list(selectors.membership_list(club=club))
     context = {
         "club": club,
         "membership": membership,
@@ -189,7 +198,12 @@ def _club_page(
         "is_scorer": role_at_least(membership.role, Role.SCORER),
         "is_owner": membership.role == Role.OWNER,
         "roles": Role.choices,
-        "memberships": selectors.membership_list(club=club),
+        "memberships": memberships,
+        # Those the viewer may make a password link for, as far as this club tells
+        # (the service checks their other clubs too).
+        "outranked": {m.pk for m in memberships if ROLE_RANK[m.role] < ROLE_RANK[membership.role]}
+        if is_admin
+        else set(),
         "players": players,
         "guests": [p for p in players if p.is_guest and p.is_active],
         "seasons": selectors.season_list(club=club),
@@ -419,6 +433,32 @@ def membership_remove(request: HttpRequest, slug: str, membership_id: int) -> Ht
     if done and leaving:
         return redirect("home")
     return redirect(reverse("club-page", args=[club.slug]) + "#members")
+
+
+@login_required
+@require_http_methods(["POST"])
+def password_link(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
+    """An admin makes a member a link to set a new password (for a member without
+    e-mail) and is shown it once, to pass on; see ``services.password_link_create``."""
+    club = membership_for(request.user, slug, Role.ADMIN).club
+    target = get_object_or_404(selectors.membership_list(club=club), pk=membership_id)
+    try:
+        path, expires = services.password_link_create(membership=target, actor=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return redirect(reverse("club-page", args=[club.slug]) + "#members")
+    context = {
+        "club": club,
+        "target": target,
+        "link": request.build_absolute_uri(path),
+        "expires": expires,
+    }
+    with timezone.override(club.zone):
+        response = render(request, "clubs/password_link.html", context)
+    # The link is as good as the password: no cache keeps it.
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 # --- House rules -------------------------------------------------------------------------

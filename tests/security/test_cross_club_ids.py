@@ -31,6 +31,11 @@ CASES: dict[str, tuple[str, str, Any]] = {
         {"role": "owner"},
     ),
     "membership remove": ("post", "/api/clubs/{o}/memberships/{w.target.pk}/remove/", {}),
+    "password link for their member": (
+        "post",
+        "/api/clubs/{o}/memberships/{w.target.pk}/password-link/",
+        {},
+    ),
     "invitation revoke": ("post", "/api/clubs/{o}/invitations/{w.invitation.pk}/revoke/", {}),
     "rule profile update": (
         "post",
@@ -97,6 +102,11 @@ CASES: dict[str, tuple[str, str, Any]] = {
         {"role": "owner"},
     ),
     "page: remove their member": ("post", "/clubs/{o}/members/{w.target.pk}/remove/", {}),
+    "page: password link for their member": (
+        "post",
+        "/clubs/{o}/members/{w.target.pk}/password-link/",
+        {},
+    ),
     "page: withdraw their invitation": (
         "post",
         "/clubs/{o}/invitations/{w.invitation.pk}/revoke/",

@@ -157,6 +157,9 @@ MATRIX: dict[str, Row] = {
         "post", c("memberships/{w.target.pk}/role/"), ADMINS_ONLY, {"role": "scorer"}
     ),
     "membership-remove": Row("post", c("memberships/{w.target.pk}/remove/"), ADMINS_ONLY, {}),
+    "membership-password-link": Row(
+        "post", c("memberships/{w.target.pk}/password-link/"), ADMINS_ONLY, {}
+    ),
     "invitation-list": Row("get", c("invitations/"), ADMINS_ONLY),
     "invitation-create": Row("post", c("invitations/create/"), ADMINS_ONLY, {}),
     "invitation-revoke": Row("post", c("invitations/{w.invitation.pk}/revoke/"), ADMINS_ONLY, {}),
@@ -244,6 +247,9 @@ MATRIX: dict[str, Row] = {
         page("/clubs/{w.club.slug}/members/{w.target.pk}/role/"),
         ADMINS_ONLY,
         {"role": "member"},
+    ),
+    "password-link-page": Row(
+        "post", page("/clubs/{w.club.slug}/members/{w.target.pk}/password-link/"), ADMINS_ONLY, {}
     ),
     "membership-remove-page": Row(
         "post", page("/clubs/{w.club.slug}/members/{w.target.pk}/remove/"), ADMINS_ONLY, {}
