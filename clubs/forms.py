@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, GameKind, Player, RuleProfile, Season
+from clubs.models import Club, GameKind, Player, RuleProfile, Season, validate_time_zone
 
 
 class SignupForm(UserCreationForm):
@@ -57,8 +57,32 @@ class ClubCreateForm(forms.Form):
         label=_("Cards"), choices=Club.CardFace.choices, initial=Club.CardFace.GERMAN
     )
 
+    def clean_time_zone(self) -> str:
+        value = str(self.cleaned_data["time_zone"]).strip()
+        validate_time_zone(value)  # its refusal is shown at the field
+        return value
+
     def as_service_kwargs(self) -> dict[str, Any]:
         return dict(self.cleaned_data)
+
+
+class ClubSettingsForm(ClubCreateForm):
+    """The club's settings as an admin changes them (its address, the slug, stays)."""
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "initial",
+            {
+                "name": club.name,
+                "time_zone": club.time_zone,
+                "currency_unit": club.currency_unit,
+                "card_face": club.card_face,
+            },
+        )
+        super().__init__(*args, **kwargs)
+        self.fields["currency_unit"].help_text = _(
+            "Amounts already recorded keep their numbers: 250 cents become 250 points."
+        )
 
 
 class PlayerCreateForm(forms.Form):

@@ -36,6 +36,7 @@ urlpatterns = [
     ),
     path("clubs/new/", views.club_create, name="club-create-page"),
     path("clubs/<slug:slug>/", views.club_page, name="club-page"),
+    path("clubs/<slug:slug>/settings/", views.club_settings, name="club-settings-page"),
     path(
         "clubs/<slug:slug>/invitations/new/",
         views.invitation_create,

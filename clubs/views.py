@@ -23,6 +23,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from clubs import selectors, services
 from clubs.forms import (
     ClubCreateForm,
+    ClubSettingsForm,
     PasswordChangeForm,
     PlayerCreateForm,
     SeasonCreateForm,
@@ -219,6 +220,25 @@ def _club_page(
     # Dates and times on a club's pages are the club's local ones.
     with timezone.override(club.zone):
         return render(request, "clubs/club_page.html", context, status=400 if failed else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    """An admin changes the club's name, time zone, unit of amounts and cards."""
+    club = membership_for(request.user, slug, Role.ADMIN).club
+    form = ClubSettingsForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.club_update(club=club, **form.as_service_kwargs())
+        except ValidationError as error:
+            club.refresh_from_db()  # the service changed the object before refusing
+            _form_errors(form, error)
+        else:
+            messages.success(request, _("The club's settings are saved."))
+            return redirect("club-page", slug=club.slug)
+    status = 400 if form.is_bound else 200
+    return render(request, "clubs/club_settings.html", {"club": club, "form": form}, status=status)
 
 
 def _form_errors(form: forms.Form, error: ValidationError) -> None:

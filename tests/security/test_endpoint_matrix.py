@@ -255,6 +255,7 @@ MATRIX: dict[str, Row] = {
         "post", page("/clubs/{w.club.slug}/members/{w.target.pk}/remove/"), ADMINS_ONLY, {}
     ),
     "club-book": Row("get", page("/clubs/{w.club.slug}/book/"), MEMBERS_ONLY),
+    "club-settings-page": Row("get", page("/clubs/{w.club.slug}/settings/"), ADMINS_ONLY),
     "evening-new": Row("get", page("/clubs/{w.club.slug}/evenings/new/"), SCORERS_ONLY),
     "evening-page": Row("get", page("/evenings/" + E + "/"), MEMBERS_ONLY),
     "evening-close-page": Row("post", page("/evenings/" + E + "/close/"), SCORERS_ONLY, {}),
