@@ -553,53 +553,14 @@ def transfer_paid(request: HttpRequest, evening_id: int, transfer_id: int) -> Ht
     return redirect(reverse("evening-page", args=[evening.pk]) + "#settlement")
 
 
-# What one payment typed on the evening page may book: ten thousand euros in cents (or
-# as many points) is beyond any card table, so more is a slip of the finger.
-MAX_PAYMENT = 1_000_000
-
-
 @login_required
 @require_POST
 def payment_new(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Book money one player handed another at the table, for this evening."""
-    from ledger import services as ledger_services
+    from ledger.pages import book_payment
 
     evening, _membership = _evening_for(request, evening_id, Role.SCORER)
-    club = evening.club
-    players = {str(p.pk): p for p in club_selectors.player_list(club=club)}
-    payer = players.get(request.POST.get("payer", ""))
-    payee = players.get(request.POST.get("payee", ""))
-    amount_text = request.POST.get("amount", "").strip()
-    if payer is None or payee is None:
-        messages.error(request, _("Choose who paid and who received the money."))
-    elif not amount_text.isdigit() or not 0 < int(amount_text) <= MAX_PAYMENT:
-        messages.error(
-            request,
-            _("The amount must be a whole number from 1 to %(max)s.")
-            % {"max": number_format(MAX_PAYMENT, force_grouping=True)},
-        )
-    else:
-        try:
-            ledger_services.payment_record(
-                club=club,
-                payer=payer,
-                payee=payee,
-                amount=int(amount_text),
-                recorded_by=request.user,
-                evening=evening,
-            )
-        except ValidationError as error:
-            _report(request, error)
-        else:
-            messages.success(
-                request,
-                _("Payment booked: %(payer)s paid %(payee)s %(amount)s.")
-                % {
-                    "payer": payer.display_name,
-                    "payee": payee.display_name,
-                    "amount": money(int(amount_text), club),
-                },
-            )
+    book_payment(request, evening.club, evening=evening)
     return redirect(reverse("evening-page", args=[evening.pk]) + "#balances")
 
 

@@ -19,6 +19,11 @@ urlpatterns = [
         name="season-settle",
     ),
     path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/payments/new/",
+        pages.season_payment_new,
+        name="season-payment-new-page",
+    ),
+    path(
         "clubs/<slug:slug>/seasons/<int:season_id>/transfers/<int:transfer_id>/paid/",
         pages.season_transfer_paid,
         name="season-transfer-paid",

@@ -17,12 +17,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Membership, Role, Season, role_at_least
 from clubs.permissions import membership_for
-from games.models import Game
+from games.models import Evening, Game
 from games.pages import game_summary, money, signed_money
 from ledger import selectors, services
 from ledger.models import SettlementTransfer
@@ -261,6 +262,73 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
     )
 
 
+# --- Payments -----------------------------------------------------------------------------
+
+# What one payment typed on a page may book: ten thousand euros in cents (or as many
+# points) is beyond any card table, so more is a slip of the finger.
+MAX_PAYMENT = 1_000_000
+
+
+def book_payment(
+    request: HttpRequest,
+    club: Club,
+    *,
+    evening: Evening | None = None,
+    season: Season | None = None,
+) -> bool:
+    """Book the payment the posted form names (``payer``, ``payee``, ``amount``) for the
+    evening or the season; the outcome, or why it was refused, becomes a message and
+    nothing is written on a refusal. True if it was booked."""
+    players = {str(p.pk): p for p in club_selectors.player_list(club=club)}
+    payer = players.get(request.POST.get("payer", ""))
+    payee = players.get(request.POST.get("payee", ""))
+    amount_text = request.POST.get("amount", "").strip()
+    if payer is None or payee is None:
+        messages.error(request, _("Choose who paid and who received the money."))
+        return False
+    if not amount_text.isdigit() or not 0 < int(amount_text) <= MAX_PAYMENT:
+        messages.error(
+            request,
+            _("The amount must be a whole number from 1 to %(max)s.")
+            % {"max": number_format(MAX_PAYMENT, force_grouping=True)},
+        )
+        return False
+    try:
+        services.payment_record(
+            club=club,
+            payer=payer,
+            payee=payee,
+            amount=int(amount_text),
+            recorded_by=request.user,
+            evening=evening,
+            season=season,
+        )
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return False
+    messages.success(
+        request,
+        _("Payment booked: %(payer)s paid %(payee)s %(amount)s.")
+        % {
+            "payer": payer.display_name,
+            "payee": payee.display_name,
+            "amount": money(int(amount_text), club),
+        },
+    )
+    return True
+
+
+@login_required
+@require_POST
+def season_payment_new(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """Book a payment for the season as a whole (settling up after the last evening)."""
+    club = membership_for(request.user, slug, Role.SCORER).club
+    season = _season_for(club, season_id)
+    book_payment(request, club, season=season)
+    return redirect(reverse("standings-page", args=[club.slug, season.pk]) + "#season-balances")
+
+
 # --- The season's settlement ---------------------------------------------------------------
 
 
@@ -293,6 +361,11 @@ def _season_settlement(club: Club, season: Season, membership: Membership) -> di
         "unbalanced": any(row["balance"] for row in balances),
         "can_record": role_at_least(membership.role, Role.SCORER),
         "settle_url": reverse("season-settle", args=[club.slug, season.pk]),
+        "payment_url": reverse("season-payment-new-page", args=[club.slug, season.pk]),
+        "payers": sorted(
+            (p for p in club_selectors.player_list(club=club) if p.is_active),
+            key=lambda p: p.display_name.lower(),
+        ),
     }
 
 

@@ -62,3 +62,36 @@ def test_members_cannot_settle_and_strangers_reach_nothing(
     owner_of_other = outsider
     assert owner_of_other.post(f"/clubs/{slug}/seasons/{other.pk}/settle/", {}).status_code == 404
     assert not SettlementPlan.objects.exists()
+
+
+def test_a_scorer_books_a_payment_for_the_season_and_its_open_amounts_move(
+    evening: Evening, scorer: PersonaClient
+) -> None:
+    page = scorer.get(_table(evening))
+    assert 'id="payment-form"' in page.content.decode()
+    before = {r["player_id"]: r["balance"] for r in page.context["season_balances"]}
+    payer, payee = sorted(before, key=lambda p: before[p])[:2]
+    url = f"/clubs/{evening.club.slug}/seasons/{evening.season_id}/payments/new/"
+    response = scorer.post(
+        url, {"payer": payer, "payee": payee, "amount": "30"}, format="multipart", follow=True
+    )
+    assert "Zahlung gebucht" in response.content.decode()
+    payment = Payment.objects.get(season=evening.season, evening__isnull=True)
+    assert (payment.payer_id, payment.payee_id, payment.amount) == (payer, payee, 30)
+    after = {r["player_id"]: r["balance"] for r in response.context["season_balances"]}
+    assert after[payer] == before[payer] + 30
+    assert after[payee] == before[payee] - 30
+
+
+def test_a_wrong_season_payment_is_refused_and_members_cannot_book_one(
+    evening: Evening, scorer: PersonaClient, member: PersonaClient, outsider: PersonaClient
+) -> None:
+    url = f"/clubs/{evening.club.slug}/seasons/{evening.season_id}/payments/new/"
+    players = [r["player_id"] for r in scorer.get(_table(evening)).context["season_balances"]]
+    data = {"payer": players[0], "payee": players[1]}
+    refused = scorer.post(url, {**data, "amount": "0"}, format="multipart", follow=True)
+    assert "ganze Zahl von 1 bis" in refused.content.decode()
+    assert 'id="payment-form"' not in member.get(_table(evening)).content.decode()
+    assert member.post(url, {**data, "amount": "5"}, format="multipart").status_code == 403
+    assert outsider.post(url, {**data, "amount": "5"}, format="multipart").status_code == 404
+    assert not Payment.objects.filter(season=evening.season).exists()

@@ -113,6 +113,11 @@ CASES: dict[str, tuple[str, str, Any]] = {
         {},
     ),
     "page: settle their season": ("post", "/clubs/{o}/seasons/{w.season.pk}/settle/", {}),
+    "page: a payment in their season": (
+        "post",
+        "/clubs/{o}/seasons/{w.season.pk}/payments/new/",
+        {"payer": "{w.players[anna].pk}", "payee": "{w.players[bert].pk}", "amount": "100"},
+    ),
     "page: mark their transfer paid": (
         "post",
         "/clubs/{o}/seasons/{w.season.pk}/transfers/{w.season_transfer_id}/paid/",

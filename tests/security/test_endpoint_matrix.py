@@ -276,6 +276,9 @@ MATRIX: dict[str, Row] = {
     "season-settle": Row(
         "post", page("/clubs/{w.club.slug}/seasons/" + S + "/settle/"), SCORERS_ONLY, {}
     ),
+    "season-payment-new-page": Row(
+        "post", page("/clubs/{w.club.slug}/seasons/" + S + "/payments/new/"), SCORERS_ONLY, {}
+    ),
     "season-transfer-paid": Row(
         "post",
         page("/clubs/{w.club.slug}/seasons/" + S + "/transfers/{w.season_transfer_id}/paid/"),
