@@ -440,6 +440,11 @@ class PlayerRating(models.Model):
     ordinal = models.FloatField(_("ordinal"))
     games = models.PositiveIntegerField(_("rated games"), default=0)
     history = models.JSONField(_("history"), default=list)
+    # A digest of ``history`` (``ledger.projections.history_digest``): the projection
+    # compares it instead of reading every history back.
+    history_digest = models.CharField(
+        _("history digest"), max_length=32, blank=True, default="", editable=False
+    )
 
     class Meta:
         ordering = ["season_id", "-ordinal", "player_id"]

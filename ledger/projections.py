@@ -4,7 +4,7 @@
 :func:`outcome_from_result` turns each into a :class:`GameOutcome` and
 :func:`compute_season` runs the pure functions (standings, season table,
 ratings, chart series) over them. The service then replaces the stored rows
-with :func:`standing_rows` / :func:`rating_rows`. The incremental task and
+with :func:`standing_values` / :func:`rating_values`. The incremental task and
 ``rebuild_projections`` both go through here, so they cannot differ.
 """
 
@@ -13,17 +13,23 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from ledger.models import PlayerRating, StandingRow
 from ledger.ratings import RatedGames, rate_games_from, rating_teams
 from ledger.series import as_cents, cumulative_net
-from ledger.standings import GameOutcome, StandingsConfig, TableRow, player_standings, season_table
+from ledger.standings import (
+    GameOutcome,
+    PlayerStanding,
+    StandingsConfig,
+    TableRow,
+    player_standings,
+    season_table,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -90,14 +96,24 @@ class SeasonProjections:
 
 
 @dataclass(frozen=True)
+class _Evening:
+    """One evening as computed: its games, the tie-break keys, its table and its
+    head-to-head numerators (``_h2h_numerators``)."""
+
+    games: tuple[GameOutcome, ...]
+    tie_break: tuple[str, ...]
+    table: list[TableRow]
+    numerators: _Numerators
+
+
+@dataclass(frozen=True)
 class _SeasonMemo:
     """What one computation of a season saw and gave, for the next one to go on from."""
 
     rated: RatedGames
     # game id -> (its row as read, its outcome): an unchanged row keeps its outcome
     games: dict[int, tuple[GameRow, GameOutcome]]
-    # evening id -> (its outcomes, the tie-break keys, its table)
-    evenings: dict[int, tuple[tuple[GameOutcome, ...], tuple[str, ...], list[TableRow]]]
+    evenings: dict[int, _Evening]
 
 
 # The last computation of the most recently projected seasons, in this process. A
@@ -188,20 +204,32 @@ def compute_season(
         by_evening[row.evening_id].append(outcome)
 
     projected = SeasonProjections(games=len(outcomes))
-    projected.table = season_table(player_standings(outcomes), rules.min_games, rules.tie_break)
-    # An evening is one night: everyone who played is ranked, by the club's keys.
+    # An evening is one night: everyone who played is ranked, by the club's keys. Its
+    # standings and head-to-head sums are kept with its games, and the season's are
+    # their sums (every figure of a standing is a count or a sum of payouts), so an
+    # unchanged evening is not gone through again.
     tie_break = tuple(rules.tie_break)
     known = previous.evenings if previous is not None else {}
-    evenings: dict[int, tuple[tuple[GameOutcome, ...], tuple[str, ...], list[TableRow]]] = {}
+    evenings: dict[int, _Evening] = {}
     for evening_id, evening_outcomes in sorted(by_evening.items()):
         games = tuple(evening_outcomes)
         before = known.get(evening_id)
-        if before is not None and before[1] == tie_break and before[0] == games:
-            table = before[2]
+        if before is not None and before.tie_break == tie_break and before.games == games:
+            evening = before
         else:
-            table = season_table(player_standings(games), 0, tie_break)
-        evenings[evening_id] = (games, tie_break, table)
-        projected.evening_tables[evening_id] = table
+            evening = _Evening(
+                games,
+                tie_break,
+                season_table(player_standings(games), 0, tie_break),
+                _h2h_numerators(games),
+            )
+        evenings[evening_id] = evening
+        projected.evening_tables[evening_id] = evening.table
+    projected.table = season_table(
+        _summed_standings(evening.table for evening in evenings.values()),
+        rules.min_games,
+        rules.tie_break,
+    )
 
     ratable = []
     for outcome in outcomes:
@@ -220,12 +248,42 @@ def compute_season(
             "sigma": rating.sigma,
             "ordinal": rating.ordinal,
             "history": [list(point) for point in ratings.history[player]],
+            "digest": history_digest(ratings.history[player]),
         }
         for player, rating in ratings.ratings.items()
     }
     projected.cumulative = cumulative_net(outcomes).as_dict()
-    projected.head_to_head = as_cents(head_to_head_exact(outcomes))
+    projected.head_to_head = as_cents(
+        _h2h_from(evening.numerators for evening in evenings.values())
+    )
     return projected
+
+
+def _summed_standings(tables: Iterable[list[TableRow]]) -> list[PlayerStanding]:
+    """The standings over the games of all ``tables`` (each an evening's), sorted by
+    player id: ``player_standings`` of all their games, as every field adds up."""
+    totals: dict[str, list[int]] = {}
+    for table in tables:
+        for row in table:
+            s = row.standing
+            figures = (
+                s.net,
+                s.games,
+                s.wins,
+                s.macher_games,
+                s.macher_wins,
+                s.partner_games,
+            )
+            total = totals.get(s.player_id)
+            if total is None:
+                totals[s.player_id] = list(figures)
+            else:
+                for i, figure in enumerate(figures):
+                    total[i] += figure
+    return [PlayerStanding(player, *totals[player]) for player in sorted(totals)]
+
+
+_Numerators = dict[tuple[str, str], dict[int, int]]
 
 
 def head_to_head_exact(outcomes: Iterable[GameOutcome]) -> dict[str, dict[str, Fraction]]:
@@ -238,7 +296,13 @@ def head_to_head_exact(outcomes: Iterable[GameOutcome]) -> dict[str, dict[str, F
     one fraction per distinct total at the end: the same exact sums, since
     addition is exact and order-free.
     """
-    numerators: dict[tuple[str, str], dict[int, int]] = {}
+    return _h2h_from([_h2h_numerators(outcomes)])
+
+
+def _h2h_numerators(outcomes: Iterable[GameOutcome]) -> _Numerators:
+    """Per pair of players who sat in a game together, the numerators of what the
+    first took from the second, summed per total winnings of a game."""
+    numerators: _Numerators = {}
     for outcome in outcomes:
         payouts = outcome.payouts
         winnings = sum(amount for amount in payouts.values() if amount > 0)
@@ -249,59 +313,83 @@ def head_to_head_exact(outcomes: Iterable[GameOutcome]) -> dict[str, dict[str, F
                 per_total[winnings] = per_total.get(winnings, 0) + (
                     pa * -pb if pa > 0 else -(pb * -pa)
                 )
+    return numerators
+
+
+def _h2h_from(parts: Iterable[_Numerators]) -> dict[str, dict[str, Fraction]]:
+    """The head-to-head matrix of the games whose numerators ``parts`` hold."""
+    merged: _Numerators = {}
+    for part in parts:
+        for pair, per_total in part.items():
+            into = merged.setdefault(pair, {})
+            for total, n in per_total.items():
+                into[total] = into.get(total, 0) + n
     result: dict[str, dict[str, Fraction]] = {}
-    for (a, b), per_total in numerators.items():
+    for (a, b), per_total in merged.items():
         amount = sum((Fraction(n, total) for total, n in per_total.items()), Fraction(0))
         result.setdefault(a, {})[b] = amount
         result.setdefault(b, {})[a] = -amount
     return {a: dict(sorted(row.items())) for a, row in sorted(result.items())}
 
 
-def _standing_row(
+def _standing_values(
     *, season_id: int, evening_id: int | None, position: int, row: TableRow
-) -> StandingRow:
+) -> dict[str, Any]:
     s = row.standing
-    return StandingRow(
-        season_id=season_id,
-        evening_id=evening_id,
-        player_id=int(s.player_id),
-        position=position,
-        rank=row.rank,
-        net=s.net,
-        games=s.games,
-        wins=s.wins,
-        win_pct=s.win_pct,
-        per_game=s.per_game,
-        macher_games=s.macher_games,
-        macher_wins=s.macher_wins,
-        partner_games=s.partner_games,
-    )
+    return {
+        "season_id": season_id,
+        "evening_id": evening_id,
+        "player_id": int(s.player_id),
+        "position": position,
+        "rank": row.rank,
+        "net": s.net,
+        "games": s.games,
+        "wins": s.wins,
+        "win_pct": s.win_pct,
+        "per_game": s.per_game,
+        "macher_games": s.macher_games,
+        "macher_wins": s.macher_wins,
+        "partner_games": s.partner_games,
+    }
 
 
-def standing_rows(*, season_id: int, computed: SeasonProjections) -> list[StandingRow]:
-    """The season table (``evening`` null) and every evening's table, as unsaved rows."""
+def standing_values(*, season_id: int, computed: SeasonProjections) -> list[dict[str, Any]]:
+    """The fields of the season table's rows (``evening`` null) and of every evening's
+    table: one :class:`~ledger.models.StandingRow` each."""
     rows = [
-        _standing_row(season_id=season_id, evening_id=None, position=i, row=row)
+        _standing_values(season_id=season_id, evening_id=None, position=i, row=row)
         for i, row in enumerate(computed.table, start=1)
     ]
     for evening_id, table in computed.evening_tables.items():
         rows += [
-            _standing_row(season_id=season_id, evening_id=evening_id, position=i, row=row)
+            _standing_values(season_id=season_id, evening_id=evening_id, position=i, row=row)
             for i, row in enumerate(table, start=1)
         ]
     return rows
 
 
-def rating_rows(*, season_id: int, computed: SeasonProjections) -> list[PlayerRating]:
+def history_digest(points: Iterable[Sequence[Any]]) -> str:
+    """The digest stored beside a rating's history (its points as lists or as
+    :class:`~ledger.ratings.RatingPoint`): comparing it tells whether the history changed
+    without reading the history back. Python's hash of a tuple of numbers: the same in
+    every process (numbers are not salted like text), fast, and 64 bits wide, which is
+    plenty to tell one season's histories apart."""
+    whole = tuple(p if isinstance(p, tuple) else tuple(p) for p in points)
+    return f"{hash(whole) & 0xFFFF_FFFF_FFFF_FFFF:016x}"
+
+
+def rating_values(*, season_id: int, computed: SeasonProjections) -> list[dict[str, Any]]:
+    """The fields of each player's :class:`~ledger.models.PlayerRating` row."""
     return [
-        PlayerRating(
-            season_id=season_id,
-            player_id=int(player),
-            mu=rating["mu"],
-            sigma=rating["sigma"],
-            ordinal=rating["ordinal"],
-            games=len(rating["history"]),
-            history=rating["history"],
-        )
+        {
+            "season_id": season_id,
+            "player_id": int(player),
+            "mu": rating["mu"],
+            "sigma": rating["sigma"],
+            "ordinal": rating["ordinal"],
+            "games": len(rating["history"]),
+            "history": rating["history"],
+            "history_digest": rating["digest"],
+        }
         for player, rating in computed.ratings.items()
     ]

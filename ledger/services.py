@@ -286,16 +286,17 @@ def season_projections_recompute(*, season_id: int, force: bool = False) -> Proj
         _replace_changed(
             StandingRow,
             season_id,
-            projections.standing_rows(season_id=season_id, computed=computed),
+            projections.standing_values(season_id=season_id, computed=computed),
             key=("evening_id", "player_id"),
             batch_size=2000,
         )
         _replace_changed(
             PlayerRating,
             season_id,
-            projections.rating_rows(season_id=season_id, computed=computed),
+            projections.rating_values(season_id=season_id, computed=computed),
             key=("player_id",),
             batch_size=500,
+            unread=("history",),  # its digest stands for it
         )
         SeasonSeries.objects.update_or_create(
             season_id=season_id,
@@ -338,14 +339,25 @@ _Row = TypeVar("_Row", StandingRow, PlayerRating)
 
 
 def _replace_changed(
-    model: type[_Row], season_id: int, rows: list[_Row], *, key: tuple[str, ...], batch_size: int
+    model: type[_Row],
+    season_id: int,
+    rows: list[dict[str, Any]],
+    *,
+    key: tuple[str, ...],
+    batch_size: int,
+    unread: tuple[str, ...] = (),
 ) -> None:
-    """Make the season's stored rows of ``model`` equal ``rows`` (unsaved), writing
-    only the difference. Rows are matched by ``key`` (unique within the season); a
-    stored row whose other fields differ from its new row's, or that has no new row,
-    is deleted, and the new rows not stored as they are are inserted (after the
-    deletes, as the key is unique)."""
-    fields = [f.attname for f in model._meta.concrete_fields if not f.primary_key]
+    """Make the season's stored rows of ``model`` equal ``rows`` (each a dict of every
+    field but the id), writing only the difference. Rows are matched by ``key``
+    (unique within the season); a stored row whose compared fields differ from its new
+    row's, or that has no new row, is deleted, and the new rows not stored as they are
+    are inserted (after the deletes, as the key is unique). Fields in ``unread`` are
+    neither read nor compared: another field must change whenever they do."""
+    fields = [
+        f.attname
+        for f in model._meta.concrete_fields
+        if not f.primary_key and f.attname not in unread
+    ]
     at = [fields.index(name) for name in key]
     stored: dict[tuple[Any, ...], tuple[int, tuple[Any, ...]]] = {}
     for pk, *values in model.objects.filter(season_id=season_id).values_list("pk", *fields):
@@ -353,13 +365,13 @@ def _replace_changed(
     stale: list[int] = []
     fresh: list[_Row] = []
     for row in rows:
-        values = tuple(getattr(row, name) for name in fields)
+        values = tuple(row[name] for name in fields)
         old = stored.pop(tuple(values[i] for i in at), None)
         if old is not None and old[1] == values:
-            continue  # stored as it is (a JSON field compares as lists: equal to a list)
+            continue  # stored as it is
         if old is not None:
             stale.append(old[0])
-        fresh.append(row)
+        fresh.append(model(**row))
     stale += [pk for pk, _ in stored.values()]
     if stale:
         model.objects.filter(pk__in=stale).delete()

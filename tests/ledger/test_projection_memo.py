@@ -24,7 +24,8 @@ from ledger import projections, selectors, services
 from ledger.models import PlayerRating, ProjectionState, StandingRow
 from ledger.projections import GameRow, compute_season
 from ledger.ratings import rate_games, rate_games_from
-from ledger.standings import GameOutcome, StandingsConfig
+from ledger.series import as_cents, head_to_head
+from ledger.standings import GameOutcome, StandingsConfig, player_standings, season_table
 from tests.ledger.factories import Table, finish, make_table, reopen
 
 SEASON_START = datetime(2026, 9, 1, 19, 0)
@@ -163,6 +164,25 @@ def test_a_season_computed_from_its_memo_equals_one_computed_afresh(seed: int) -
         assert remembered == afresh
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_season_figures_summed_from_its_evenings_equal_those_of_all_its_games(
+    seed: int,
+) -> None:
+    # The season's table and head-to-head are sums over its evenings' (kept with
+    # each evening); they must be exactly the figures of all the season's games.
+    rng = random.Random(seed)
+    games = [outcome(rng, i) for i in range(rng.randrange(1, 40))]
+    evenings = {o.game_id: rng.randrange(4) for o in games}
+    rules = StandingsConfig(rng.choice((0, 2, 5)), rng.choice((("net",), ("wins", "per_game"))))
+    computed = compute_season(rows=rows_of(games, evenings), rules=rules)
+    assert computed.table == season_table(player_standings(games), rules.min_games, rules.tie_break)
+    assert computed.head_to_head == as_cents(head_to_head(games))
+    for evening_id, table in computed.evening_tables.items():
+        tonight = [o for o in games if evenings[o.game_id] == evening_id]
+        assert table == season_table(player_standings(tonight), 0, rules.tie_break)
+
+
 def test_the_memo_keeps_a_bounded_number_of_seasons(fresh_memo: None) -> None:
     rng = random.Random(1)
     rows = rows_of([outcome(rng, 1)], {1: 1})
@@ -268,3 +288,21 @@ def test_a_result_changed_without_a_new_event_is_read_again(fresh_memo: None) ->
     # Every row is known now, with its new digest.
     fingerprints = selectors.season_game_fingerprints(season_id=table.season.pk)
     assert projections.known_rows(table.season.pk, fingerprints)[1] == []
+
+
+@pytest.mark.django_db
+def test_a_game_replaced_by_one_with_the_same_outcome_renames_the_rating_history(
+    fresh_memo: None, django_capture_on_commit_callbacks: Capture
+) -> None:
+    # The ratings end the same, only the game in the history changes: the stored
+    # row must still be rewritten (its history's digest differs).
+    table = make_table(players=4)
+    p = table.pk
+    with django_capture_on_commit_callbacks(execute=True):
+        first = finish(table.new_game(), {p(0): 40, p(1): -40}, [p(0)])
+    with django_capture_on_commit_callbacks(execute=True):
+        reopen(first)
+        second = finish(table.new_game(), {p(0): 40, p(1): -40}, [p(0)])
+    rating = PlayerRating.objects.get(season=table.season, player=table.players[0])
+    assert [point[0] for point in rating.history] == [second.pk]
+    assert rating.history_digest == projections.history_digest(rating.history)

@@ -34,7 +34,7 @@ def test_a_recording_and_a_projection_run_never_deadlock(monkeypatch: pytest.Mon
     evening_locked = threading.Event()
     state_locked = threading.Event()
     errors: list[BaseException] = []
-    real_rows = projections.standing_rows
+    real_rows = projections.standing_values
 
     def rows_after_the_recording_waits(**kwargs: Any) -> Any:
         # The run holds the ProjectionState lock now; let the recording ask for it.
@@ -42,7 +42,7 @@ def test_a_recording_and_a_projection_run_never_deadlock(monkeypatch: pytest.Mon
         time.sleep(0.5)
         return real_rows(**kwargs)
 
-    monkeypatch.setattr(projections, "standing_rows", rows_after_the_recording_waits)
+    monkeypatch.setattr(projections, "standing_values", rows_after_the_recording_waits)
 
     def recording() -> None:
         try:
