@@ -193,6 +193,30 @@ def test_the_memo_keeps_a_bounded_number_of_seasons(fresh_memo: None) -> None:
     assert projections._remembered(projections._MEMO_SEASONS + 9) is not None
 
 
+def test_the_memo_keeps_a_bounded_number_of_games(
+    fresh_memo: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(projections, "_MEMO_GAMES", 25)
+    rng = random.Random(2)
+    big = [outcome(rng, i) for i in range(20)]
+    compute_season(
+        rows=rows_of(big, {o.game_id: 1 for o in big}), rules=StandingsConfig(), memo_key="a"
+    )
+    small = [outcome(rng, i) for i in range(100, 110)]
+    compute_season(
+        rows=rows_of(small, {o.game_id: 2 for o in small}), rules=StandingsConfig(), memo_key="b"
+    )
+    # 30 games are over the bound: the season projected longest ago goes.
+    assert projections._remembered("a") is None
+    assert projections._remembered("b") is not None
+    # The newest season stays even when it alone is over the bound.
+    huge = [outcome(rng, i) for i in range(200, 240)]
+    compute_season(
+        rows=rows_of(huge, {o.game_id: 3 for o in huge}), rules=StandingsConfig(), memo_key="c"
+    )
+    assert list(projections._memo) == ["c"]
+
+
 Capture = Callable[..., Any]
 
 
