@@ -17,7 +17,7 @@ from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.formats import number_format
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -432,6 +432,17 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
                 }
             )
     in_progress = [g for g in games if g.status == Game.Status.IN_PROGRESS]
+    from ledger.pages import settlement_text
+
+    evening_title = _("Evening of %(date)s") % {
+        "date": date_format(evening.date, "SHORT_DATE_FORMAT")
+    }
+    share_text = settlement_text(
+        heading=f"{club.name} · {evening_title} ({evening.get_game_kind_display()})",
+        balances=balances,
+        transfers=transfers,
+        club=club,
+    )
     # The house rules a new game starts with (selectors.evening_house_rules' choice).
     profile = evening.rule_profile or evening.season.rule_profile
     # Who may be named in a payment typed here: everyone who sat at the evening.
@@ -451,6 +462,7 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
         "balances": balances,
         "plan": plan,
         "transfers": transfers,
+        "share_text": share_text,
         "unbalanced": any(row["balance"] for row in balances),
         "records_api": reverse("evening-records", args=[evening.pk]),
         "benched": [

@@ -329,6 +329,43 @@ def season_payment_new(request: HttpRequest, slug: str, season_id: int) -> HttpR
     return redirect(reverse("standings-page", args=[club.slug, season.pk]) + "#season-balances")
 
 
+# --- The settlement as a message ------------------------------------------------------------
+
+
+def settlement_text(
+    *,
+    heading: str,
+    balances: Sequence[Mapping[str, Any]],
+    transfers: Sequence[Mapping[str, Any]],
+    club: Club,
+) -> str:
+    """The settlement as plain text for the club's chat: ``heading``, then every
+    player's open balance (the most owed first), then the plan's transfers with the
+    paid ones marked. Amounts are written as on the page.
+
+    ``balances``: rows with ``display_name`` and ``balance`` (``balance_list``);
+    ``transfers``: rows with the ``SettlementTransfer`` as ``t`` and its ``amount``
+    text, as the settlement section gets them. Empty when there is nothing to tell
+    (no balance and no plan).
+    """
+    if not balances and not transfers:
+        return ""
+    lines = [heading]
+    if balances:
+        lines.append(_("Open balances:"))
+        rows = sorted(balances, key=lambda r: (-r["balance"], str(r["display_name"]).lower()))
+        lines += [f"  {r['display_name']}: {signed_money(r['balance'], club)}" for r in rows]
+    if transfers:
+        lines.append(_("Who pays whom:"))
+        for row in transfers:
+            t = row["t"]
+            line = f"  {t.payer.display_name} → {t.payee.display_name}: {row['amount']}"
+            if t.is_paid:
+                line += " (" + _("paid") + ")"
+            lines.append(line)
+    return "\n".join(lines)
+
+
 # --- The season's settlement ---------------------------------------------------------------
 
 
@@ -356,6 +393,12 @@ def _season_settlement(club: Club, season: Season, membership: Membership) -> di
         "season_balances": [
             {**row, "balance_text": signed_money(row["balance"], club)} for row in balances
         ],
+        "share_text": settlement_text(
+            heading=f"{club.name} · {season.name}",
+            balances=balances,
+            transfers=transfers,
+            club=club,
+        ),
         "plan": plan,
         "transfers": transfers,
         "unbalanced": any(row["balance"] for row in balances),

@@ -12,7 +12,7 @@ from django.core import mail
 
 from clubs.models import Club, Role
 from ledger import services as ledger_services
-from tests.e2e.conftest import no_horizontal_scroll, shoot
+from tests.e2e.conftest import PHONE, no_horizontal_scroll, shoot
 from tests.e2e.pages import log_in
 from tests.e2e.tables import open_evening, players_of, record_game, start
 from tests.factories import PASSWORD, ClubFactory, MembershipFactory, UserFactory
@@ -162,3 +162,30 @@ def test_a_scorer_books_a_payment_and_settles_the_season_on_a_phone(
     assert page.locator("#transfers li.paid").count() == 1
     assert no_horizontal_scroll(page)
     shoot(page, "phone-season-settlement")
+
+
+def test_the_settlement_goes_to_the_clipboard_as_text_where_the_phone_cannot_share(
+    live_server: Any, browser: Any
+) -> None:
+    book = _club_with_an_evening()
+    evening = book["evening"]
+    context = browser.new_context(viewport=PHONE, locale="de-AT")
+    context.set_default_timeout(10_000)
+    # Headless Chromium may or may not offer a share sheet: take it away, so that the
+    # button falls back to the clipboard, which the test can read.
+    context.add_init_script("delete Navigator.prototype.share;")
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    page = context.new_page()
+    try:
+        log_in(page, live_server.url, "sepp", f"/evenings/{evening.pk}/")
+        page.click("#settle")
+        page.wait_for_load_state()
+        page.click("#share summary")
+        shown = page.input_value("#share-text")
+        assert "Wer zahlt wem:" in shown and " → " in shown
+        page.click("#share-button")
+        page.wait_for_selector("#share-button:has-text('Kopiert')")
+        assert page.evaluate("navigator.clipboard.readText()") == shown
+        assert no_horizontal_scroll(page)
+    finally:
+        context.close()
