@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 from typing import Any, ClassVar, TypeVar
 
 from engine.cards import CODES, INDEX
@@ -144,14 +146,9 @@ class Knowledge:
         known[p] |= 1 << card
         placed = list(self.placed_at)
         placed[card] = NEVER
-        # Once per candidate partner: the slots set directly, without the frozen
-        # ``__init__``'s keyword matching (half the cost of this method).
-        new = _new_object(Knowledge)
-        _set_attr(new, "owner", tuple(owner))
-        _set_attr(new, "known", tuple(known))
-        _set_attr(new, "placed_at", tuple(placed))
-        _set_attr(new, "blank", self.blank)
-        return new
+        # Once per candidate partner: without the frozen ``__init__`` (half the cost of
+        # this method).
+        return _knowledge(owner, known, placed, self.blank)
 
     def shown_by(self, p: int, card: int, index: int) -> bool:
         """Has the record, up to event ``index``, placed ``card`` in ``p``'s hand?"""
@@ -478,6 +475,12 @@ class Variant:
     # The event types whose ``placements`` may place a card: the knowledge pass skips
     # the hook for the others.
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show"})
+    # Of ``placing_types``, those whose only placement is the card in the field
+    # ``card`` of the event's ``player``, when that field is a string (and none
+    # otherwise): the knowledge pass without hands places it without the hook.
+    card_placing: ClassVar[frozenset[str]] = frozenset()
+    # Can ``find_blank`` find anything? Without a blank the pass does not ask it.
+    has_blank: ClassVar[bool] = False
 
     def placements(self, event: Event, table: Table) -> list[tuple[str, str]]:
         """(player, card) pairs this well-formed event places in hands (only events of
@@ -768,6 +771,7 @@ def _read_without_hands(
     index = table.index
     bit = _BITS
     placing = variant.placing_types
+    by_card = variant.card_placing
     # The reading pays where a run takes many plays: not in a short record (the first
     # trick, perhaps the end of the raising: most records left awaiting the partner,
     # whose candidates fold on a knowledge of their own), nor for a game whose runs do
@@ -792,6 +796,18 @@ def _read_without_hands(
                     known[p] |= bit[c]
                     if len(event) == 3 and type(event) is dict:
                         plays[i] = pairs[p][c]
+                elif typ in by_card:
+                    # As ``_place_all`` with ``placements``' one pair, inline.
+                    code = event.get("card")
+                    if isinstance(code, str):
+                        name = event["player"]
+                        if type(name) is not str or type(code) is not str:
+                            return None
+                        c = INDEX[code]
+                        p = index[name]
+                        owner[c] = p
+                        placed_at[c] = i
+                        known[p] |= bit[c]
                 elif typ in placing and not _place_all(
                     variant, table, event, i, owner, known, placed_at
                 ):
@@ -805,25 +821,46 @@ def _read_without_hands(
                     owner[c] = p
                     placed_at[c] = i
                     known[p] |= bit[c]
+                elif typ in by_card:
+                    code = event.get("card")
+                    if isinstance(code, str):
+                        name = event["player"]
+                        if type(name) is not str or type(code) is not str:
+                            return None
+                        c = INDEX[code]
+                        p = index[name]
+                        owner[c] = p
+                        placed_at[c] = i
+                        known[p] |= bit[c]
                 elif typ in placing and not _place_all(
                     variant, table, event, i, owner, known, placed_at
                 ):
                     return None
     except (KeyError, TypeError, AttributeError):
         return None
-    union = total = 0
-    for mask in known:
-        size = mask.bit_count()
-        if size > 6:
-            return None
-        union |= mask
-        total += size
-    if total != union.bit_count() or union & ~table.deck:
+    # The hands' sizes, their sum and their union, each in one call into C.
+    sizes = list(map(_bit_count, known))
+    union = reduce(or_, known)
+    if max(sizes) > 6 or sum(sizes) != union.bit_count() or union & ~table.deck:
         return None
-    blank = variant.find_blank(events, table)
+    blank = variant.find_blank(events, table) if variant.has_blank else -1
     if not reading:
-        return Knowledge(tuple(owner), tuple(known), tuple(placed_at), blank)
+        return _knowledge(owner, known, placed_at, blank)
     return ReadKnowledge(tuple(owner), tuple(known), tuple(placed_at), blank, tuple(plays), events)
+
+
+_bit_count = int.bit_count
+
+
+def _knowledge(owner: list[int], known: list[int], placed_at: list[int], blank: int) -> Knowledge:
+    """``Knowledge`` of these lists (as tuples), its slots set directly: without the
+    frozen ``__init__``'s keyword matching, once per record."""
+    new = _new_object(Knowledge)
+    _set_attr(new, "owner", tuple(owner))
+    _set_attr(new, "known", tuple(known))
+    _set_attr(new, "placed_at", tuple(placed_at))
+    _set_attr(new, "blank", blank)
+    return new
 
 
 def _place_all(

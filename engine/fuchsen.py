@@ -308,6 +308,7 @@ class Fuchsen(Variant):
     # ------------------------------------------------------------------ knowledge
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "call"})
     reads_plays: ClassVar[bool] = True  # ``play_run``'s loops take them
+    has_blank: ClassVar[bool] = True  # a turned card
 
     def placements(self, event: Event, table: Table) -> list[tuple[str, str]]:
         typ = event["type"]

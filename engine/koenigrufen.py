@@ -197,6 +197,7 @@ class Koenigrufen(Variant):
         return made(KoenigState, self._start_fields(state, table, know))
 
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "bid", "join"})
+    card_placing: ClassVar[frozenset[str]] = frozenset({"bid", "join"})  # ``placements``
 
     def placements(self, event: Event, table: Table) -> list[tuple[str, str]]:
         if event["type"] in ("bid", "join"):
