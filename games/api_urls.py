@@ -20,6 +20,9 @@ urlpatterns = [
     path("evenings/<int:evening_id>/", apis.EveningDetailApi.as_view(), name="evening-detail"),
     path("evenings/<int:evening_id>/close/", apis.EveningCloseApi.as_view(), name="evening-close"),
     path(
+        "evenings/<int:evening_id>/reopen/", apis.EveningReopenApi.as_view(), name="evening-reopen"
+    ),
+    path(
         "evenings/<int:evening_id>/seats/",
         apis.EveningSeatAddApi.as_view(),
         name="evening-seat-add",

@@ -36,6 +36,7 @@ from games import engine_text, selectors, services, sql
 from games.errors import (
     EngineRejected,
     EveningClosed,
+    EveningOpen,
     GamesError,
     IdempotencyKeyReused,
     StaleSequence,
@@ -139,7 +140,7 @@ class GamesApi(APIView):
                 {"detail": exc.message, "current_seq": exc.current_seq},
                 status=status.HTTP_409_CONFLICT,
             )
-        if isinstance(exc, EveningClosed):
+        if isinstance(exc, EveningClosed | EveningOpen):
             return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
         if isinstance(exc, EngineRejected):
             return Response(
@@ -541,6 +542,16 @@ class EveningCloseApi(GamesApi):
     def post(self, request: Request, evening_id: int) -> Response:
         evening = self.evening_for(request, evening_id, Role.SCORER)
         evening = services.evening_close(evening=evening)
+        return Response(EveningDetailSerializer(evening).data)
+
+
+class EveningReopenApi(GamesApi):
+    """Open a closed evening again (admins and up; 409 if it is open or its season closed)."""
+
+    @extend_schema(request=None, responses={200: EveningDetailSerializer, 409: ConflictSerializer})
+    def post(self, request: Request, evening_id: int) -> Response:
+        evening = self.evening_for(request, evening_id, Role.ADMIN)
+        evening = services.evening_reopen(evening=evening)
         return Response(EveningDetailSerializer(evening).data)
 
 

@@ -1,7 +1,7 @@
 """What the games services raise besides Django's ``ValidationError`` (a 400).
 
 They know nothing of HTTP; ``games.apis`` turns each into its answer:
-``StaleSequence`` and ``EveningClosed`` into a 409, ``EngineRejected`` and
+``StaleSequence``, ``EveningClosed`` and ``EveningOpen`` into a 409, ``EngineRejected`` and
 ``IdempotencyKeyReused`` into a 422.
 """
 
@@ -37,6 +37,10 @@ class StaleSequence(GamesError):
 
 class EveningClosed(GamesError):
     """The evening is closed: no new games, seats or events."""
+
+
+class EveningOpen(GamesError):
+    """The evening is open: there is nothing to open again."""
 
 
 class EngineRejected(GamesError):

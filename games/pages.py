@@ -455,6 +455,7 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
         "rule_profile": profile if profile and profile.game_kind == evening.game_kind else None,
         "membership": membership,
         "can_record": role_at_least(membership.role, Role.SCORER),
+        "can_reopen": role_at_least(membership.role, Role.ADMIN) and evening.season.is_open,
         "seats": seats,
         "proposal": proposal,
         "games": [game_summary(g, names, club) for g in reversed(games)],
@@ -484,6 +485,20 @@ def evening_close(request: HttpRequest, evening_id: int) -> HttpResponse:
         _report(request, error)
     else:
         messages.success(request, _("The evening is closed."))
+    return redirect("evening-page", evening_id=evening.pk)
+
+
+@login_required
+@require_POST
+def evening_reopen(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """An admin opens a closed evening again (a game to type in afterwards)."""
+    evening, _membership = _evening_for(request, evening_id, Role.ADMIN)
+    try:
+        services.evening_reopen(evening=evening)
+    except (ValidationError, GamesError) as error:
+        _report(request, error)
+    else:
+        messages.success(request, _("The evening is open again: games can be recorded."))
     return redirect("evening-page", evening_id=evening.pk)
 
 

@@ -30,7 +30,13 @@ import engine
 from clubs.models import Club, GameKind, Player, RuleProfile, Season
 from games import selectors, sql
 from games.engine_text import explain
-from games.errors import EngineRejected, EveningClosed, IdempotencyKeyReused, StaleSequence
+from games.errors import (
+    EngineRejected,
+    EveningClosed,
+    EveningOpen,
+    IdempotencyKeyReused,
+    StaleSequence,
+)
 from games.events import CURRENT_SCHEMA_VERSION, renamed_events, split_event
 from games.models import Evening, EveningSeat, Game, IdempotencyRecord
 from ledger.services import ledger_sync_game
@@ -162,6 +168,32 @@ def evening_close(*, evening: Evening) -> Evening:
     )
     if changed != 1:
         raise EveningClosed(_("This evening is already closed."))
+    evening.refresh_from_db()
+    return evening
+
+
+@transaction.atomic
+def evening_reopen(*, evening: Evening) -> Evening:
+    """Open a closed evening again, for a game typed in afterwards or a close by
+    mistake: games, seats and events can be recorded again.
+
+    Raises ``EveningOpen`` if it is open, ``EveningClosed`` if its season is closed
+    (a closed season's evenings stay as they were counted).
+    """
+    # The season's row, so that a close of the season waits for this (or this for it);
+    # ``no_key``: the projections' inserts that reference the season are not held up.
+    season = Season.objects.select_for_update(no_key=True).get(pk=evening.season_id)
+    if not season.is_open:
+        raise EveningClosed(
+            _("The season %(season)s is closed: its evenings cannot be opened again.")
+            % {"season": season.name}
+        )
+    # Conditional update: of two concurrent reopens exactly one changes the row.
+    changed = Evening.objects.filter(pk=evening.pk, status=Evening.Status.CLOSED).update(
+        status=Evening.Status.OPEN, closed_at=None
+    )
+    if changed != 1:
+        raise EveningOpen(_("This evening is open."))
     evening.refresh_from_db()
     return evening
 

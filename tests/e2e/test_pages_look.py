@@ -189,3 +189,21 @@ def test_the_settlement_goes_to_the_clipboard_as_text_where_the_phone_cannot_sha
         assert no_horizontal_scroll(page)
     finally:
         context.close()
+
+
+def test_an_owner_closes_the_evening_and_opens_it_again_for_a_late_game(
+    live_server: Any, phone: Any
+) -> None:
+    book = _club_with_an_evening()
+    evening = book["evening"]
+    page = phone
+    log_in(page, live_server.url, "sepp", f"/evenings/{evening.pk}/")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Close the evening?"
+    page.click("#close-evening")
+    page.wait_for_selector("#reopen-evening")
+    assert page.locator("#new-game").count() == 0
+    page.click("#reopen-evening")
+    page.wait_for_selector("text=Der Spielabend ist wieder offen")
+    assert page.locator("#close-evening").count() == 1
+    assert page.locator("#new-game").count() == 1
+    assert no_horizontal_scroll(page)

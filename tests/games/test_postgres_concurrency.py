@@ -133,3 +133,22 @@ def test_two_games_started_at_once_get_different_numbers(
     assert [r.status_code for r in responses] == [201, 201]
     numbers = sorted(Game.objects.filter(evening=evening).values_list("number", flat=True))
     assert numbers == [1, 2, 3]
+
+
+def test_two_admins_reopening_an_evening_at_once_open_it_once(
+    club: Club, table: tuple[Evening, Game, dict[str, Player]]
+) -> None:
+    evening, _game, _players = table
+    services.evening_close(evening=evening)
+    clients = []
+    for name in ("anton", "berta"):
+        user = UserFactory.create(username=name)
+        MembershipFactory.create(club=club, user=user, role=Role.ADMIN)
+        client = APIClient()
+        client.force_login(user)
+        clients.append(client)
+    url = f"/api/evenings/{evening.pk}/reopen/"
+    responses = _race(*[(lambda c=c: c.post(url, {}, format="json")) for c in clients])
+    assert sorted(r.status_code for r in responses) == [200, 409]
+    evening.refresh_from_db()
+    assert evening.is_open

@@ -202,6 +202,7 @@ MATRIX: dict[str, Row] = {
     "season-records": Row("get", c("seasons/" + S + "/records/"), MEMBERS_ONLY),
     "evening-detail": Row("get", page("/api/evenings/" + E + "/"), MEMBERS_ONLY),
     "evening-close": Row("post", page("/api/evenings/" + E + "/close/"), SCORERS_ONLY, {}),
+    "evening-reopen": Row("post", page("/api/evenings/" + E + "/reopen/"), ADMINS_ONLY, {}),
     "evening-seat-add": Row("post", page("/api/evenings/" + E + "/seats/"), SCORERS_ONLY, {}),
     "evening-seat-remove": Row(
         "delete", page("/api/evenings/" + E + "/seats/" + SEATED + "/"), SCORERS_ONLY
@@ -259,6 +260,7 @@ MATRIX: dict[str, Row] = {
     "evening-new": Row("get", page("/clubs/{w.club.slug}/evenings/new/"), SCORERS_ONLY),
     "evening-page": Row("get", page("/evenings/" + E + "/"), MEMBERS_ONLY),
     "evening-close-page": Row("post", page("/evenings/" + E + "/close/"), SCORERS_ONLY, {}),
+    "evening-reopen-page": Row("post", page("/evenings/" + E + "/reopen/"), ADMINS_ONLY, {}),
     "evening-settle": Row("post", page("/evenings/" + E + "/settle/"), SCORERS_ONLY, {}),
     "seat-add-page": Row("post", page("/evenings/" + E + "/seats/add/"), SCORERS_ONLY, {}),
     "payment-new-page": Row("post", page("/evenings/" + E + "/payments/new/"), SCORERS_ONLY, {}),
