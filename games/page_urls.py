@@ -8,6 +8,7 @@ from games import pages
 
 urlpatterns = [
     path("clubs/<slug:slug>/book/", pages.club_book, name="club-book"),
+    path("clubs/<slug:slug>/evenings/", pages.evening_archive, name="evening-archive"),
     path("clubs/<slug:slug>/evenings/new/", pages.evening_new, name="evening-new"),
     path("evenings/<int:evening_id>/", pages.evening_page, name="evening-page"),
     path("evenings/<int:evening_id>/close/", pages.evening_close, name="evening-close-page"),

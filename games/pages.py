@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -354,6 +355,36 @@ def club_book(request: HttpRequest, slug: str) -> HttpResponse:
         "seasons": club_selectors.season_list(club=club),
     }
     return render(request, "games/club_book.html", context)
+
+
+# Evenings on one page of the club's list: a season of weekly evenings fits on one.
+EVENINGS_PER_PAGE = 30
+
+
+@login_required
+def evening_archive(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every evening of the club, the latest first, a page at a time; ``?season=``
+    narrows it to one of the club's seasons (another id: 404)."""
+    membership = membership_for(request.user, slug)
+    club = membership.club
+    seasons = club_selectors.season_list(club=club)
+    season: Season | None = None
+    chosen = request.GET.get("season", "")
+    if chosen:
+        # Digits only, and no more than an id can be (the database refuses a larger).
+        wanted = int(chosen) if chosen.isdigit() and len(chosen) <= 18 else 0
+        season = seasons.filter(pk=wanted).first() if wanted else None
+        if season is None:
+            raise Http404
+    paginator = Paginator(selectors.evening_archive(club=club, season=season), EVENINGS_PER_PAGE)
+    # ``get_page``: a page number that is no number gives the first page, one past
+    # the end the last.
+    page = paginator.get_page(request.GET.get("page"))
+    return render(
+        request,
+        "games/evening_archive.html",
+        {"club": club, "seasons": seasons, "season": season, "page": page},
+    )
 
 
 @login_required

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, GameKind, Membership, Player, Season
@@ -38,6 +38,15 @@ def evening_list(*, club: Club, season: Season | None = None) -> QuerySet[Evenin
     if season is not None:
         evenings = evenings.filter(season=season)
     return evenings.order_by("-date", "-id")
+
+
+def evening_archive(*, club: Club, season: Season | None = None) -> QuerySet[Evening]:
+    """``evening_list`` with each evening's games counted: ``games_done`` (finished or
+    annulled) and ``games_open`` (in progress), for the club's list of evenings."""
+    return evening_list(club=club, season=season).annotate(
+        games_done=Count("games", filter=~Q(games__status=Game.Status.IN_PROGRESS)),
+        games_open=Count("games", filter=Q(games__status=Game.Status.IN_PROGRESS)),
+    )
 
 
 def open_evenings_of(*, clubs: list[Club]) -> dict[int, list[Evening]]:

@@ -58,6 +58,7 @@ def _pages(book: dict[str, Any]) -> dict[str, str]:
         "standings": f"/clubs/{club.slug}/table/",
         "player": f"/clubs/{club.slug}/players/{book['players']['bert'].pk}/",
         "new-evening": f"/clubs/{club.slug}/evenings/new/",
+        "evenings": f"/clubs/{club.slug}/evenings/",
         "new-game": f"/evenings/{book['evening'].pk}/new-game/",
         "club-page": f"/clubs/{club.slug}/",
         "password": "/accounts/password/",
@@ -206,4 +207,21 @@ def test_an_owner_closes_the_evening_and_opens_it_again_for_a_late_game(
     page.wait_for_selector("text=Der Spielabend ist wieder offen")
     assert page.locator("#close-evening").count() == 1
     assert page.locator("#new-game").count() == 1
+    assert no_horizontal_scroll(page)
+
+
+def test_a_member_finds_an_old_evening_through_the_list_of_all_evenings(
+    live_server: Any, phone: Any
+) -> None:
+    book = _club_with_an_evening()
+    club, evening = book["club"], book["evening"]
+    page = phone
+    log_in(page, live_server.url, "sepp", f"/clubs/{club.slug}/book/")
+    page.click("#all-evenings")
+    page.wait_for_selector("#evenings")
+    season = evening.season
+    page.select_option("#season-pick", label=f"{season.name} · {season.get_game_kind_display()}")
+    page.wait_for_url(f"**/evenings/?season={season.pk}")
+    page.click(f"#evenings li[data-evening='{evening.pk}'] a")
+    page.wait_for_url(f"**/evenings/{evening.pk}/")
     assert no_horizontal_scroll(page)

@@ -79,6 +79,7 @@ CASES: dict[str, tuple[str, str, Any]] = {
     "evenings of their season": ("get", "/api/clubs/{o}/evenings/?season={w.season.pk}", None),
     "page: their player": ("get", "/clubs/{o}/players/{w.players[anna].pk}/", None),
     "page: their season table": ("get", "/clubs/{o}/seasons/{w.season.pk}/table/", None),
+    "page: their season's evenings": ("get", "/clubs/{o}/evenings/?season={w.season.pk}", None),
     "page: set their player aside": (
         "post",
         "/clubs/{o}/players/{w.players[anna].pk}/active/",

@@ -258,6 +258,7 @@ MATRIX: dict[str, Row] = {
     "club-book": Row("get", page("/clubs/{w.club.slug}/book/"), MEMBERS_ONLY),
     "club-settings-page": Row("get", page("/clubs/{w.club.slug}/settings/"), ADMINS_ONLY),
     "evening-new": Row("get", page("/clubs/{w.club.slug}/evenings/new/"), SCORERS_ONLY),
+    "evening-archive": Row("get", page("/clubs/{w.club.slug}/evenings/"), MEMBERS_ONLY),
     "evening-page": Row("get", page("/evenings/" + E + "/"), MEMBERS_ONLY),
     "evening-close-page": Row("post", page("/evenings/" + E + "/close/"), SCORERS_ONLY, {}),
     "evening-reopen-page": Row("post", page("/evenings/" + E + "/reopen/"), ADMINS_ONLY, {}),
