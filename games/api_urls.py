@@ -23,6 +23,9 @@ urlpatterns = [
         "evenings/<int:evening_id>/reopen/", apis.EveningReopenApi.as_view(), name="evening-reopen"
     ),
     path(
+        "evenings/<int:evening_id>/delete/", apis.EveningDeleteApi.as_view(), name="evening-delete"
+    ),
+    path(
         "evenings/<int:evening_id>/seats/",
         apis.EveningSeatAddApi.as_view(),
         name="evening-seat-add",

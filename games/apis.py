@@ -36,6 +36,7 @@ from games import engine_text, selectors, services, sql
 from games.errors import (
     EngineRejected,
     EveningClosed,
+    EveningNotEmpty,
     EveningOpen,
     GamesError,
     IdempotencyKeyReused,
@@ -140,7 +141,7 @@ class GamesApi(APIView):
                 {"detail": exc.message, "current_seq": exc.current_seq},
                 status=status.HTTP_409_CONFLICT,
             )
-        if isinstance(exc, EveningClosed | EveningOpen):
+        if isinstance(exc, EveningClosed | EveningOpen | EveningNotEmpty):
             return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
         if isinstance(exc, EngineRejected):
             return Response(
@@ -553,6 +554,17 @@ class EveningReopenApi(GamesApi):
         evening = self.evening_for(request, evening_id, Role.ADMIN)
         evening = services.evening_reopen(evening=evening)
         return Response(EveningDetailSerializer(evening).data)
+
+
+class EveningDeleteApi(GamesApi):
+    """Delete an evening opened by mistake, while nothing is recorded in it (scorers
+    and up; 409 once it holds a game, payment or plan). 204, also if it is gone."""
+
+    @extend_schema(request=None, responses={204: None, 409: ConflictSerializer})
+    def post(self, request: Request, evening_id: int) -> Response:
+        evening = self.evening_for(request, evening_id, Role.SCORER)
+        services.evening_delete(evening=evening)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class EveningSeatAddApi(GamesApi):

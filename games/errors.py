@@ -1,8 +1,8 @@
 """What the games services raise besides Django's ``ValidationError`` (a 400).
 
 They know nothing of HTTP; ``games.apis`` turns each into its answer:
-``StaleSequence``, ``EveningClosed`` and ``EveningOpen`` into a 409, ``EngineRejected`` and
-``IdempotencyKeyReused`` into a 422.
+``StaleSequence``, ``EveningClosed``, ``EveningOpen`` and ``EveningNotEmpty`` into
+a 409, ``EngineRejected`` and ``IdempotencyKeyReused`` into a 422.
 """
 
 from __future__ import annotations
@@ -41,6 +41,10 @@ class EveningClosed(GamesError):
 
 class EveningOpen(GamesError):
     """The evening is open: there is nothing to open again."""
+
+
+class EveningNotEmpty(GamesError):
+    """Something was recorded in the evening: it cannot be deleted."""
 
 
 class EngineRejected(GamesError):

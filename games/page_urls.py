@@ -13,6 +13,7 @@ urlpatterns = [
     path("evenings/<int:evening_id>/", pages.evening_page, name="evening-page"),
     path("evenings/<int:evening_id>/close/", pages.evening_close, name="evening-close-page"),
     path("evenings/<int:evening_id>/reopen/", pages.evening_reopen, name="evening-reopen-page"),
+    path("evenings/<int:evening_id>/delete/", pages.evening_delete, name="evening-delete-page"),
     path("evenings/<int:evening_id>/settle/", pages.evening_settle, name="evening-settle"),
     path("evenings/<int:evening_id>/seats/add/", pages.seat_add, name="seat-add-page"),
     path(

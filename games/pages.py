@@ -487,6 +487,11 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
         "membership": membership,
         "can_record": role_at_least(membership.role, Role.SCORER),
         "can_reopen": role_at_least(membership.role, Role.ADMIN) and evening.season.is_open,
+        # Nothing recorded yet (games, money, a plan): a scorer may take it back.
+        "can_delete": role_at_least(membership.role, Role.SCORER)
+        and not games
+        and not balances
+        and plan is None,
         "seats": seats,
         "proposal": proposal,
         "games": [game_summary(g, names, club) for g in reversed(games)],
@@ -531,6 +536,20 @@ def evening_reopen(request: HttpRequest, evening_id: int) -> HttpResponse:
     else:
         messages.success(request, _("The evening is open again: games can be recorded."))
     return redirect("evening-page", evening_id=evening.pk)
+
+
+@login_required
+@require_POST
+def evening_delete(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """A scorer deletes an evening opened by mistake (nothing recorded in it yet)."""
+    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    try:
+        services.evening_delete(evening=evening)
+    except (ValidationError, GamesError) as error:
+        _report(request, error)
+        return redirect("evening-page", evening_id=evening.pk)
+    messages.success(request, _("The evening is deleted."))
+    return redirect("club-book", slug=evening.club.slug)
 
 
 @login_required

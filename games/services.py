@@ -33,12 +33,14 @@ from games.engine_text import explain
 from games.errors import (
     EngineRejected,
     EveningClosed,
+    EveningNotEmpty,
     EveningOpen,
     IdempotencyKeyReused,
     StaleSequence,
 )
 from games.events import CURRENT_SCHEMA_VERSION, renamed_events, split_event
 from games.models import Evening, EveningSeat, Game, IdempotencyRecord
+from ledger.models import LedgerEntry, Payment, SettlementPlan
 from ledger.services import ledger_sync_game
 
 logger = logging.getLogger(__name__)
@@ -149,11 +151,15 @@ def _lock_evening(evening: Evening) -> Evening:
     also locked the joined season and club) blocked those inserts while this
     transaction went on to wait for the ProjectionState row: a deadlock.
     """
-    locked = (
-        Evening.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("club", "season")
-        .get(pk=evening.pk)
-    )
+    try:
+        locked = (
+            Evening.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("club", "season")
+            .get(pk=evening.pk)
+        )
+    except Evening.DoesNotExist:
+        # Deleted (``evening_delete``) after the caller found it.
+        raise EveningClosed(_("This evening has been deleted.")) from None
     if not locked.is_open:
         raise EveningClosed(_("This evening is closed."))
     return locked
@@ -196,6 +202,30 @@ def evening_reopen(*, evening: Evening) -> Evening:
         raise EveningOpen(_("This evening is open."))
     evening.refresh_from_db()
     return evening
+
+
+@transaction.atomic
+def evening_delete(*, evening: Evening) -> None:
+    """Delete an evening opened by mistake, with its seats: only while nothing has
+    been recorded in it (no game, payment, ledger entry or settlement plan).
+
+    Raises ``EveningNotEmpty`` otherwise; money and games are never deleted.
+    """
+    # FOR UPDATE: a game started or a payment booked on it (each locks the row
+    # first) waits for this, then finds it gone.
+    locked = Evening.objects.select_for_update(of=("self",)).filter(pk=evening.pk).first()
+    if locked is None:
+        return  # deleted already: a second tap changes nothing
+    if (
+        Game.objects.filter(evening=locked).exists()
+        or Payment.objects.filter(evening=locked).exists()
+        or LedgerEntry.objects.filter(evening=locked).exists()
+        or SettlementPlan.objects.filter(evening=locked).exists()
+    ):
+        raise EveningNotEmpty(
+            _("Only an evening without games or payments can be deleted: close it instead.")
+        )
+    locked.delete()
 
 
 @transaction.atomic

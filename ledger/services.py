@@ -458,6 +458,12 @@ def payment_record(
         errors["payee"] = _("A player cannot pay himself.")
     if evening is not None and evening.club_id != club.pk:
         errors["evening"] = _("This evening belongs to another club.")
+    elif evening is not None:
+        # The evening's row locked as ``games.services.evening_delete`` locks it: a
+        # payment booked while its (empty) evening is deleted waits, then finds it gone.
+        rows = Evening.objects.select_for_update(no_key=True, of=("self",)).filter(pk=evening.pk)
+        if not list(rows.values_list("pk", flat=True)):
+            errors["evening"] = _("This evening has been deleted.")
     if season is not None and season.club_id != club.pk:
         errors["season"] = _("This season belongs to another club.")
     if (

@@ -225,3 +225,18 @@ def test_a_member_finds_an_old_evening_through_the_list_of_all_evenings(
     page.click(f"#evenings li[data-evening='{evening.pk}'] a")
     page.wait_for_url(f"**/evenings/{evening.pk}/")
     assert no_horizontal_scroll(page)
+
+
+def test_a_scorer_deletes_an_evening_opened_by_mistake(live_server: Any, phone: Any) -> None:
+    book = _club_with_an_evening()
+    club = book["club"]
+    players = book["players"]
+    mistake = open_evening(club, players, seated=("anna", "bert", "carl", "dora"))
+    page = phone
+    log_in(page, live_server.url, "sepp", f"/evenings/{mistake.pk}/")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Delete this evening?"
+    page.click("#delete-evening")
+    page.wait_for_url(f"**/clubs/{club.slug}/book/")
+    assert "Der Spielabend ist gelöscht." in page.inner_text(".messages")
+    page.goto(f"{live_server.url}/evenings/{book['evening'].pk}/")
+    assert page.locator("#delete-evening").count() == 0  # it holds games

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -152,3 +153,27 @@ def test_two_admins_reopening_an_evening_at_once_open_it_once(
     assert sorted(r.status_code for r in responses) == [200, 409]
     evening.refresh_from_db()
     assert evening.is_open
+
+
+def test_a_game_started_while_its_empty_evening_is_deleted_gets_a_clear_answer(
+    club: Club,
+) -> None:
+    # Either the game starts first (and the delete is refused) or the delete does
+    # (and the start is told the evening is gone): never a server error, never a
+    # game without its evening.
+    outcomes: set[tuple[int, int]] = set()
+    for round_ in range(4):
+        evening = seated_evening(club, NAMES[:5])
+        starter = _scorer(club, f"anton{round_}")
+        deleter = _scorer(club, f"berta{round_}")
+        base = f"/api/evenings/{evening.pk}"
+        start, delete = _race(
+            partial(starter.post, f"{base}/games/", {}, format="json"),
+            partial(deleter.post, f"{base}/delete/", {}, format="json"),
+        )
+        pair = (start.status_code, delete.status_code)
+        assert pair in {(201, 409), (409, 204)}, pair
+        outcomes.add(pair)
+        games = Game.objects.filter(evening_id=evening.pk).count()
+        assert games == (1 if pair == (201, 409) else 0)
+        assert Evening.objects.filter(pk=evening.pk).exists() == (pair == (201, 409))

@@ -203,6 +203,8 @@ MATRIX: dict[str, Row] = {
     "evening-detail": Row("get", page("/api/evenings/" + E + "/"), MEMBERS_ONLY),
     "evening-close": Row("post", page("/api/evenings/" + E + "/close/"), SCORERS_ONLY, {}),
     "evening-reopen": Row("post", page("/api/evenings/" + E + "/reopen/"), ADMINS_ONLY, {}),
+    # The world's evening holds a game: those let in get 409, and it stays.
+    "evening-delete": Row("post", page("/api/evenings/" + E + "/delete/"), SCORERS_ONLY, {}),
     "evening-seat-add": Row("post", page("/api/evenings/" + E + "/seats/"), SCORERS_ONLY, {}),
     "evening-seat-remove": Row(
         "delete", page("/api/evenings/" + E + "/seats/" + SEATED + "/"), SCORERS_ONLY
@@ -262,6 +264,7 @@ MATRIX: dict[str, Row] = {
     "evening-page": Row("get", page("/evenings/" + E + "/"), MEMBERS_ONLY),
     "evening-close-page": Row("post", page("/evenings/" + E + "/close/"), SCORERS_ONLY, {}),
     "evening-reopen-page": Row("post", page("/evenings/" + E + "/reopen/"), ADMINS_ONLY, {}),
+    "evening-delete-page": Row("post", page("/evenings/" + E + "/delete/"), SCORERS_ONLY, {}),
     "evening-settle": Row("post", page("/evenings/" + E + "/settle/"), SCORERS_ONLY, {}),
     "seat-add-page": Row("post", page("/evenings/" + E + "/seats/add/"), SCORERS_ONLY, {}),
     "payment-new-page": Row("post", page("/evenings/" + E + "/payments/new/"), SCORERS_ONLY, {}),
