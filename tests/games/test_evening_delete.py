@@ -15,6 +15,18 @@ from tests.conftest import PersonaClient
 from tests.games.factories import EveningFactory
 
 
+def _pay(club: Club, players: dict[str, Player], evening: Evening) -> None:
+    """Anna pays Bert 50 for ``evening``."""
+    ledger_services.payment_record(
+        club=club,
+        payer=players["anna"],
+        payee=players["bert"],
+        amount=50,
+        evening=evening,
+        recorded_by=None,
+    )
+
+
 def test_an_empty_evening_is_deleted_with_its_seats(evening: Evening) -> None:
     assert EveningSeat.objects.filter(evening=evening).exists()
     services.evening_delete(evening=evening)
@@ -35,14 +47,7 @@ def test_an_evening_with_a_game_or_a_payment_is_kept(
 def test_an_evening_with_only_a_payment_is_kept(
     club: Club, evening: Evening, players: dict[str, Player]
 ) -> None:
-    ledger_services.payment_record(
-        club=club,
-        payer=players["anna"],
-        payee=players["bert"],
-        amount=50,
-        evening=evening,
-        recorded_by=None,
-    )
+    _pay(club, players, evening)
     with pytest.raises(EveningNotEmpty):
         services.evening_delete(evening=evening)
 
@@ -55,14 +60,7 @@ def test_who_finds_the_evening_deleted_is_told_so(
     with pytest.raises(EveningClosed):
         services.game_start(evening=stale, user=None)
     with pytest.raises(ValidationError) as refused:
-        ledger_services.payment_record(
-            club=club,
-            payer=players["anna"],
-            payee=players["bert"],
-            amount=50,
-            evening=stale,
-            recorded_by=None,
-        )
+        _pay(club, players, stale)
     assert "evening" in refused.value.message_dict
 
 
