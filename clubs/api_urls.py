@@ -69,6 +69,11 @@ club_patterns = [
         name="season-close",
     ),
     path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/reopen/",
+        apis.SeasonReopenApi.as_view(),
+        name="season-reopen",
+    ),
+    path(
         "clubs/<slug:slug>/rule-profiles/",
         apis.RuleProfileListApi.as_view(),
         name="rule-profile-list",

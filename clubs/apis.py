@@ -609,6 +609,18 @@ class SeasonCloseApi(APIView):
         return Response(SeasonOutputSerializer(season).data)
 
 
+class SeasonReopenApi(APIView):
+    """Open a closed season again (admins; 400 if it is open or another season of its
+    game is)."""
+
+    @extend_schema(request=None, responses=SeasonOutputSerializer)
+    def post(self, request: Request, slug: str, season_id: int) -> Response:
+        club = membership_for(request.user, slug, Role.ADMIN).club
+        season = get_or_404(selectors.season_get, club=club, season_id=season_id)
+        season = services.season_reopen(season=season)
+        return Response(SeasonOutputSerializer(season).data)
+
+
 # --- Rule profiles ----------------------------------------------------------------------------
 
 

@@ -488,6 +488,30 @@ def season_close(*, season: Season, end: datetime.date | None = None) -> Season:
     return season
 
 
+@transaction.atomic
+def season_reopen(*, season: Season) -> Season:
+    """Open a closed season again (closed by mistake, or a late evening to add): its
+    end date is cleared, as the season goes on. Refused while another season of the
+    same game is open (a club has at most one), or if it is open."""
+    club = _lock_club(season.club)  # as ``season_create``: one open season per game
+    if (
+        Season.objects.filter(club=club, game_kind=season.game_kind, status=Season.Status.OPEN)
+        .exclude(pk=season.pk)
+        .exists()
+    ):
+        raise ValidationError(
+            _("Another season of this game is open: close it before opening this one again.")
+        )
+    # Conditional update: of two concurrent reopens exactly one changes the row.
+    changed = Season.objects.filter(pk=season.pk, status=Season.Status.CLOSED).update(
+        status=Season.Status.OPEN, end=None, closed_at=None
+    )
+    if changed != 1:
+        raise ValidationError(_("This season is open."))
+    season.refresh_from_db()
+    return season
+
+
 # --- Rule profiles -------------------------------------------------------------------
 
 

@@ -60,6 +60,11 @@ urlpatterns = [
         name="season-close-page",
     ),
     path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/reopen/",
+        views.season_reopen,
+        name="season-reopen-page",
+    ),
+    path(
         "clubs/<slug:slug>/rules/new/<str:game_kind>/",
         views.rule_profile_new,
         name="rule-profile-new-page",

@@ -352,6 +352,20 @@ def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
 
 @login_required
 @require_http_methods(["POST"])
+def season_reopen(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """Open a closed season again (one open season per game)."""
+    club = membership_for(request.user, slug, Role.ADMIN).club
+    season = get_object_or_404(selectors.season_list(club=club), pk=season_id)
+    _done(
+        request,
+        lambda: services.season_reopen(season=season),
+        lambda: _("The season %(name)s is open again.") % {"name": season.name},
+    )
+    return redirect("club-page", slug=club.slug)
+
+
+@login_required
+@require_http_methods(["POST"])
 def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = membership_for(request.user, slug, Role.ADMIN).club
     role = request.POST.get("role", Role.MEMBER)

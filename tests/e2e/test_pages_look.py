@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.core import mail
 
+from clubs import services as club_services
 from clubs.models import Club, Role
 from ledger import services as ledger_services
 from tests.e2e.conftest import PHONE, no_horizontal_scroll, shoot
@@ -240,3 +241,18 @@ def test_a_scorer_deletes_an_evening_opened_by_mistake(live_server: Any, phone: 
     assert "Der Spielabend ist gelöscht." in page.inner_text(".messages")
     page.goto(f"{live_server.url}/evenings/{book['evening'].pk}/")
     assert page.locator("#delete-evening").count() == 0  # it holds games
+
+
+def test_an_owner_opens_a_closed_season_again_from_the_club_page(
+    live_server: Any, phone: Any
+) -> None:
+    book = _club_with_an_evening()
+    club = book["club"]
+    season = book["evening"].season
+    club_services.season_close(season=season)
+    page = phone
+    log_in(page, live_server.url, "sepp", f"/clubs/{club.slug}/")
+    page.click(f"button[data-reopen='{season.pk}']")
+    page.wait_for_selector("text=ist wieder offen")
+    assert page.locator(f"button[data-reopen='{season.pk}']").count() == 0
+    assert no_horizontal_scroll(page)

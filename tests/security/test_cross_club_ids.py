@@ -43,6 +43,7 @@ CASES: dict[str, tuple[str, str, Any]] = {
         {"name": "taken"},
     ),
     "season close": ("post", "/api/clubs/{o}/seasons/{w.season.pk}/close/", {}),
+    "season reopen": ("post", "/api/clubs/{o}/seasons/{w.season.pk}/reopen/", {}),
     "season standings": ("get", "/api/clubs/{o}/seasons/{w.season.pk}/standings/", None),
     "season ratings": ("get", "/api/clubs/{o}/seasons/{w.season.pk}/ratings/", None),
     "season records": ("get", "/api/clubs/{o}/seasons/{w.season.pk}/records/", None),
@@ -91,6 +92,7 @@ CASES: dict[str, tuple[str, str, Any]] = {
         {"display_name": "Mallory"},
     ),
     "page: close their season": ("post", "/clubs/{o}/seasons/{w.season.pk}/close/", {}),
+    "page: reopen their season": ("post", "/clubs/{o}/seasons/{w.season.pk}/reopen/", {}),
     "page: their house rules": ("get", "/clubs/{o}/rules/{w.rule_profile.pk}/", None),
     "page: change their house rules": (
         "post",

@@ -169,6 +169,7 @@ MATRIX: dict[str, Row] = {
     "season-list": Row("get", c("seasons/"), MEMBERS_ONLY),
     "season-create": Row("post", c("seasons/create/"), ADMINS_ONLY, {}),
     "season-close": Row("post", c("seasons/" + S + "/close/"), ADMINS_ONLY, {}),
+    "season-reopen": Row("post", c("seasons/" + S + "/reopen/"), ADMINS_ONLY, {}),
     "rule-profile-list": Row("get", c("rule-profiles/"), MEMBERS_ONLY),
     "rule-profile-create": Row("post", c("rule-profiles/create/"), ADMINS_ONLY, {}),
     "rule-profile-update": Row(
@@ -238,6 +239,9 @@ MATRIX: dict[str, Row] = {
     "season-create-page": Row("post", page("/clubs/{w.club.slug}/seasons/new/"), ADMINS_ONLY, {}),
     "season-close-page": Row(
         "post", page("/clubs/{w.club.slug}/seasons/" + S + "/close/"), ADMINS_ONLY, {}
+    ),
+    "season-reopen-page": Row(
+        "post", page("/clubs/{w.club.slug}/seasons/" + S + "/reopen/"), ADMINS_ONLY, {}
     ),
     "rule-profile-new-page": Row(
         "get", page("/clubs/{w.club.slug}/rules/new/fuchsen/"), ADMINS_ONLY
