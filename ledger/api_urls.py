@@ -33,6 +33,7 @@ urlpatterns = [
         name="settlement-transfer-mark-paid",
     ),
     path(f"{season}/standings/", apis.SeasonStandingsApi.as_view(), name="season-standings"),
+    path(f"{club}/all-time/", apis.AllTimeApi.as_view(), name="all-time"),
     path(f"{season}/ratings/", apis.SeasonRatingListApi.as_view(), name="season-ratings"),
     path(
         f"{season}/ratings/<int:player_id>/",

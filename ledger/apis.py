@@ -30,7 +30,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs.models import Club, Player, Role, Season
+from clubs.models import Club, GameKind, Player, Role, Season
 from clubs.permissions import membership_for
 from games.models import Evening
 from ledger import selectors, services
@@ -435,6 +435,43 @@ class StandingsOutputSerializer(serializers.Serializer[Any]):
     min_games = serializers.IntegerField()
     tie_break = serializers.ListField(child=serializers.CharField())
     rows = StandingRowSerializer(many=True)
+
+
+class AllTimeRowSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    display_name = serializers.CharField()
+    seasons = serializers.IntegerField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    net = serializers.IntegerField(help_text="In the club's unit (cents or points).")
+    win_pct = serializers.FloatField(help_text="Won games in per cent.")
+    per_game = serializers.FloatField()
+    macher_games = serializers.IntegerField()
+    macher_wins = serializers.IntegerField()
+
+
+class AllTimeOutputSerializer(serializers.Serializer[Any]):
+    game = serializers.CharField()
+    unit = serializers.CharField()
+    rows = AllTimeRowSerializer(many=True)
+
+
+class AllTimeApi(APIView):
+    """The club's all-time table of one game: every season's table summed, the most
+    won first (players with equal net share a rank)."""
+
+    class FilterSerializer(serializers.Serializer[Any]):
+        game = serializers.ChoiceField(choices=GameKind.choices, default=GameKind.FUCHSEN)
+
+    @extend_schema(parameters=[FilterSerializer], responses=AllTimeOutputSerializer)
+    def get(self, request: Request, slug: str) -> Response:
+        club = membership_for(request.user, slug).club
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        game = filters.validated_data["game"]
+        rows = selectors.all_time_table(club=club, game_kind=game)
+        return Response({"game": game, "unit": club.currency_unit, "rows": rows})
 
 
 class SeasonStandingsApi(APIView):

@@ -29,4 +29,5 @@ urlpatterns = [
         name="season-transfer-paid",
     ),
     path("clubs/<slug:slug>/players/<int:player_id>/", pages.player_page, name="player-page"),
+    path("clubs/<slug:slug>/all-time/", pages.all_time_page, name="all-time-page"),
 ]

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
-from clubs.models import Club, Membership, Role, Season, role_at_least
+from clubs.models import Club, GameKind, Membership, Role, Season, role_at_least
 from clubs.permissions import membership_for
 from games.models import Evening, Game
 from games.pages import game_summary, money, signed_money
@@ -189,6 +189,39 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
             "matrix": matrix,
             "behind": state is not None and state.is_behind,
             "unit": money(0, club).replace("0", "").strip(),
+        },
+    )
+
+
+@login_required
+def all_time_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's all-time table ("ewige Tabelle") of one game, every season summed;
+    ``?game=`` picks the game (by default the club's first; an unknown one: 404)."""
+    membership = membership_for(request.user, slug)
+    club = membership.club
+    games = selectors.all_time_games(club=club)
+    game = request.GET.get("game") or (games[0] if games else GameKind.FUCHSEN)
+    if game not in GameKind.values:
+        raise Http404
+    rows = selectors.all_time_table(club=club, game_kind=game)
+    table = [
+        {
+            **row,
+            "net_text": signed_money(row["net"], club),
+            "per_game_text": money(round(row["per_game"], 1), club),
+            "win_pct": round(row["win_pct"]),
+        }
+        for row in rows
+    ]
+    return render(
+        request,
+        "ledger/all_time.html",
+        {
+            "club": club,
+            "game": game,
+            "game_label": GameKind(game).label,
+            "games": [(kind, GameKind(kind).label) for kind in games],
+            "table": table,
         },
     )
 

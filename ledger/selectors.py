@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from django.db.models import F, Max, Q, QuerySet, Sum, TextField, Value
+from django.db.models import Count, F, Max, Q, QuerySet, Sum, TextField, Value
 from django.db.models.functions import MD5, Cast, Coalesce, Concat
 
-from clubs.models import Club, Season
+from clubs.models import Club, GameKind, Season
 from games.models import Evening, Game
 from ledger.models import (
     LedgerEntry,
@@ -196,6 +196,61 @@ def standing_list(*, season: Season, evening: Evening | None = None) -> QuerySet
         rows.filter(evening=evening) if evening is not None else rows.filter(evening__isnull=True)
     )
     return rows.order_by("position", "id")
+
+
+def all_time_table(*, club: Club, game_kind: str) -> list[dict[str, Any]]:
+    """The club's all-time table of one game ("ewige Tabelle"): each player's season
+    lines summed over every season of that game, the most won first.
+
+    Rows are dicts ``{rank, player_id, display_name, seasons, games, wins, net,
+    win_pct, per_game, macher_games, macher_wins}``; players with equal net share a
+    rank. Read from the season tables (the projections), so a game just finished
+    counts once its season's table has it.
+    """
+    rows = (
+        StandingRow.objects.filter(
+            season__club=club, season__game_kind=game_kind, evening__isnull=True, games__gt=0
+        )
+        .values("player_id", display_name=F("player__display_name"))
+        .annotate(
+            seasons=Count("season_id", distinct=True),
+            games_sum=Sum("games"),
+            wins_sum=Sum("wins"),
+            net_sum=Sum("net"),
+            macher_games_sum=Sum("macher_games"),
+            macher_wins_sum=Sum("macher_wins"),
+        )
+        .order_by("-net_sum", "-games_sum", "display_name", "player_id")
+    )
+    table: list[dict[str, Any]] = []
+    for row in rows:
+        games = int(row["games_sum"])
+        net = int(row["net_sum"])
+        rank = len(table) + 1
+        if table and table[-1]["net"] == net:
+            rank = table[-1]["rank"]
+        table.append(
+            {
+                "rank": rank,
+                "player_id": row["player_id"],
+                "display_name": row["display_name"],
+                "seasons": row["seasons"],
+                "games": games,
+                "wins": int(row["wins_sum"]),
+                "net": net,
+                "win_pct": round(100 * int(row["wins_sum"]) / games, 1),
+                "per_game": round(net / games, 2),
+                "macher_games": int(row["macher_games_sum"]),
+                "macher_wins": int(row["macher_wins_sum"]),
+            }
+        )
+    return table
+
+
+def all_time_games(*, club: Club) -> list[str]:
+    """The games (``GameKind`` values) the club has seasons of, in ``GameKind`` order."""
+    kinds = set(Season.objects.filter(club=club).values_list("game_kind", flat=True))
+    return [kind for kind in GameKind.values if kind in kinds]
 
 
 def rating_list(*, season: Season) -> QuerySet[PlayerRating]:

@@ -60,6 +60,7 @@ def _pages(book: dict[str, Any]) -> dict[str, str]:
         "player": f"/clubs/{club.slug}/players/{book['players']['bert'].pk}/",
         "new-evening": f"/clubs/{club.slug}/evenings/new/",
         "evenings": f"/clubs/{club.slug}/evenings/",
+        "all-time": f"/clubs/{club.slug}/all-time/",
         "new-game": f"/evenings/{book['evening'].pk}/new-game/",
         "club-page": f"/clubs/{club.slug}/",
         "password": "/accounts/password/",

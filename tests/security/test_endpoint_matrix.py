@@ -197,6 +197,7 @@ MATRIX: dict[str, Row] = {
     "season-rating-history": Row("get", c("seasons/" + S + "/ratings/" + P + "/"), MEMBERS_ONLY),
     "season-series": Row("get", c("seasons/" + S + "/series/"), MEMBERS_ONLY),
     "standings-config": Row("get", c("standings-config/"), MEMBERS_ONLY),
+    "all-time": Row("get", c("all-time/"), MEMBERS_ONLY),
     "standings-config-update": Row("post", c("standings-config/update/"), ADMINS_ONLY, {}),
     # --- games API ---
     "evening-list": Row("get", c("evenings/"), MEMBERS_ONLY),
@@ -265,6 +266,7 @@ MATRIX: dict[str, Row] = {
     "club-settings-page": Row("get", page("/clubs/{w.club.slug}/settings/"), ADMINS_ONLY),
     "evening-new": Row("get", page("/clubs/{w.club.slug}/evenings/new/"), SCORERS_ONLY),
     "evening-archive": Row("get", page("/clubs/{w.club.slug}/evenings/"), MEMBERS_ONLY),
+    "all-time-page": Row("get", page("/clubs/{w.club.slug}/all-time/"), MEMBERS_ONLY),
     "evening-page": Row("get", page("/evenings/" + E + "/"), MEMBERS_ONLY),
     "evening-close-page": Row("post", page("/evenings/" + E + "/close/"), SCORERS_ONLY, {}),
     "evening-reopen-page": Row("post", page("/evenings/" + E + "/reopen/"), ADMINS_ONLY, {}),
