@@ -57,7 +57,7 @@ def test_each_evening_shows_its_games_counted(club: Club, member: PersonaClient)
         GameFactory.create(evening=evening, status=status)
     GameFactory.create(evening=evening, status=Game.Status.IN_PROGRESS)
     html = member.get(f"/clubs/{club.slug}/evenings/").content.decode()
-    assert "3 Spiele" in html and "1 läuft" in html
+    assert "3\u00a0Spiele" in html and "1\u00a0läuft" in html
 
 
 def test_a_season_narrows_the_list_and_another_clubs_season_is_not_found(
