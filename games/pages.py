@@ -463,7 +463,7 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
                 }
             )
     in_progress = [g for g in games if g.status == Game.Status.IN_PROGRESS]
-    from ledger.pages import settlement_text
+    from ledger.pages import payment_rows, settlement_text
 
     evening_title = _("Evening of %(date)s") % {
         "date": date_format(evening.date, "SHORT_DATE_FORMAT")
@@ -500,6 +500,7 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
         "plan": plan,
         "transfers": transfers,
         "share_text": share_text,
+        "payments": payment_rows(club, evening=evening),
         "unbalanced": any(row["balance"] for row in balances),
         "records_api": reverse("evening-records", args=[evening.pk]),
         "benched": [

@@ -16,6 +16,11 @@ urlpatterns = [
     path(f"{club}/payments/", apis.PaymentListApi.as_view(), name="payment-list"),
     path(f"{club}/payments/create/", apis.PaymentCreateApi.as_view(), name="payment-create"),
     path(
+        f"{club}/payments/<int:payment_id>/reverse/",
+        apis.PaymentReverseApi.as_view(),
+        name="payment-reverse",
+    ),
+    path(
         f"{club}/settlement-plans/",
         apis.SettlementPlanListApi.as_view(),
         name="settlement-plan-list",

@@ -216,6 +216,9 @@ class PaymentOutputSerializer(serializers.ModelSerializer[Payment]):
     recorded_by = serializers.CharField(
         source="recorded_by.username", default=None, allow_null=True
     )
+    reversed = serializers.SerializerMethodField(
+        help_text="A reversal names this payment: it no longer counts."
+    )
 
     class Meta:
         model = Payment
@@ -230,7 +233,15 @@ class PaymentOutputSerializer(serializers.ModelSerializer[Payment]):
             "season",
             "recorded_by",
             "created_at",
+            "reverses",
+            "reversed",
         ]
+
+    def get_reversed(self, payment: Payment) -> bool:
+        known = getattr(payment, "is_reversed", None)  # ``payment_list`` annotates it
+        if known is not None:
+            return bool(known)
+        return Payment.objects.filter(reverses=payment).exists()
 
 
 class PaymentListApi(APIView):
@@ -274,6 +285,21 @@ class PaymentCreateApi(APIView):
         )
         payment = selectors.payment_list(club=club).get(pk=payment.pk)
         return Response(PaymentOutputSerializer(payment).data, status=status.HTTP_201_CREATED)
+
+
+class PaymentReverseApi(APIView):
+    """Reverse a payment booked by mistake (scorer and up): the same amount back, so
+    the balances are as before it; 201 with the reversal, 400 if it was reversed
+    already or is itself a reversal. A settlement transfer marked paid with it is
+    open again."""
+
+    @extend_schema(request=None, responses={201: PaymentOutputSerializer})
+    def post(self, request: Request, slug: str, payment_id: int) -> Response:
+        club = membership_for(request.user, slug, Role.SCORER).club
+        payment = get_or_404(Payment.objects.get, club=club, pk=payment_id)
+        reversal = services.payment_reverse(payment=payment, recorded_by=request.user)
+        reversal = selectors.payment_list(club=club).get(pk=reversal.pk)
+        return Response(PaymentOutputSerializer(reversal).data, status=status.HTTP_201_CREATED)
 
 
 # --- Settlement plans ---------------------------------------------------------------------------

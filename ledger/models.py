@@ -77,6 +77,16 @@ class Payment(models.Model):
         verbose_name=_("recorded by"),
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now, editable=False)
+    # A reversal ("Storno") is a payment of the same amount back, naming the payment it
+    # undoes: one reversal per payment at most (one-to-one), and nothing is deleted.
+    reverses = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reversed_by",
+        verbose_name=_("reverses"),
+    )
 
     class Meta:
         ordering = ["club_id", "-created_at", "-id"]

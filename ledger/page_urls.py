@@ -30,4 +30,9 @@ urlpatterns = [
     ),
     path("clubs/<slug:slug>/players/<int:player_id>/", pages.player_page, name="player-page"),
     path("clubs/<slug:slug>/all-time/", pages.all_time_page, name="all-time-page"),
+    path(
+        "clubs/<slug:slug>/payments/<int:payment_id>/reverse/",
+        pages.payment_reverse,
+        name="payment-reverse-page",
+    ),
 ]

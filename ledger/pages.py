@@ -362,6 +362,51 @@ def season_payment_new(request: HttpRequest, slug: str, season_id: int) -> HttpR
     return redirect(reverse("standings-page", args=[club.slug, season.pk]) + "#season-balances")
 
 
+# --- Payments ----------------------------------------------------------------------------
+
+
+def payment_rows(
+    club: Club, *, evening: Evening | None = None, season: Season | None = None
+) -> list[Any]:
+    """The payments of an evening or a season for ``ledger/_payments.html``, the
+    latest first, each with its amount written the club's way."""
+    payments = list(selectors.payment_list(club=club, evening=evening, season=season))
+    for payment in payments:
+        payment.amount_text = money(payment.amount, club)  # type: ignore[attr-defined]
+    return payments
+
+
+@login_required
+@require_POST
+def payment_reverse(request: HttpRequest, slug: str, payment_id: int) -> HttpResponse:
+    """Reverse a payment booked by mistake (a reversal of the same amount back), then
+    back to the evening or season it was booked for."""
+    club = membership_for(request.user, slug, Role.SCORER).club
+    payment = get_object_or_404(selectors.payment_list(club=club), pk=payment_id)
+    try:
+        services.payment_reverse(payment=payment, recorded_by=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _("Payment reversed: %(payer)s paid %(payee)s %(amount)s, which counts no more.")
+            % {
+                "payer": payment.payer.display_name,
+                "payee": payment.payee.display_name,
+                "amount": money(payment.amount, club),
+            },
+        )
+    if payment.evening_id is not None:
+        return redirect(reverse("evening-page", args=[payment.evening_id]) + "#payments")
+    if payment.season_id is not None:
+        return redirect(
+            reverse("standings-page", args=[club.slug, payment.season_id]) + "#payments"
+        )
+    return redirect("club-book", slug=club.slug)
+
+
 # --- The settlement as a message ------------------------------------------------------------
 
 
@@ -426,6 +471,7 @@ def _season_settlement(club: Club, season: Season, membership: Membership) -> di
         "season_balances": [
             {**row, "balance_text": signed_money(row["balance"], club)} for row in balances
         ],
+        "payments": payment_rows(club, season=season),
         "share_text": settlement_text(
             heading=f"{club.name} · {season.name}",
             balances=balances,

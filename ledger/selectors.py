@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from django.db.models import Count, F, Max, Q, QuerySet, Sum, TextField, Value
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet, Sum, TextField, Value
 from django.db.models.functions import MD5, Cast, Coalesce, Concat
 
 from clubs.models import Club, GameKind, Season
@@ -92,7 +92,13 @@ def entry_list(*, club: Club, game: Game | None = None) -> QuerySet[LedgerEntry]
 def payment_list(
     *, club: Club, evening: Evening | None = None, season: Season | None = None
 ) -> QuerySet[Payment]:
-    payments = Payment.objects.filter(club=club).select_related("payer", "payee", "recorded_by")
+    """The club's payments (of an evening, of a season), the latest first; each with
+    ``is_reversed``: whether a reversal names it."""
+    payments = (
+        Payment.objects.filter(club=club)
+        .select_related("payer", "payee", "recorded_by")
+        .annotate(is_reversed=Exists(Payment.objects.filter(reverses=OuterRef("pk"))))
+    )
     if evening is not None:
         payments = payments.filter(evening=evening)
     if season is not None:

@@ -485,21 +485,59 @@ def payment_record(
         amount=amount,
         recorded_by=recorded_by,
     )
+    _payment_entries(payment)
+    return payment
+
+
+def _payment_entries(payment: Payment) -> None:
+    """The payment's two entries: the payer +amount (he owes less), the payee −amount."""
     common = {
-        "club": club,
-        "season_id": season_id,
-        "evening": evening,
+        "club_id": payment.club_id,
+        "season_id": payment.season_id,
+        "evening_id": payment.evening_id,
         "payment": payment,
         "kind": LedgerEntry.Kind.PAYMENT,
         "created_at": payment.created_at,
     }
     LedgerEntry.objects.bulk_create(
         [
-            LedgerEntry(player=payer, amount=amount, **common),
-            LedgerEntry(player=payee, amount=-amount, **common),
+            LedgerEntry(player_id=payment.payer_id, amount=payment.amount, **common),
+            LedgerEntry(player_id=payment.payee_id, amount=-payment.amount, **common),
         ]
     )
-    return payment
+
+
+@transaction.atomic
+def payment_reverse(*, payment: Payment, recorded_by: Any | None) -> Payment:
+    """Book the reversal ("Storno") of a payment booked by mistake: the same amount
+    back from its payee to its payer, with its two entries, for the same evening and
+    season, so that every balance is as before the payment. Nothing is deleted. A
+    settlement transfer marked paid with the payment is open again (to be marked
+    paid when the money really changes hands).
+
+    Raises ``ValidationError`` for a payment reversed already or one that is itself a
+    reversal (book the payment anew instead).
+    """
+    locked = Payment.objects.select_for_update().get(pk=payment.pk)
+    if locked.reverses_id is not None:
+        raise ValidationError(_("This is a reversal: book the payment again instead."))
+    if Payment.objects.filter(reverses=locked).exists():
+        raise ValidationError(_("This payment has been reversed already."))
+    reversal = Payment.objects.create(
+        club_id=locked.club_id,
+        season_id=locked.season_id,
+        evening_id=locked.evening_id,
+        payer_id=locked.payee_id,
+        payee_id=locked.payer_id,
+        amount=locked.amount,
+        recorded_by=recorded_by,
+        reverses=locked,
+    )
+    _payment_entries(reversal)
+    SettlementTransfer.objects.filter(payment=locked).update(
+        paid_at=None, paid_by=None, payment=None
+    )
+    return reversal
 
 
 # --- Settlement --------------------------------------------------------------------------------

@@ -257,3 +257,29 @@ def test_an_owner_opens_a_closed_season_again_from_the_club_page(
     page.wait_for_selector("text=ist wieder offen")
     assert page.locator(f"button[data-reopen='{season.pk}']").count() == 0
     assert no_horizontal_scroll(page)
+
+
+def test_a_scorer_reverses_a_payment_booked_by_mistake(live_server: Any, phone: Any) -> None:
+    book = _club_with_an_evening()
+    evening, players = book["evening"], book["players"]
+    wrong = ledger_services.payment_record(
+        club=book["club"],
+        payer=players["anna"],
+        payee=players["carl"],
+        amount=25,
+        recorded_by=None,
+        evening=evening,
+    )
+    page = phone
+    log_in(page, live_server.url, "sepp", f"/evenings/{evening.pk}/")
+    before = page.inner_text(f"#balances tr[data-player='{players['anna'].pk}']")
+    page.click("#payments summary")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Reverse this payment?"
+    page.click(f"#payment-list li[data-payment='{wrong.pk}'] button")
+    page.wait_for_selector("text=Zahlung storniert")
+    after = page.inner_text(f"#balances tr[data-player='{players['anna'].pk}']")
+    assert "25" in before and "25" not in after
+    page.click("#payments summary")
+    assert page.locator("#payment-list li").count() == 2  # the payment and its reversal
+    assert page.locator("#payment-list li button").count() == 0
+    assert no_horizontal_scroll(page)

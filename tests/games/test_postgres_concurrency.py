@@ -19,6 +19,8 @@ from rest_framework.test import APIClient
 from clubs.models import Club, Player, Role
 from games import services
 from games.models import Evening, Game, GameEvent
+from ledger import services as ledger_services
+from ledger.models import Payment
 from tests.factories import MembershipFactory, UserFactory
 from tests.games import records
 from tests.games.factories import NAMES, club_players, ids, seated_evening
@@ -177,3 +179,22 @@ def test_a_game_started_while_its_empty_evening_is_deleted_gets_a_clear_answer(
         games = Game.objects.filter(evening_id=evening.pk).count()
         assert games == (1 if pair == (201, 409) else 0)
         assert Evening.objects.filter(pk=evening.pk).exists() == (pair == (201, 409))
+
+
+def test_two_scorers_reversing_one_payment_at_once_reverse_it_once(
+    club: Club, table: tuple[Evening, Game, dict[str, Player]]
+) -> None:
+    evening, _game, players = table
+    payment = ledger_services.payment_record(
+        club=club,
+        payer=players["anna"],
+        payee=players["bert"],
+        amount=40,
+        recorded_by=None,
+        evening=evening,
+    )
+    clients = [_scorer(club, "anton"), _scorer(club, "berta")]
+    url = f"/api/clubs/{club.slug}/payments/{payment.pk}/reverse/"
+    responses = _race(*[partial(c.post, url, {}, format="json") for c in clients])
+    assert sorted(r.status_code for r in responses) == [201, 400]
+    assert Payment.objects.filter(reverses=payment).count() == 1

@@ -67,6 +67,8 @@ CASES: dict[str, tuple[str, str, Any]] = {
         {"evening": "{w.evening.pk}"},
     ),
     "their plan": ("get", "/api/clubs/{o}/settlement-plans/{w.plan_id}/", None),
+    "reverse their payment": ("post", "/api/clubs/{o}/payments/{w.payment_id}/reverse/", {}),
+    "page: reverse their payment": ("post", "/clubs/{o}/payments/{w.payment_id}/reverse/", {}),
     "mark their transfer paid": (
         "post",
         "/api/clubs/{o}/settlement-plans/{w.plan_id}/transfers/{w.transfer_id}/mark-paid/",

@@ -60,6 +60,7 @@ class World:
     plan_id: int
     transfer_id: int
     season_transfer_id: int
+    payment_id: int
 
 
 @pytest.fixture
@@ -83,6 +84,14 @@ def world(
     )
     season_transfer = SettlementTransfer.objects.filter(plan=season_plan).first()
     assert season_transfer is not None
+    payment = ledger_services.payment_record(
+        club=club,
+        payer=players["anna"],
+        payee=players["bert"],
+        amount=100,
+        recorded_by=None,
+        evening=evening,
+    )
     return World(
         club=club,
         season=evening.season,
@@ -95,6 +104,7 @@ def world(
         plan_id=plan.pk,
         transfer_id=transfer.pk,
         season_transfer_id=season_transfer.pk,
+        payment_id=payment.pk,
     )
 
 
@@ -197,6 +207,7 @@ MATRIX: dict[str, Row] = {
     "season-rating-history": Row("get", c("seasons/" + S + "/ratings/" + P + "/"), MEMBERS_ONLY),
     "season-series": Row("get", c("seasons/" + S + "/series/"), MEMBERS_ONLY),
     "standings-config": Row("get", c("standings-config/"), MEMBERS_ONLY),
+    "payment-reverse": Row("post", c("payments/{w.payment_id}/reverse/"), SCORERS_ONLY, {}),
     "all-time": Row("get", c("all-time/"), MEMBERS_ONLY),
     "standings-config-update": Row("post", c("standings-config/update/"), ADMINS_ONLY, {}),
     # --- games API ---
@@ -267,6 +278,9 @@ MATRIX: dict[str, Row] = {
     "evening-new": Row("get", page("/clubs/{w.club.slug}/evenings/new/"), SCORERS_ONLY),
     "evening-archive": Row("get", page("/clubs/{w.club.slug}/evenings/"), MEMBERS_ONLY),
     "all-time-page": Row("get", page("/clubs/{w.club.slug}/all-time/"), MEMBERS_ONLY),
+    "payment-reverse-page": Row(
+        "post", page("/clubs/{w.club.slug}/payments/{w.payment_id}/reverse/"), SCORERS_ONLY, {}
+    ),
     "evening-page": Row("get", page("/evenings/" + E + "/"), MEMBERS_ONLY),
     "evening-close-page": Row("post", page("/evenings/" + E + "/close/"), SCORERS_ONLY, {}),
     "evening-reopen-page": Row("post", page("/evenings/" + E + "/reopen/"), ADMINS_ONLY, {}),
