@@ -568,7 +568,12 @@ def settlement_plan_create(
         raise ValidationError({"season": _("This season belongs to another club.")})
     if (
         evening is not None
-        and Payment.objects.filter(season_id=evening.season_id, evening__isnull=True).exists()
+        and Payment.objects.filter(
+            season_id=evening.season_id,
+            evening__isnull=True,
+            reverses__isnull=True,  # a payment reversed, and its reversal, pay nothing
+            reversed_by__isnull=True,
+        ).exists()
     ):
         # Payments for a whole season are no evening's: an evening's own balance
         # would still ask for money they paid. The season's balance counts them.

@@ -133,3 +133,17 @@ def test_the_season_table_lists_the_seasons_payments(
     payment = _pay(evening)
     html = member.get(f"/clubs/{club.slug}/seasons/{evening.season_id}/table/").content.decode()
     assert f'data-payment="{payment.pk}"' in html
+
+
+def test_a_reversed_season_payment_no_longer_keeps_an_evening_from_being_settled(
+    club: Club, evening: Evening
+) -> None:
+    payer, payee = _players(evening)
+    season_payment = services.payment_record(
+        club=club, payer=payer, payee=payee, amount=10, recorded_by=None, season=evening.season
+    )
+    with pytest.raises(ValidationError):
+        services.settlement_plan_create(club=club, created_by=None, evening=evening)
+    services.payment_reverse(payment=season_payment, recorded_by=None)
+    plan = services.settlement_plan_create(club=club, created_by=None, evening=evening)
+    assert plan.evening_id == evening.pk
