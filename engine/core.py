@@ -797,17 +797,8 @@ def _read_without_hands(
                     if len(event) == 3 and type(event) is dict:
                         plays[i] = pairs[p][c]
                 elif typ in by_card:
-                    # As ``_place_all`` with ``placements``' one pair, inline.
-                    code = event.get("card")
-                    if isinstance(code, str):
-                        name = event["player"]
-                        if type(name) is not str or type(code) is not str:
-                            return None
-                        c = INDEX[code]
-                        p = index[name]
-                        owner[c] = p
-                        placed_at[c] = i
-                        known[p] |= bit[c]
+                    if not _place_card(event, i, index, owner, known, placed_at):
+                        return None
                 elif typ in placing and not _place_all(
                     variant, table, event, i, owner, known, placed_at
                 ):
@@ -822,16 +813,8 @@ def _read_without_hands(
                     placed_at[c] = i
                     known[p] |= bit[c]
                 elif typ in by_card:
-                    code = event.get("card")
-                    if isinstance(code, str):
-                        name = event["player"]
-                        if type(name) is not str or type(code) is not str:
-                            return None
-                        c = INDEX[code]
-                        p = index[name]
-                        owner[c] = p
-                        placed_at[c] = i
-                        known[p] |= bit[c]
+                    if not _place_card(event, i, index, owner, known, placed_at):
+                        return None
                 elif typ in placing and not _place_all(
                     variant, table, event, i, owner, known, placed_at
                 ):
@@ -861,6 +844,32 @@ def _knowledge(owner: list[int], known: list[int], placed_at: list[int], blank: 
     _set_attr(new, "placed_at", tuple(placed_at))
     _set_attr(new, "blank", blank)
     return new
+
+
+def _place_card(
+    event: Event,
+    i: int,
+    index: Mapping[str, int],
+    owner: list[int],
+    known: list[int],
+    placed_at: list[int],
+) -> bool:
+    """``_place_all`` for an event of ``Variant.card_placing``, without the hook: its
+    player's ``card``, if that is a string. False where ``_gather_each`` would skip
+    it (a name or code of another class than ``str``); an unknown one raises
+    ``KeyError``."""
+    code = event.get("card")
+    if not isinstance(code, str):
+        return True  # ``placements`` places nothing
+    name = event["player"]
+    if type(name) is not str or type(code) is not str:
+        return False
+    c = INDEX[code]
+    p = index[name]
+    owner[c] = p
+    placed_at[c] = i
+    known[p] |= _BITS[c]
+    return True
 
 
 def _place_all(
