@@ -9,6 +9,7 @@ from the same JSON the API answers, so a tap is one POST and nothing else.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -512,45 +513,66 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
     return render(request, "games/evening.html", context)
 
 
+def _evening_done(
+    request: HttpRequest,
+    evening_id: int,
+    role: str,
+    act: Callable[[Evening], object],
+    done: str,
+    then: Callable[[Evening], HttpResponse] | None = None,
+) -> HttpResponse:
+    """Do ``act`` to the evening (for members with ``role``) and say ``done``, or why
+    it was refused; then ``then`` (by default back to the evening's page; a refusal
+    always goes back there)."""
+    evening, _membership = _evening_for(request, evening_id, role)
+    try:
+        act(evening)
+    except (ValidationError, GamesError) as error:
+        _report(request, error)
+        return redirect("evening-page", evening_id=evening.pk)
+    messages.success(request, done)
+    if then is not None:
+        return then(evening)
+    return redirect("evening-page", evening_id=evening.pk)
+
+
 @login_required
 @require_POST
 def evening_close(request: HttpRequest, evening_id: int) -> HttpResponse:
-    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
-    try:
-        services.evening_close(evening=evening)
-    except (ValidationError, GamesError) as error:
-        _report(request, error)
-    else:
-        messages.success(request, _("The evening is closed."))
-    return redirect("evening-page", evening_id=evening.pk)
+    return _evening_done(
+        request,
+        evening_id,
+        Role.SCORER,
+        lambda evening: services.evening_close(evening=evening),
+        _("The evening is closed."),
+    )
 
 
 @login_required
 @require_POST
 def evening_reopen(request: HttpRequest, evening_id: int) -> HttpResponse:
     """An admin opens a closed evening again (a game to type in afterwards)."""
-    evening, _membership = _evening_for(request, evening_id, Role.ADMIN)
-    try:
-        services.evening_reopen(evening=evening)
-    except (ValidationError, GamesError) as error:
-        _report(request, error)
-    else:
-        messages.success(request, _("The evening is open again: games can be recorded."))
-    return redirect("evening-page", evening_id=evening.pk)
+    return _evening_done(
+        request,
+        evening_id,
+        Role.ADMIN,
+        lambda evening: services.evening_reopen(evening=evening),
+        _("The evening is open again: games can be recorded."),
+    )
 
 
 @login_required
 @require_POST
 def evening_delete(request: HttpRequest, evening_id: int) -> HttpResponse:
     """A scorer deletes an evening opened by mistake (nothing recorded in it yet)."""
-    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
-    try:
-        services.evening_delete(evening=evening)
-    except (ValidationError, GamesError) as error:
-        _report(request, error)
-        return redirect("evening-page", evening_id=evening.pk)
-    messages.success(request, _("The evening is deleted."))
-    return redirect("club-book", slug=evening.club.slug)
+    return _evening_done(
+        request,
+        evening_id,
+        Role.SCORER,
+        lambda evening: services.evening_delete(evening=evening),
+        _("The evening is deleted."),
+        then=lambda evening: redirect("club-book", slug=evening.club.slug),
+    )
 
 
 @login_required
