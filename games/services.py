@@ -15,7 +15,7 @@ import datetime
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -297,8 +297,18 @@ def _player_id(name: object) -> int | None:
     return selectors.player_id_of(name)
 
 
-def _apply_result(game: Game, result: engine.Result, record: dict[str, Any]) -> None:
-    """Refresh the game's cached status, result and dealer from a (valid) replay."""
+def _apply_result(
+    game: Game,
+    result: engine.Result,
+    record: dict[str, Any],
+    *,
+    club_players: Collection[int] = (),
+) -> None:
+    """Refresh the game's cached status, result and dealer from a (valid) replay.
+
+    ``club_players``: ids the caller knows to be players of the game's club (the
+    evening's seats), so that a dealer among them needs no look at the database.
+    """
     previous_status = game.status
     game.status = result.status
     game.result = result.to_dict()
@@ -315,6 +325,7 @@ def _apply_result(game: Game, result: engine.Result, record: dict[str, Any]) -> 
         if dealer_id is not None
         and (
             dealer_id == game.dealer_id
+            or dealer_id in club_players
             or Player.objects.filter(pk=dealer_id, club_id=game.evening.club_id).exists()
         )
         else None
@@ -535,8 +546,12 @@ def _new_game(
     events: list[dict[str, Any]],
     result: engine.Result,
     record: dict[str, Any],
+    club_players: Collection[int] = (),
 ) -> tuple[Game, list[selectors.EventRow]]:
-    """Create the game with its events (its number the evening's next); returns its rows."""
+    """Create the game with its events (its number the evening's next); returns its rows.
+
+    ``club_players``: as for ``_apply_result``.
+    """
     number = (Game.objects.filter(evening=evening).aggregate(n=Max("number"))["n"] or 0) + 1
     game = Game(
         evening=evening,
@@ -546,7 +561,7 @@ def _new_game(
         last_seq=len(events),
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
-    _apply_result(game, result, record)
+    _apply_result(game, result, record, club_players=club_players)
     game.save()
     rows = _store_events(game, events, first_seq=1, user=user, key=None)
     # A game in progress holds no money (see ``_record``): only an imported record
@@ -620,6 +635,8 @@ def game_started(*, evening: Evening, user: Any, deal: dict[str, Any] | None = N
         events=[deal_event],
         result=result,
         record=record,
+        # The deal seats only the evening's players (checked above, or proposed).
+        club_players={int(pk) for pk in seated},
     )
     return Started(game=game, rows=rows, record=record, names=seated, state=state)
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
@@ -64,6 +66,21 @@ def test_the_answer_to_a_game_start_is_exactly_what_a_later_read_shows(
     assert started.json() == detail
     assert detail["state"]["status"] == "in_progress"
     assert set(detail["players"]) == set(seated)
+
+
+@pytest.mark.parametrize("given", [False, True], ids=["proposed deal", "given deal"])
+def test_a_started_game_keeps_its_seated_dealer_without_looking_him_up_again(
+    evening: Evening, given: bool
+) -> None:
+    seated = [str(seat.player_id) for seat in evening.seats.order_by("position")]
+    deal = {"dealer": seated[2], "players": seated} if given else None
+    with CaptureQueriesContext(connection) as queries:
+        started = services.game_started(evening=evening, user=None, deal=deal)
+    dealer = started.record["events"][0]["dealer"]
+    assert started.game.dealer_id == int(dealer)
+    assert Game.objects.get(pk=started.game.pk).dealer_id == int(dealer)
+    # The seats read for the deal vouch for him: no second look at the club's players.
+    assert not [q for q in queries if 'FROM "clubs_player"' in q["sql"]]
 
 
 def test_an_append_names_a_club_player_who_does_not_sit_at_the_evening(
