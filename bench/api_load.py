@@ -12,7 +12,11 @@ What it does, all on loopback and all thrown away at the end:
    season and 16 evenings of five seated players;
 4. starts gunicorn (2 workers, ``stichbuch.wsgi``) with ``bench.baseline_settings``:
    Stichbuch's settings with DEBUG off, plus ``/bench/insert/``;
-5. generates the games (``engine.generate``) before any clock runs;
+5. generates the games (``engine.generate``) before any clock runs, and warms the
+   workers up on every path the phases take: a few bare inserts, then one complete
+   game per scorer (``--warm-games``), recorded as below and not counted. A cold
+   worker's first games pay one-time costs (lazy imports, first statements, caches
+   filled); in a run of a few seconds they alone made the p99;
 6. the baseline's first half: the 16 threads send ``/bench/insert/`` (token
    auth, JSON parsing, one INSERT in a transaction) half as often as the
    scorers will append;
@@ -294,11 +298,13 @@ def record_games(
     answer: str,
     keys: bool,
     think: float = 0.0,
+    first_seed: int = 0,
 ) -> tuple[Callable[[int, Tally], None], list[int]]:
     """The scorers' work, and how many appends each will send.
 
     ``think``: mean seconds a scorer waits before each append (0: none, the
-    scorers send as fast as they are answered).
+    scorers send as fast as they are answered). ``first_seed``: the generator's
+    seeds of scorer ``i``'s games are ``first_seed + 1000 * i + g``.
     """
     from engine.generate import random_game
     from games.services import _renamed_record
@@ -306,7 +312,7 @@ def record_games(
     # Generated before the clock starts: the clients' own work would otherwise take
     # CPU from the server during this phase and not during the baseline's.
     records = {
-        (i, g): _renamed_record(random_game(1000 * i + g, "fuchsen", 5), seeded.names)
+        (i, g): _renamed_record(random_game(first_seed + 1000 * i + g, "fuchsen", 5), seeded.names)
         for i in range(len(seeded.tokens))
         for g in range(games)
     }
@@ -396,7 +402,13 @@ def report(name: str, tallies: list[Tally], wall: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scorers", type=int, default=16)
-    parser.add_argument("--games", type=int, default=6, help="complete games per scorer")
+    parser.add_argument("--games", type=int, default=8, help="complete games per scorer")
+    parser.add_argument(
+        "--warm-games",
+        type=int,
+        default=1,
+        help="complete games per scorer recorded before the clock starts (not counted)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-class", default="sync")
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
@@ -445,13 +457,28 @@ def main() -> None:
         print(
             f"gunicorn: {args.workers} workers ({args.worker_class}, {args.threads} thread(s)); "
             f"{args.scorers} scorers x {args.games} games; answer {args.answer}, "
-            f"{'with' if args.keys else 'no'} Idempotency-Keys; broker: {broker or 'none (eager)'}"
+            f"{'with' if args.keys else 'no'} Idempotency-Keys; {args.warm_games} warm-up game(s) "
+            f"per scorer; broker: {broker or 'none (eager)'}"
         )
         with gunicorn(env, args.workers, args.worker_class, args.threads) as (port, master):
             # Warm up: every worker imports and connects before the clock starts.
             warm = Client(port, seeded.tokens[0])
             for _ in range(4 * args.workers):
                 warm.post("/bench/insert/", {"warm": True})
+            if args.warm_games:
+                warm_work, _counts = record_games(
+                    port,
+                    seeded,
+                    args.warm_games,
+                    time.monotonic() + args.max_seconds,
+                    args.answer,
+                    args.keys,
+                    first_seed=500,
+                )
+                warmed, _wall = run_threads(args.scorers, warm_work)
+                failed = [e for t in warmed for e in t.errors]
+                if failed:
+                    raise RuntimeError(f"the warm-up failed: {failed[:3]}")
             work, counts = record_games(
                 port,
                 seeded,
