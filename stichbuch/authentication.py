@@ -40,12 +40,12 @@ class _Lookup:
     compiler: Any
 
 
-# Per connection object (one per database and thread): the backend's converters are
-# bound to the connection they were asked of.
 # DRF's own messages, translated by DRF's catalogue (an alias that ``makemessages``
 # does not collect into ours).
 drf_message = gettext_lazy
 
+# Per connection object (one per database and thread): the backend's converters are
+# bound to the connection they were asked of.
 _LOOKUPS: weakref.WeakKeyDictionary[BaseDatabaseWrapper, _Lookup] = weakref.WeakKeyDictionary()
 
 
