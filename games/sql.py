@@ -30,7 +30,6 @@ import json
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import psycopg
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Model
@@ -38,6 +37,7 @@ from django.utils.dateparse import parse_datetime
 
 from clubs.models import Membership, Player
 from games.models import Evening, EveningSeat, Game, GameEvent, IdempotencyRecord
+from stichbuch import db
 
 _M = TypeVar("_M", bound=Model)
 
@@ -93,24 +93,9 @@ def _from_db(model: type[_M], values: dict[str, Any]) -> _M:
 
 
 def _execute(statement: str, params: list[Any], *, fetch: bool = False) -> list[Any]:
-    """Run one statement; its rows if ``fetch``.
-
-    On PostgreSQL the statement is prepared on the connection (the text is fixed,
-    so it is parsed and planned once per connection rather than per request:
-    planning the locking statement took longer than running it). It runs on the
-    connection Django holds, so it is part of the caller's transaction, and its
-    errors come as Django's (``IntegrityError`` and so on); it bypasses Django's
-    cursor wrappers, so it is not in ``connection.queries`` (nor counted by
-    ``CaptureQueriesContext``). Elsewhere it goes through Django's cursor.
-    """
-    if connection.vendor == "postgresql":
-        connection.ensure_connection()
-        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-            cursor.execute(statement, params, prepare=True)
-            return cursor.fetchall() if fetch else []
-    with connection.cursor() as cursor:
-        cursor.execute(statement, params)
-        return cursor.fetchall() if fetch else []
+    """``stichbuch.db.execute`` on the default connection (prepared on PostgreSQL: planning
+    the locking statement took longer than running it)."""
+    return db.execute(connection, statement, params, fetch=fetch)
 
 
 def _needs_transaction() -> None:

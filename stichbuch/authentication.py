@@ -20,7 +20,6 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 from django.contrib.auth import get_user_model
 from django.db import connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -29,6 +28,8 @@ from django.db.models.sql import Query
 from django.utils.translation import gettext_lazy
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
+
+from stichbuch.db import execute as execute_statement
 
 
 @dataclass(frozen=True)
@@ -88,26 +89,6 @@ def _lookup(connection: BaseDatabaseWrapper) -> _Lookup:
     return found
 
 
-def _fetch_one(connection: BaseDatabaseWrapper, sql: str, params: list[Any]) -> Any:
-    """The statement's first row (or None).
-
-    On PostgreSQL the statement is prepared on the connection (its text never
-    changes), so it is planned once per connection, not on every request: planning
-    the join cost PostgreSQL more than running it. Django's cursor is bypassed
-    there, so its connection health check (this is usually a request's first
-    statement) is asked for here, as ``connection.cursor()`` would.
-    """
-    if connection.vendor == "postgresql":
-        connection.close_if_health_check_failed()
-        connection.ensure_connection()
-        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-            cursor.execute(sql, params, prepare=True)
-            return cursor.fetchone()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
-
-
 class TokenAuthentication(authentication.TokenAuthentication):
     """DRF's token authentication (``Authorization: Token <key>``), looked up in one statement."""
 
@@ -115,7 +96,8 @@ class TokenAuthentication(authentication.TokenAuthentication):
         db = router.db_for_read(Token)
         connection = connections[db]
         lookup = _lookup(connection)
-        row = _fetch_one(connection, lookup.sql, [key])
+        rows = execute_statement(connection, lookup.sql, [key], fetch=True)
+        row = rows[0] if rows else None
         if row is None:
             raise exceptions.AuthenticationFailed(drf_message("Invalid token."))
         if lookup.converters:
