@@ -778,6 +778,8 @@ class GameEventAppendApi(GamesApi):
                     stored=locked.rows,
                     answer=respond,
                     fingerprint=fingerprint,
+                    # The evening's seated players, read with the lock: the club's.
+                    club_players={int(pk) for pk in locked.seat_names},
                 )
                 assert appended.answer is not None
                 return appended.answer

@@ -66,16 +66,14 @@ def evening_get(*, evening_id: int) -> Evening:
 def evening_get_with_role(*, evening_id: int, user: Any) -> Evening:
     """``evening_get`` plus ``member_role``: ``user``'s role in the evening's club.
 
-    One query (the membership is a subquery, as in ``game_get_with_role``);
-    ``member_role`` is None for a non-member. Raises ``Evening.DoesNotExist``
+    One statement (``sql.evening_with_role``: every evening request starts with
+    it); ``member_role`` is None for a non-member. Raises ``Evening.DoesNotExist``
     for an unknown id.
     """
-    role = Membership.objects.filter(club_id=OuterRef("club_id"), user=user).values("role")[:1]
-    return (
-        Evening.objects.select_related("club", "season", "rule_profile")
-        .annotate(member_role=Subquery(role))
-        .get(pk=evening_id)
-    )
+    evening = sql.evening_with_role(evening_id=evening_id, user_id=user.pk)
+    if evening is None:
+        raise Evening.DoesNotExist(f"no evening {evening_id}")
+    return evening
 
 
 def evening_seats(*, evening: Evening, active_only: bool = True) -> list[EveningSeat]:

@@ -22,7 +22,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -52,7 +51,7 @@ DONE_STATUSES = frozenset({Game.Status.FINISHED, Game.Status.ANNULLED})
 # --- The ledger hook ------------------------------------------------------------------------
 
 
-def _ledger_sync(game: Game) -> None:
+def _ledger_sync(game: Game, *, club_players: Collection[int] = ()) -> None:
     """Write the game's payouts into the ledger, inside the caller's transaction.
 
     Money is never lost because a queue is down: the ledger's entries for a
@@ -60,8 +59,9 @@ def _ledger_sync(game: Game) -> None:
     that appends its events. Any error inside the hook rolls the append back.
     Every caller holds the game's row lock (or has just created the row) with
     the evening loaded, inside the transaction that writes the events.
+    ``club_players``: as for ``_apply_result``.
     """
-    ledger_sync_game(game=game, locked=True)
+    ledger_sync_game(game=game, locked=True, club_players=club_players)
 
 
 # --- Evenings -------------------------------------------------------------------------------
@@ -150,16 +150,13 @@ def _lock_evening(evening: Evening) -> Evening:
     KEY SHARE locks on the evening and season rows. A plain ``FOR UPDATE`` (which
     also locked the joined season and club) blocked those inserts while this
     transaction went on to wait for the ProjectionState row: a deadlock.
+    Returns the evening read afresh under the lock, with its club and season
+    (``sql.evening_lock``, one statement written once: every game start takes it).
     """
-    try:
-        locked = (
-            Evening.objects.select_for_update(no_key=True, of=("self",))
-            .select_related("club", "season")
-            .get(pk=evening.pk)
-        )
-    except Evening.DoesNotExist:
+    locked = sql.evening_lock(evening_id=evening.pk)
+    if locked is None:
         # Deleted (``evening_delete``) after the caller found it.
-        raise EveningClosed(_("This evening has been deleted.")) from None
+        raise EveningClosed(_("This evening has been deleted."))
     if not locked.is_open:
         raise EveningClosed(_("This evening is closed."))
     return locked
@@ -411,6 +408,7 @@ def game_events_record(
     stored: list[selectors.EventRow] | None = None,
     answer: Callable[[Appended], tuple[int, Any]] | None = None,
     fingerprint: str = "",
+    club_players: Collection[int] = (),
 ) -> Appended:
     """``game_events_append``, also returning the events and the record (for the answer).
 
@@ -432,6 +430,7 @@ def game_events_record(
         "idempotency_key": idempotency_key,
         "answer": answer,
         "fingerprint": fingerprint,
+        "club_players": club_players,
     }
     if locked:
         # No atomic block of its own, not even without a savepoint: leaving one by
@@ -454,6 +453,7 @@ def _record(
     stored: list[selectors.EventRow] | None,
     answer: Callable[[Appended], tuple[int, Any]] | None,
     fingerprint: str,
+    club_players: Collection[int],
 ) -> Appended:
     evening = game.evening
     if not evening.is_open:
@@ -478,14 +478,14 @@ def _record(
         raise EngineRejected(error=_error_dict(result), event_offset=len(stored))
     new = _new_events(game, events, first_seq=game.last_seq + 1, user=user, key=idempotency_key)
     game.last_seq += len(events)
-    _apply_result(game, result, record)
+    _apply_result(game, result, record, club_players=club_players)
     # Only a finished game holds money, and every change of status syncs the ledger
     # in its own transaction: a game in progress before and after this append holds
     # nothing and needs no sync (which would cost three queries and two savepoints on
     # nearly every append). The sync reads neither the events nor the game's row, so
     # it may come before they are written.
     if status_before != Game.Status.IN_PROGRESS or game.status != Game.Status.IN_PROGRESS:
-        _ledger_sync(game)
+        _ledger_sync(game, club_players=club_players)
     appended = Appended(
         game=game, rows=stored + new.rows(), new_from=len(stored), record=record, state=state
     )
@@ -552,22 +552,21 @@ def _new_game(
 
     ``club_players``: as for ``_apply_result``.
     """
-    number = (Game.objects.filter(evening=evening).aggregate(n=Max("number"))["n"] or 0) + 1
     game = Game(
         evening=evening,
-        number=number,
         game_kind=evening.game_kind,
         house_rules=house_rules,
         last_seq=len(events),
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
     _apply_result(game, result, record, club_players=club_players)
-    game.save()
+    # Numbered the evening's next under the evening's lock, which every caller holds.
+    sql.game_insert(game=game)
     rows = _store_events(game, events, first_seq=1, user=user, key=None)
     # A game in progress holds no money (see ``_record``): only an imported record
     # that is already over has anything to book.
     if game.status != Game.Status.IN_PROGRESS:
-        _ledger_sync(game)
+        _ledger_sync(game, club_players=club_players)
     return game, rows
 
 
@@ -615,8 +614,7 @@ def game_started(*, evening: Evening, user: Any, deal: dict[str, Any] | None = N
         seated = {str(player.pk): player.display_name for player in proposal.players}
     else:
         deal_event = {**deal, "type": "deal"}
-        seats = selectors.evening_seats(evening=evening)
-        seated = {str(seat.player_id): seat.player.display_name for seat in seats}
+        seated = sql.seated_names(evening_id=evening.pk)
         if not _deal_names(deal_event) <= seated.keys():
             raise ValidationError(
                 {"deal": _("The deal may seat only players at this evening's table (by id).")}

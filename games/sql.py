@@ -1,4 +1,5 @@
-"""The statements an append runs on every card, written once in plain SQL.
+"""The statements an append runs on every card, and a game start on every deal,
+written once in plain SQL.
 
 A scorer's phone sends one append per card. Built by the ORM, each of its
 statements cost more CPU to *build* (0.3–0.5 ms: compiler, joins, converters)
@@ -6,10 +7,15 @@ than PostgreSQL spent running it, and an append ran nine of them; the bare
 insert the load benchmark compares it with runs one. So the statements on that
 path are here, as fixed SQL text with parameters: lock the game with its
 evening and the caller's role, read the events, insert the new ones, update the
-game, look up and store an idempotency key, and name the players.
+game, look up and store an idempotency key, and name the players. A game start
+(once a deal, and the table waits for it) reads the evening with the caller's
+role (every evening request does), locks it, names its seated players and
+inserts the game: its ORM statements had cost twice the rest of the request.
+Rows of whole models are read as the ORM reads them (``_loader``: the model's
+columns and each one's converters, the backend's and the field's).
 
-Everything else (starting games, imports, the ledger, pages) stays with the
-ORM. Table and column names are read from the models' ``_meta``, so a renamed
+Everything else (imports, the ledger but for ``ledger.sql``, pages) stays with
+the ORM. Table and column names are read from the models' ``_meta``, so a renamed
 field changes the SQL with it. The SQL runs on both databases Stichbuch
 supports, SQLite (the embedded default) and PostgreSQL: only the row lock
 differs (SQLite locks the whole database for a write transaction anyway, as
@@ -27,6 +33,7 @@ from __future__ import annotations
 import datetime
 import functools
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -35,24 +42,16 @@ from django.db import connection
 from django.db.models import Model
 from django.utils.dateparse import parse_datetime
 
-from clubs.models import Membership, Player
+from clubs.models import Club, Membership, Player, RuleProfile, Season
 from games.models import Evening, EveningSeat, Game, GameEvent, IdempotencyRecord
 from stichbuch import db
+
+_table, _col = db.table, db.column
 
 _M = TypeVar("_M", bound=Model)
 
 # A stored event: (seq, type, payload, schema_version, recorded_by's username, recorded_at).
 EventRow = tuple[int, str, dict[str, Any], int, str | None, Any]
-
-
-def _table(model: type[Model]) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
-
-
-def _col(model: type[Model], name: str) -> str:
-    column = model._meta.get_field(name).column  # type: ignore[union-attr]
-    assert isinstance(column, str)
-    return connection.ops.quote_name(column)
 
 
 @functools.cache
@@ -101,6 +100,53 @@ def _execute(statement: str, params: list[Any], *, fetch: bool = False) -> list[
 def _needs_transaction() -> None:
     if not connection.in_atomic_block:
         raise RuntimeError("this statement belongs inside the caller's transaction")
+
+
+def _valid_id(value: int) -> bool:
+    """Could ``value`` be a primary key? (A URL may carry any number; SQLite cannot even
+    bind one above 2**63 - 1, and none is a row.)"""
+    return 0 < value < 2**63
+
+
+@dataclass(frozen=True)
+class _Loader:
+    """Reads a model's rows as the ORM does: its concrete fields' columns under a table
+    alias, and each column's converters (the backend's, then the field's), applied as
+    ``SQLCompiler.apply_converters`` applies them."""
+
+    model: type[Model]
+    columns: str
+    attnames: list[str]
+    converters: tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
+
+    def load(self, values: Sequence[Any]) -> Any:
+        """The instance of these column values (in ``columns``' order), as from the ORM."""
+        row = list(values)
+        for position, converters, expression in self.converters:
+            value = row[position]
+            for converter in converters:
+                value = converter(value, expression, connection)
+            row[position] = value
+        return self.model.from_db(connection.alias, self.attnames, row)
+
+
+@functools.cache
+def _loader(model: type[Model], alias: str) -> _Loader:
+    fields = model._meta.concrete_fields
+    converters = []
+    for position, field in enumerate(fields):
+        expression = field.get_col(alias)
+        found = connection.ops.get_db_converters(expression) + expression.get_db_converters(
+            connection
+        )
+        if found:
+            converters.append((position, tuple(found), expression))
+    return _Loader(
+        model=model,
+        columns=", ".join(f"{alias}.{connection.ops.quote_name(f.column)}" for f in fields),
+        attnames=[field.attname for field in fields],
+        converters=tuple(converters),
+    )
 
 
 # --- Lock the game, with its evening and the member's role ----------------------------------
@@ -242,6 +288,154 @@ def game_lock_with_role(*, game_id: int, user_id: int, key: str | None) -> Locke
         key_fingerprint=fingerprint,
         rows=rows,
     )
+
+
+# --- An evening with its club, season, rule profile and the member's role --------------------
+
+
+@functools.cache
+def _evening_with_role_sql() -> str:
+    evening, club, season, profile = (
+        _loader(Evening, "e"),
+        _loader(Club, "c"),
+        _loader(Season, "s"),
+        _loader(RuleProfile, "r"),
+    )
+    role = (
+        f"(SELECT m.{_col(Membership, 'role')} FROM {_table(Membership)} m "
+        f"WHERE m.{_col(Membership, 'club')} = e.{_col(Evening, 'club')} "
+        f"AND m.{_col(Membership, 'user')} = %s)"
+    )
+    return (
+        f"SELECT {evening.columns}, {club.columns}, {season.columns}, {profile.columns}, {role} "
+        f"FROM {_table(Evening)} e "
+        f"JOIN {_table(Club)} c ON c.{_col(Club, 'id')} = e.{_col(Evening, 'club')} "
+        f"JOIN {_table(Season)} s ON s.{_col(Season, 'id')} = e.{_col(Evening, 'season')} "
+        f"LEFT JOIN {_table(RuleProfile)} r "
+        f"ON r.{_col(RuleProfile, 'id')} = e.{_col(Evening, 'rule_profile')} "
+        f"WHERE e.{_col(Evening, 'id')} = %s"
+    )
+
+
+def evening_with_role(*, evening_id: int, user_id: int) -> Evening | None:
+    """The evening with its club, season and rule profile loaded, as
+    ``select_related("club", "season", "rule_profile")`` loads them, and
+    ``member_role``: the user's role in its club (None for a non-member). None for
+    an unknown evening. One statement."""
+    if not _valid_id(evening_id):
+        return None
+    found = _execute(_evening_with_role_sql(), [user_id, evening_id], fetch=True)
+    if not found:
+        return None
+    row = found[0]
+    parts = []
+    start = 0
+    for model, alias in ((Evening, "e"), (Club, "c"), (Season, "s"), (RuleProfile, "r")):
+        loader = _loader(model, alias)
+        end = start + len(loader.attnames)
+        parts.append((loader, row[start:end]))
+        start = end
+    evening = parts[0][0].load(parts[0][1])
+    evening.club = parts[1][0].load(parts[1][1])
+    evening.season = parts[2][0].load(parts[2][1])
+    # The LEFT JOIN's columns are all NULL where the evening names no profile.
+    evening.rule_profile = (
+        parts[3][0].load(parts[3][1]) if evening.rule_profile_id is not None else None
+    )
+    evening.member_role = row[start]
+    return evening
+
+
+@functools.cache
+def _evening_lock_sql() -> str:
+    evening, club, season = _loader(Evening, "e"), _loader(Club, "c"), _loader(Season, "s")
+    # FOR NO KEY UPDATE of the evening's row only (see ``services._lock_evening``: a
+    # projection's inserts take KEY SHARE locks on the evening and season rows).
+    lock = " FOR NO KEY UPDATE OF e" if connection.features.has_select_for_update_of else ""
+    return (
+        f"SELECT {evening.columns}, {club.columns}, {season.columns} FROM {_table(Evening)} e "
+        f"JOIN {_table(Club)} c ON c.{_col(Club, 'id')} = e.{_col(Evening, 'club')} "
+        f"JOIN {_table(Season)} s ON s.{_col(Season, 'id')} = e.{_col(Evening, 'season')} "
+        f"WHERE e.{_col(Evening, 'id')} = %s{lock}"
+    )
+
+
+def evening_lock(*, evening_id: int) -> Evening | None:
+    """Lock the evening's row (inside the caller's transaction) and read it afresh with
+    its club and season, as ``select_for_update(no_key=True, of=("self",))
+    .select_related("club", "season")`` does; None if it is gone. One statement."""
+    _needs_transaction()
+    found = _execute(_evening_lock_sql(), [evening_id], fetch=True)
+    if not found:
+        return None
+    row = found[0]
+    loaders = (_loader(Evening, "e"), _loader(Club, "c"), _loader(Season, "s"))
+    first, second = len(loaders[0].attnames), len(loaders[0].attnames) + len(loaders[1].attnames)
+    evening = loaders[0].load(row[:first])
+    evening.club = loaders[1].load(row[first:second])
+    evening.season = loaders[2].load(row[second:])
+    return evening
+
+
+@functools.cache
+def _seated_names_sql() -> str:
+    return (
+        f"SELECT s.{_col(EveningSeat, 'player')}, p.{_col(Player, 'display_name')} "
+        f"FROM {_table(EveningSeat)} s "
+        f"JOIN {_table(Player)} p ON p.{_col(Player, 'id')} = s.{_col(EveningSeat, 'player')} "
+        f"WHERE s.{_col(EveningSeat, 'evening')} = %s AND s.{_col(EveningSeat, 'left_at')} IS NULL "
+        f"ORDER BY s.{_col(EveningSeat, 'position')}, s.{_col(EveningSeat, 'joined_at')}, "
+        f"s.{_col(EveningSeat, 'id')}"
+    )
+
+
+def seated_names(*, evening_id: int) -> dict[str, str]:
+    """``{str(player pk): display_name}`` of the evening's active seats, clockwise (the
+    order of ``selectors.evening_seats``). One statement."""
+    rows = _execute(_seated_names_sql(), [evening_id], fetch=True)
+    return {str(player_id): name for player_id, name in rows}
+
+
+# --- A new game -----------------------------------------------------------------------------
+
+
+@functools.cache
+def _next_number_sql() -> str:
+    return (
+        f"SELECT COALESCE(MAX({_col(Game, 'number')}), 0) + 1 FROM {_table(Game)} "
+        f"WHERE {_col(Game, 'evening')} = %s"
+    )
+
+
+_INSERT_FIELDS = tuple(f for f in Game._meta.concrete_fields if not f.primary_key)
+
+
+@functools.cache
+def _game_insert_sql() -> str:
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in _INSERT_FIELDS)
+    values = ", ".join(["%s"] * len(_INSERT_FIELDS))
+    return f"INSERT INTO {_table(Game)} ({columns}) VALUES ({values})"
+
+
+def game_insert(*, game: Game) -> None:
+    """Save a new game as ``game.save()`` would, numbered the evening's next
+    (``game.number`` and ``game.pk`` are set). Inside the caller's transaction, which
+    holds the evening's lock (so no other game takes the number; the unique
+    (evening, number) stays the last guard)."""
+    _needs_transaction()
+    if game.pk is not None:
+        raise ValueError("game_insert saves a new game")
+    game.number = _execute(_next_number_sql(), [game.evening_id], fetch=True)[0][0]
+    params = [f.get_db_prep_save(f.pre_save(game, True), connection) for f in _INSERT_FIELDS]
+    pk = _col(Game, "id")
+    if connection.vendor == "postgresql":
+        game.pk = _execute(f"{_game_insert_sql()} RETURNING {pk}", params, fetch=True)[0][0]
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(_game_insert_sql(), params)
+            game.pk = cursor.lastrowid
+    game._state.adding = False
+    game._state.db = connection.alias
 
 
 # --- The game's events ----------------------------------------------------------------------

@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
@@ -39,6 +39,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Player, Season
 from games.models import Evening, Game
 from ledger import projections, selectors
+from ledger import sql as ledger_sql
 from ledger.models import (
     LedgerEntry,
     Payment,
@@ -102,13 +103,7 @@ def wanted_amounts(*, game_id: int, status: str, result: Any) -> dict[int, int]:
 
 def _booked_amounts(*, game_id: int) -> dict[int, int]:
     """What the ledger holds for the game now: {player pk: sum of its entries}, zeros left out."""
-    rows = (
-        LedgerEntry.objects.filter(game_id=game_id)
-        .values("player_id")
-        .annotate(total=Sum("amount"))
-        .order_by("player_id")
-    )
-    return {row["player_id"]: row["total"] for row in rows if row["total"]}
+    return ledger_sql.booked_amounts(game_id=game_id)
 
 
 def _sync_entries(
@@ -146,8 +141,12 @@ def _sync_entries(
     return entries
 
 
-def _check_players_of_club(*, club_id: int, player_ids: Iterable[int], game_id: int) -> None:
-    ids = set(player_ids)
+def _check_players_of_club(
+    *, club_id: int, player_ids: Iterable[int], game_id: int, known: Collection[int] = ()
+) -> None:
+    """Raise ``LedgerError`` unless every id is a player of the club; ``known``: ids the
+    caller has read as players of the club (in its transaction), not looked up again."""
+    ids = set(player_ids).difference(known)
     if not ids:
         return
     found = set(Player.objects.filter(club_id=club_id, pk__in=ids).values_list("pk", flat=True))
@@ -158,7 +157,9 @@ def _check_players_of_club(*, club_id: int, player_ids: Iterable[int], game_id: 
         )
 
 
-def ledger_sync_game(*, game: Game, locked: bool = False) -> None:
+def ledger_sync_game(
+    *, game: Game, locked: bool = False, club_players: Collection[int] = ()
+) -> None:
     """Make the ledger hold exactly what ``game``'s current result says, and no more.
 
     Called by the recording service inside the transaction that appends the
@@ -181,11 +182,15 @@ def ledger_sync_game(*, game: Game, locked: bool = False) -> None:
     whole transaction back: then the row is not locked again, the evening not
     read again and no savepoint is taken (four round trips fewer on the append
     that finishes a game). Any other caller gets all three.
+
+    ``club_players``: ids the caller has read, in its transaction, as players of
+    the game's club (the recording service: the evening's seated players); a
+    payout to one of them needs no look at the players' table.
     """
     if locked:
         if not transaction.get_connection().in_atomic_block:
             raise RuntimeError("ledger_sync_game(locked=True) needs the caller's transaction")
-        _sync_game(game=game, evening=game.evening)
+        _sync_game(game=game, evening=game.evening, club_players=club_players)
         return
     with transaction.atomic():
         # Two syncs of one game must not both see the old sums and both write the
@@ -196,15 +201,17 @@ def ledger_sync_game(*, game: Game, locked: bool = False) -> None:
         _sync_game(game=game, evening=evening)
 
 
-def _sync_game(*, game: Game, evening: Evening) -> None:
+def _sync_game(*, game: Game, evening: Evening, club_players: Collection[int] = ()) -> None:
     """``ledger_sync_game``'s work, under the game's row lock."""
     wanted = game_wanted_amounts(game=game)
     booked = _booked_amounts(game_id=game.pk)
     entries = _sync_entries(game=game, evening=evening, wanted=wanted, booked=booked)
     if not entries:
         return
-    _check_players_of_club(club_id=evening.club_id, player_ids=wanted, game_id=game.pk)
-    LedgerEntry.objects.bulk_create(entries)
+    _check_players_of_club(
+        club_id=evening.club_id, player_ids=wanted, game_id=game.pk, known=club_players
+    )
+    ledger_sql.entries_insert(entries)
     projection_version_bump(season_id=evening.season_id)
     projection_request(season_id=evening.season_id)
 
@@ -219,8 +226,7 @@ def projection_version_bump(*, season_id: int) -> None:
     serializes changes of one season with each other and with the write
     phase of its projection: short, and what makes ``version`` exact.
     """
-    bumped = ProjectionState.objects.filter(season_id=season_id).update(version=F("version") + 1)
-    if not bumped:
+    if not ledger_sql.version_bump(season_id=season_id):
         # get_or_create retries the read if a concurrent transaction created it first.
         ProjectionState.objects.get_or_create(season_id=season_id)
         ProjectionState.objects.filter(season_id=season_id).update(version=F("version") + 1)

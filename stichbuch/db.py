@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
+from django.db import connection as default_connection
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model
 
 
 def execute(
@@ -32,3 +34,16 @@ def execute(
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
         return cursor.fetchall() if fetch else []
+
+
+def table(model: type[Model]) -> str:
+    """The model's table name, quoted for the default connection."""
+    return default_connection.ops.quote_name(model._meta.db_table)
+
+
+def column(model: type[Model], name: str) -> str:
+    """The column of the model's field ``name``, quoted for the default connection (read
+    from ``_meta``, so a renamed field changes the statements with it)."""
+    found = model._meta.get_field(name).column  # type: ignore[union-attr]
+    assert isinstance(found, str)
+    return default_connection.ops.quote_name(found)

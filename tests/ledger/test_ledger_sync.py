@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection, transaction
+from django.db.models import Sum
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import AppendOnlyError, Game
+from ledger import sql as ledger_sql
 from ledger.models import LedgerEntry, ProjectionState
 from ledger.selectors import balance_map, game_entry_totals
 from ledger.services import LedgerError, ledger_sync_game
-from tests.ledger.factories import Table, annul, finish, make_table, reopen
+from tests.ledger.factories import Table, annul, finish, fuchsen_result, make_table, reopen
 
 pytestmark = pytest.mark.django_db
 
@@ -196,3 +200,73 @@ def test_whatever_happens_to_a_game_its_books_hold_its_last_result(
     ):
         writes[created_at] = writes.get(created_at, 0) + amount
     assert set(writes.values()) <= {0}
+
+
+def test_players_the_caller_read_as_the_clubs_are_not_looked_up_again(table: Table) -> None:
+    game = table.new_game()
+    game.status = Game.Status.FINISHED
+    game.result = fuchsen_result(payouts(table, 40, -20, -20, 0))
+    known = {player.pk for player in table.players}
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        ledger_sync_game(game=game, locked=True, club_players=known)
+    assert not [q for q in queries if 'FROM "clubs_player"' in q["sql"]]
+    assert game_entry_totals(game=game) == by_player(table, 40, -20, -20)
+
+
+def test_a_stranger_among_known_players_is_still_refused(table: Table) -> None:
+    stranger = make_table(players=1).players[0]
+    game = table.new_game()
+    game.status = Game.Status.FINISHED
+    game.result = fuchsen_result({table.pk(0): 10, str(stranger.pk): -10})
+    known = {player.pk for player in table.players}
+    with pytest.raises(LedgerError, match="not players of club"), transaction.atomic():
+        ledger_sync_game(game=game, locked=True, club_players=known)
+    assert not LedgerEntry.objects.filter(game=game).exists()
+
+
+def test_the_written_statements_book_and_sum_as_the_orm_does(table: Table) -> None:
+    game = finish(table.new_game(), payouts(table, 40, -20, -20, 0))
+    reopen(game)
+    finish(game, payouts(table, -30, 10, 10, 10))
+    stored = list(LedgerEntry.objects.filter(game=game).order_by("id"))
+    assert [(e.player_id, e.amount, e.kind) for e in stored] == [
+        (table.players[0].pk, 40, "result"),
+        (table.players[1].pk, -20, "result"),
+        (table.players[2].pk, -20, "result"),
+        (table.players[0].pk, -40, "reversal"),
+        (table.players[1].pk, 20, "reversal"),
+        (table.players[2].pk, 20, "reversal"),
+        *[(table.players[i].pk, a, "result") for i, a in enumerate((-30, 10, 10, 10))],
+    ]
+    for entry in stored:
+        assert (entry.club_id, entry.season_id, entry.evening_id) == (
+            table.club.pk,
+            table.season.pk,
+            table.evening.pk,
+        )
+        assert entry.created_at is not None and entry.created_at.tzinfo is not None
+    by_orm = {
+        row["player_id"]: row["total"]
+        for row in LedgerEntry.objects.filter(game=game)
+        .values("player_id")
+        .annotate(total=Sum("amount"))
+        if row["total"]
+    }
+    assert ledger_sql.booked_amounts(game_id=game.pk) == by_orm == by_player(table, -30, 10, 10, 10)
+
+
+def test_a_version_bump_without_a_projection_state_changes_nothing(table: Table) -> None:
+    assert not ProjectionState.objects.filter(season=table.season).exists()
+    assert ledger_sql.version_bump(season_id=table.season.pk) is False
+    assert not ProjectionState.objects.filter(season=table.season).exists()
+    ProjectionState.objects.create(season=table.season)
+    assert ledger_sql.version_bump(season_id=table.season.pk) is True
+    assert ProjectionState.objects.get(season=table.season).version == 1
+
+
+def test_a_payments_entries_are_not_written_by_the_games_statement(table: Table) -> None:
+    entry = LedgerEntry(
+        club=table.club, player=table.players[0], amount=5, kind="payment", payment_id=1
+    )
+    with pytest.raises(ValueError, match="payment"):
+        ledger_sql.entries_insert([entry])
