@@ -44,7 +44,7 @@ from games.errors import (
 )
 from games.events import upcast
 from games.models import Evening, EveningSeat, Game
-from stichbuch.api import paginated_response
+from stichbuch.api import ReusedFieldsSerializer, paginated_response
 
 MAX_EVENTS_PER_REQUEST = 200
 MAX_EVENT_BYTES = 4096
@@ -706,7 +706,8 @@ class GameEventAppendApi(GamesApi):
     error's ``index`` counts the stored events first, ``event_offset`` of them).
     """
 
-    class InputSerializer(serializers.Serializer[Any]):
+    # Validated on every card a table records: its fields are copied once per thread.
+    class InputSerializer(ReusedFieldsSerializer):
         expected_seq = serializers.IntegerField(min_value=0, max_value=MAX_SEQ)
         events = serializers.ListField(
             child=serializers.DictField(),
