@@ -130,6 +130,17 @@ class _Loader:
         return self.model.from_db(connection.alias, self.attnames, row)
 
 
+def _load_joined(row: Sequence[Any], loaders: Sequence[_Loader]) -> list[Any]:
+    """The instances of a row that holds each loader's columns in turn."""
+    instances = []
+    start = 0
+    for loader in loaders:
+        end = start + len(loader.attnames)
+        instances.append(loader.load(row[start:end]))
+        start = end
+    return instances
+
+
 @functools.cache
 def _loader(model: type[Model], alias: str) -> _Loader:
     fields = model._meta.concrete_fields
@@ -327,22 +338,17 @@ def evening_with_role(*, evening_id: int, user_id: int) -> Evening | None:
     found = _execute(_evening_with_role_sql(), [user_id, evening_id], fetch=True)
     if not found:
         return None
-    row = found[0]
-    parts = []
-    start = 0
-    for model, alias in ((Evening, "e"), (Club, "c"), (Season, "s"), (RuleProfile, "r")):
-        loader = _loader(model, alias)
-        end = start + len(loader.attnames)
-        parts.append((loader, row[start:end]))
-        start = end
-    evening = parts[0][0].load(parts[0][1])
-    evening.club = parts[1][0].load(parts[1][1])
-    evening.season = parts[2][0].load(parts[2][1])
+    *columns, role = found[0]
+    loaders = (_loader(Evening, "e"), _loader(Club, "c"), _loader(Season, "s"))
+    evening, evening.club, evening.season = _load_joined(columns, loaders)
     # The LEFT JOIN's columns are all NULL where the evening names no profile.
+    profile = _loader(RuleProfile, "r")
     evening.rule_profile = (
-        parts[3][0].load(parts[3][1]) if evening.rule_profile_id is not None else None
+        profile.load(columns[-len(profile.attnames) :])
+        if evening.rule_profile_id is not None
+        else None
     )
-    evening.member_role = row[start]
+    evening.member_role = role
     return evening
 
 
@@ -368,12 +374,8 @@ def evening_lock(*, evening_id: int) -> Evening | None:
     found = _execute(_evening_lock_sql(), [evening_id], fetch=True)
     if not found:
         return None
-    row = found[0]
     loaders = (_loader(Evening, "e"), _loader(Club, "c"), _loader(Season, "s"))
-    first, second = len(loaders[0].attnames), len(loaders[0].attnames) + len(loaders[1].attnames)
-    evening = loaders[0].load(row[:first])
-    evening.club = loaders[1].load(row[first:second])
-    evening.season = loaders[2].load(row[second:])
+    evening, evening.club, evening.season = _load_joined(found[0], loaders)
     return evening
 
 
