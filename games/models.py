@@ -129,8 +129,13 @@ class Game(models.Model):
         ANNULLED = "annulled", _("annulled")
 
     # PROTECT: a game's events are history; an evening with games is closed, not deleted.
+    # No index of its own: the unique (evening, number) index leads with the evening.
     evening = models.ForeignKey(
-        Evening, on_delete=models.PROTECT, related_name="games", verbose_name=_("evening")
+        Evening,
+        on_delete=models.PROTECT,
+        related_name="games",
+        verbose_name=_("evening"),
+        db_index=False,
     )
     number = models.PositiveIntegerField(_("number"))
     game_kind = models.CharField(_("game"), max_length=12, choices=GameKind.choices)
@@ -237,8 +242,14 @@ class GameEvent(AppendOnlyModel):
     ``schema_version``; read it through ``as_event()``, which upcasts.
     """
 
+    # No index of its own: the unique (game, seq) index leads with the game and serves
+    # every lookup by game, and one index fewer is one insert fewer on every card.
     game = models.ForeignKey(
-        Game, on_delete=models.PROTECT, related_name="events", verbose_name=_("game")
+        Game,
+        on_delete=models.PROTECT,
+        related_name="events",
+        verbose_name=_("game"),
+        db_index=False,
     )
     seq = models.PositiveIntegerField(_("sequence number"))
     type = models.CharField(_("type"), max_length=32)
@@ -289,11 +300,14 @@ class IdempotencyRecord(models.Model):
     path and body) gets this answer back instead of doing the work twice.
     """
 
+    # No index of its own: the unique (user, key) index leads with the user (an append
+    # with a key stores one of these: one index fewer is one insert fewer).
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
         related_name="idempotency_records",
         verbose_name=_("user"),
+        db_index=False,
     )
     key = models.CharField(_("key"), max_length=255)
     fingerprint = models.CharField(_("request fingerprint"), max_length=64)
