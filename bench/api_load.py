@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import random
@@ -57,6 +58,8 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from bench.pauses import Pauses, read_log  # noqa: E402
 
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -220,14 +223,64 @@ def cpu_seconds(gunicorn_pid: int) -> dict[str, float]:
     }
 
 
-def phase(
-    scorers: int, work: Callable[[int, Tally], None], master: int
-) -> tuple[list[Tally], float, dict[str, float]]:
+@dataclass
+class Phase:
+    tallies: list[Tally]
+    wall: float
+    cpu: dict[str, float]  # seconds, as ``cpu_seconds``
+    start: float  # ``time.perf_counter``
+    end: float
+
+
+def phase(scorers: int, work: Callable[[int, Tally], None], master: int) -> Phase:
     """Run ``work`` in ``scorers`` threads: their tallies, the wall time, the CPU spent."""
     before = cpu_seconds(master)
+    start = time.perf_counter()
     tallies, wall = run_threads(scorers, work)
+    end = time.perf_counter()
     after = cpu_seconds(master)
-    return tallies, wall, {k: after[k] - before[k] for k in before}
+    return Phase(tallies, wall, {k: after[k] - before[k] for k in before}, start, end)
+
+
+def report_pauses(
+    phases: list[Phase], client: Pauses, workers: list[tuple[int, int, float, float]]
+) -> None:
+    """The collections (generation 1 and older) of the client and of gunicorn's workers
+    during the phases: how many, the longest, and the full ones."""
+
+    def summary(pauses: list[tuple[int, float, float]]) -> str:
+        if not pauses:
+            return "none"
+        longest = max(end - start for _, start, end in pauses)
+        full = sum(1 for generation, _, _ in pauses if generation == 2)
+        return f"{len(pauses)} ({full} full), longest {1000 * longest:.1f} ms"
+
+    mine = [p for ran in phases for p in client.between(ran.start, ran.end)]
+    theirs = [(g, a, b) for ran in phases for _, g, a, b in workers if ran.start <= a < ran.end]
+    print(f"           collector pauses: client {summary(mine)}; workers {summary(theirs)}")
+
+
+def quiet_spells(during: Phase, least: float = 0.010) -> list[float]:
+    """The spells of the phase in which no answer arrived, of ``least`` seconds or more,
+    longest first. With 16 requests always in flight, an answer comes every few
+    milliseconds; a spell of tens of them is the whole server (or the machine)
+    standing still, and every request in flight waits it out: a tail of that
+    kind is made of bursts, not of slow requests."""
+    answered = sorted(
+        sent + latency
+        for tally in during.tallies
+        for sent, latency in zip(tally.sent, tally.latencies, strict=True)
+    )
+    spells = [b - a for a, b in itertools.pairwise(answered) if b - a >= least]
+    return sorted(spells, reverse=True)
+
+
+def report_spells(spells: list[float]) -> None:
+    longest = ", ".join(f"{1000 * x:.1f}" for x in spells[:3])
+    print(
+        f"           no answer for 10 ms or more: {len(spells)} times"
+        + (f", longest {longest} ms" if spells else "")
+    )
 
 
 def report_cpu(spent: dict[str, float], requests: int) -> dict[str, float]:
@@ -249,6 +302,7 @@ class Client:
     def __init__(self, port: int, token: str) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        self.started = 0.0  # when the last request was sent (``time.perf_counter``)
 
     def post(self, path: str, body: Any, key: str | None = None) -> tuple[int, Any, float]:
         headers = self.headers if key is None else {**self.headers, "Idempotency-Key": key}
@@ -257,6 +311,7 @@ class Client:
         response = self.connection.getresponse()
         data = response.read()
         elapsed = time.perf_counter() - started
+        self.started = started
         return response.status, json.loads(data) if data else None, elapsed
 
 
@@ -265,6 +320,7 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     finishing: list[float] = field(default_factory=list)
     finishing_flags: list[bool] = field(default_factory=list)  # per latency: a game's last append?
+    sent: list[float] = field(default_factory=list)  # per latency: when it was sent
     errors: list[str] = field(default_factory=list)
     games: int = 0
 
@@ -345,6 +401,7 @@ def record_games(
                     tally.errors.append(f"append: {status} {body}")
                     return
                 tally.latencies.append(elapsed)
+                tally.sent.append(client.started)
                 tally.finishing_flags.append(seq == len(record["events"]) - 1)
             tally.finishing.append(elapsed)
             if body["status"] != "finished":
@@ -374,8 +431,41 @@ def baseline_inserts(
                 tally.errors.append(f"insert: {status} {body}")
                 return
             tally.latencies.append(elapsed)
+            tally.sent.append(client.started)
 
     return work
+
+
+def write_timeline(
+    path: Path,
+    phases: dict[str, Phase],
+    client: Pauses,
+    workers: list[tuple[int, int, float, float]],
+) -> None:
+    """Every timed request and every collector pause, in the order they began, as CSV.
+
+    ``at_s`` counts from the first baseline request; ``who`` is the scorer's
+    number, or for a pause ``client`` or the worker's pid. A tail shows what it is
+    made of: a burst where every scorer waits at once (something stopped the
+    server or the client: look for a pause beside it), one scorer, or the games'
+    last appends.
+    """
+    rows: list[tuple[float, str, str, float, int]] = []
+    for name, ran in phases.items():
+        for i, tally in enumerate(ran.tallies):
+            flags = tally.finishing_flags or [False] * len(tally.latencies)
+            for sent, latency, last in zip(tally.sent, tally.latencies, flags, strict=True):
+                rows.append((sent, name, str(i), latency, int(last)))
+    for generation, start, end in client.pauses:
+        rows.append((start, f"gc{generation}", "client", end - start, 0))
+    for pid, generation, start, end in workers:
+        rows.append((start, f"gc{generation}", str(pid), end - start, 0))
+    rows.sort()
+    origin = min((ran.start for ran in phases.values()), default=0.0)
+    with path.open("w") as out:
+        out.write("at_s,what,who,ms,finishing\n")
+        for at, what, who, seconds, flag in rows:
+            out.write(f"{at - origin:.6f},{what},{who},{1000 * seconds:.3f},{flag}\n")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -430,9 +520,19 @@ def main() -> None:
         action="store_true",
         help="send an Idempotency-Key with every append (as the page does)",
     )
+    parser.add_argument(
+        "--timeline",
+        type=Path,
+        help="write every timed request and collector pause to this CSV file",
+    )
     args = parser.parse_args()
+    client_pauses = Pauses()
 
-    with throwaway_database("stichbuch_bench") as database_url, throwaway_redis() as broker:
+    with (
+        throwaway_database("stichbuch_bench") as database_url,
+        throwaway_redis() as broker,
+        tempfile.TemporaryDirectory() as logs,
+    ):
         env = {
             **os.environ,
             "DATABASE_URL": database_url,
@@ -446,6 +546,9 @@ def main() -> None:
         }
         env.pop("PYTEST_VERSION", None)
         os.environ.update(env)
+        # The workers write their collector's pauses here (``bench.baseline_settings``).
+        worker_log = Path(logs) / "worker-pauses.csv"
+        env["BENCH_GC_LOG"] = str(worker_log)
         import django
         from django.core.management import call_command
         from django.db import connections
@@ -496,15 +599,28 @@ def main() -> None:
             if paced:
                 halves = [[0] * len(counts)] * 2
             first = baseline_inserts(port, seeded, halves[0], time.monotonic() + args.max_seconds)
-            base_a, base_a_wall, base_a_cpu = phase(args.scorers, first, master)
-            tallies, wall, append_cpu_s = phase(args.scorers, work, master)
+            ran_a = phase(args.scorers, first, master)
+            ran = phase(args.scorers, work, master)
             second = baseline_inserts(port, seeded, halves[1], time.monotonic() + args.max_seconds)
-            base_b, base_b_wall, base_b_cpu = phase(args.scorers, second, master)
+            ran_b = phase(args.scorers, second, master)
+        base_a, base_a_wall, base_a_cpu = ran_a.tallies, ran_a.wall, ran_a.cpu
+        tallies, wall, append_cpu_s = ran.tallies, ran.wall, ran.cpu
+        base_b, base_b_wall, base_b_cpu = ran_b.tallies, ran_b.wall, ran_b.cpu
+        worker_pauses = read_log(worker_log)
+        if args.timeline:
+            write_timeline(
+                args.timeline,
+                {"baseline": ran_a, "append": ran, "baseline2": ran_b},
+                client_pauses,
+                worker_pauses,
+            )
 
         append_rate = report("appends", tallies, wall)
         # Per request of any kind (the games' starts included): the CPU went to them all.
         starts = sum(t.games for t in tallies)
         append_cpu = report_cpu(append_cpu_s, sum(len(t.latencies) for t in tallies) + starts)
+        report_pauses([ran], client_pauses, worker_pauses)
+        report_spells(quiet_spells(ran))
         finishing = [x for t in tallies for x in t.finishing]
         print(
             f"           {sum(t.games for t in tallies)} games; the finishing append: "
@@ -536,6 +652,8 @@ def main() -> None:
             {k: base_a_cpu[k] + base_b_cpu[k] for k in base_a_cpu},
             sum(len(t.latencies) for t in base),
         )
+        report_pauses([ran_a, ran_b], client_pauses, worker_pauses)
+        report_spells(sorted(quiet_spells(ran_a) + quiet_spells(ran_b), reverse=True))
         ratio = append_rate / base_rate if base_rate else float("nan")
         cpu_ratio = sum(base_cpu.values()) / max(sum(append_cpu.values()), 1e-9)
         print(
