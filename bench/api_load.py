@@ -444,8 +444,10 @@ def write_timeline(
 ) -> None:
     """Every timed request and every collector pause, in the order they began, as CSV.
 
-    ``at_s`` counts from the first baseline request; ``who`` is the scorer's
-    number, or for a pause ``client`` or the worker's pid. A tail shows what it is
+    ``at_s`` counts from the first baseline request, ``clock`` is the same
+    instant on ``time.perf_counter``'s clock (the system's monotonic clock: what
+    another process records on it lines up); ``who`` is the scorer's number, or
+    for a pause ``client`` or the worker's pid. A tail shows what it is
     made of: a burst where every scorer waits at once (something stopped the
     server or the client: look for a pause beside it), one scorer, or the games'
     last appends.
@@ -463,9 +465,9 @@ def write_timeline(
     rows.sort()
     origin = min((ran.start for ran in phases.values()), default=0.0)
     with path.open("w") as out:
-        out.write("at_s,what,who,ms,finishing\n")
+        out.write("at_s,what,who,ms,finishing,clock\n")
         for at, what, who, seconds, flag in rows:
-            out.write(f"{at - origin:.6f},{what},{who},{1000 * seconds:.3f},{flag}\n")
+            out.write(f"{at - origin:.6f},{what},{who},{1000 * seconds:.3f},{flag},{at:.6f}\n")
 
 
 def percentile(values: list[float], q: float) -> float:

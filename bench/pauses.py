@@ -48,6 +48,14 @@ class Pauses:
                 f"{os.getpid()},{generation},{self._started:.6f},{ended - self._started:.6f}\n"
             )
 
+    def close(self) -> None:
+        """Stop recording (the pauses recorded stay)."""
+        if self._watch in gc.callbacks:
+            gc.callbacks.remove(self._watch)
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
     def between(self, start: float, end: float) -> list[tuple[int, float, float]]:
         return [p for p in self.pauses if start <= p[1] < end]
 
