@@ -444,7 +444,7 @@ def write_timeline(
 ) -> None:
     """Every timed request and every collector pause, in the order they began, as CSV.
 
-    ``at_s`` counts from the first baseline request, ``clock`` is the same
+    ``at_s`` counts from the start of the first phase, ``clock`` is the same
     instant on ``time.perf_counter``'s clock (the system's monotonic clock: what
     another process records on it lines up); ``who`` is the scorer's number, or
     for a pause ``client`` or the worker's pid. A tail shows what it is
@@ -605,9 +605,7 @@ def main() -> None:
             ran = phase(args.scorers, work, master)
             second = baseline_inserts(port, seeded, halves[1], time.monotonic() + args.max_seconds)
             ran_b = phase(args.scorers, second, master)
-        base_a, base_a_wall, base_a_cpu = ran_a.tallies, ran_a.wall, ran_a.cpu
-        tallies, wall, append_cpu_s = ran.tallies, ran.wall, ran.cpu
-        base_b, base_b_wall, base_b_cpu = ran_b.tallies, ran_b.wall, ran_b.cpu
+        tallies = ran.tallies
         worker_pauses = read_log(worker_log)
         if args.timeline:
             write_timeline(
@@ -617,10 +615,10 @@ def main() -> None:
                 worker_pauses,
             )
 
-        append_rate = report("appends", tallies, wall)
+        append_rate = report("appends", tallies, ran.wall)
         # Per request of any kind (the games' starts included): the CPU went to them all.
         starts = sum(t.games for t in tallies)
-        append_cpu = report_cpu(append_cpu_s, sum(len(t.latencies) for t in tallies) + starts)
+        append_cpu = report_cpu(ran.cpu, sum(len(t.latencies) for t in tallies) + starts)
         report_pauses([ran], client_pauses, worker_pauses)
         report_spells(quiet_spells(ran))
         finishing = [x for t in tallies for x in t.finishing]
@@ -648,10 +646,10 @@ def main() -> None:
                 f"appends p99 {1000 * appends_p99:.1f} ms"
             )
             return
-        base = base_a + base_b
-        base_rate = report("baseline", base, base_a_wall + base_b_wall)
+        base = ran_a.tallies + ran_b.tallies
+        base_rate = report("baseline", base, ran_a.wall + ran_b.wall)
         base_cpu = report_cpu(
-            {k: base_a_cpu[k] + base_b_cpu[k] for k in base_a_cpu},
+            {k: ran_a.cpu[k] + ran_b.cpu[k] for k in ran_a.cpu},
             sum(len(t.latencies) for t in base),
         )
         report_pauses([ran_a, ran_b], client_pauses, worker_pauses)

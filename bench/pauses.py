@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 # The youngest generation's collections take microseconds: only the others are kept.
-OLDEST_KEPT = 1
+YOUNGEST_KEPT = 1
 
 
 class Pauses:
-    """Record the collections of generation ``OLDEST_KEPT`` and older of this process.
+    """Record the collections of generation ``YOUNGEST_KEPT`` and older of this process.
 
     ``pauses`` holds ``(generation, started, ended)``; with ``path``, each is also
     appended to that file as ``pid,generation,started,seconds`` (one line each,
@@ -39,7 +39,7 @@ class Pauses:
             self._started = time.perf_counter()
             return
         generation = int(info["generation"])
-        if generation < OLDEST_KEPT:
+        if generation < YOUNGEST_KEPT:
             return
         ended = time.perf_counter()
         self.pauses.append((generation, self._started, ended))
