@@ -829,7 +829,15 @@ def _read_without_hands(
     blank = variant.find_blank(events, table) if variant.has_blank else -1
     if not reading:
         return _knowledge(owner, known, placed_at, blank)
-    return ReadKnowledge(tuple(owner), tuple(known), tuple(placed_at), blank, tuple(plays), events)
+    # Its fields set directly, as ``_knowledge`` does: once per record read.
+    read = _new_object(ReadKnowledge)
+    _set_attr(read, "owner", tuple(owner))
+    _set_attr(read, "known", tuple(known))
+    _set_attr(read, "placed_at", tuple(placed_at))
+    _set_attr(read, "blank", blank)
+    _set_attr(read, "plays", tuple(plays))
+    _set_attr(read, "events", events)
+    return read
 
 
 _bit_count = int.bit_count

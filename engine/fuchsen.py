@@ -1007,6 +1007,12 @@ class Fuchsen(Variant):
         """
         if state.decision is not None or state.annulled:
             return state, k
+        if state.phase == "play" and k < stop:
+            first_event = events[k][1]
+            if type(first_event) is dict and len(first_event) == 4 and "turned" in first_event:
+                # A card played face down (the blank): no run takes it (the loops
+                # below stop at it at once), so none is set up for it.
+                return state, k
         table = state.table
         know = state.know
         assert table is not None and know is not None
@@ -1119,7 +1125,12 @@ class Fuchsen(Variant):
         # and only the last card decides the game: the loop after this one folds
         # those with fewer tests.
         plain = not state.turned
-        lean = plain and raising_ended
+        # A blank played face down (which identifies it) ranks apart only in its own
+        # trick: once that trick is over, the game goes on as one without a blank.
+        blank_gone = state.turned and state.blank_played and unseen_blank < 0
+        lean = raising_ended and (
+            plain or (blank_gone and not any(c == blank for _, c in state.trick))
+        )
         gone_lean = -1  # ``gone`` where the lean loop began
         # Where the knowledge pass read these very events (``ReadKnowledge``), it hands
         # over each plain play as ``(player, card)`` (``NO_PLAY`` for any other event):
@@ -1260,6 +1271,8 @@ class Fuchsen(Variant):
                     done += 1
                     leader = to_act = winner
                     trick = []
+                    if blank_gone and raising_ended and not ending:
+                        lean = True  # the blank's trick is over (see ``blank_gone``)
                 k += 1
                 if says_fuchs:
                     # Said: no forgotten Fuchs to watch for (no ending in trick 1).
@@ -1286,12 +1299,15 @@ class Fuchsen(Variant):
                 if read:
                     # The same loop as below, but for reading the events: a pair is a
                     # play of the player's own card (see ``ReadKnowledge``).
+                    # The tables as locals: a local is read faster than a global.
+                    bit_of, class_of, power_of, above = _BIT, CLASS, POWER, _ABOVE
                     for pair in plays[k:stop]:
                         card = pair[1]
-                        if pair[0] != to_act or gone & _BIT[card]:
+                        bit = bit_of[card]
+                        if pair[0] != to_act or gone & bit:
                             break
-                        cls = CLASS[card]
-                        power = POWER[card]
+                        cls = class_of[card]
+                        power = power_of[card]
                         if trick:
                             hand = known[to_act] & ~gone
                             follow = hand & led_mask
@@ -1300,7 +1316,7 @@ class Fuchsen(Variant):
                                     break
                                 if power > wkey:
                                     wkey, winner = power, to_act
-                                elif follow & _ABOVE[wkey]:
+                                elif follow & above[wkey]:
                                     break
                             elif led != TRUMP:
                                 trumps = hand & TRUMPS
@@ -1309,14 +1325,14 @@ class Fuchsen(Variant):
                                         break
                                     if power > wkey:
                                         wkey, winner = power, to_act
-                                    elif trumps & _ABOVE[wkey]:
+                                    elif trumps & above[wkey]:
                                         break
                         else:
                             led, wkey, winner = cls, power, to_act
                             led_mask = CLASS_MASK[cls]
                             trick_from = gone
                         trick.append(pair)
-                        gone |= _BIT[card]
+                        gone |= bit
                         to_act = following[to_act]
                         if to_act == leader:
                             won[winner] |= gone ^ trick_from

@@ -45,7 +45,14 @@ def test_runs_agree_on_games_with_a_turned_card() -> None:
             if "turned" not in call:
                 continue
             checked += 1
-            for cut in (len(record["events"]), 9, 17, 26):
+            # After the blank's own trick the run goes on as in a game without one:
+            # cut in that trick, at its end and in the next one as well.
+            events = record["events"]
+            blank_at = next(
+                (k for k, e in enumerate(events) if e["type"] == "play" and e.get("turned")), 9
+            )
+            cuts = {len(events), 9, 17, 26, *range(blank_at + 1, blank_at + 2 * seats)}
+            for cut in sorted(cuts):
                 both = fold_both({**record, "events": record["events"][:cut]})
                 assert both is not None
                 assert both[0] == both[1], (seed, seats, cut)
@@ -62,3 +69,28 @@ def test_runs_agree_on_koenigrufen_auctions_and_their_prefixes() -> None:
             both = fold_both({**record, "events": events[:cut]})
             assert both is not None
             assert both[0] == both[1], (seed, cut)
+
+
+def test_runs_agree_on_turned_card_games_with_two_plays_swapped() -> None:
+    # A player's two cards swapped between tricks often breaks his obligations: the
+    # runs must refuse such a play wherever the event-by-event fold does, before the
+    # blank is played and after its trick.
+    checked = 0
+    for seed in range(300):
+        record = random_game(seed, "fuchsen", 5, hands=False)
+        events = record["events"]
+        if "turned" not in events[1]:
+            continue
+        plays = [k for k, e in enumerate(events) if e["type"] == "play" and len(e) == 3]
+        for a in plays:
+            for b in plays:
+                if b <= a or events[a]["player"] != events[b]["player"]:
+                    continue
+                swapped = list(events)
+                swapped[a] = {**events[a], "card": events[b]["card"]}
+                swapped[b] = {**events[b], "card": events[a]["card"]}
+                both = fold_both({**record, "events": swapped})
+                assert both is not None
+                assert both[0] == both[1], (seed, a, b)
+                checked += 1
+    assert checked > 500
