@@ -569,8 +569,8 @@ class Fuchsen(Variant):
         level = after.level
         if not ((level == 0 and not after.fuchs_said) or level == 1) or not self._value(after):
             return False
-        starts = need.starts
-        return sum(1 for q in need.candidates if q not in starts) >= 2
+        # ``starts`` holds only candidates (each once), who left the shared fold.
+        return len(need.candidates) - len(need.starts) >= 2
 
     def awaiting_result(self, need: NeedPartner) -> Result:
         after = need.after

@@ -354,6 +354,17 @@ def _with_candidates(
     candidates give, so the remaining ones need not be replayed. ``shared``: the
     caller has already called ``share_prefix`` on ``need``.
     """
+    # With no ``undo`` to report, a fold from the end of the events returns its start
+    # as it is: a candidate the shared fold took to the end needs no fold.
+    end = len(events) if undo_error < 0 else -1
+    if undo_error < 0 and not shared:
+        # The events no candidate could handle differently are folded once.
+        variant.share_prefix(need, events, len(events))
+    # Two settled candidates with other payouts show that the answer waits, and
+    # ``awaiting_result`` is that answer whoever the first survivor is: no candidate
+    # needs a state or a fold (``settled_apart`` sees it without their payouts).
+    if variant.settled_apart(need, end):
+        return variant.awaiting_result(need)
     # The first survivor's state; its result (and the key it is compared by) is built
     # only when a later survivor needs it or it is the answer: once a second survivor's
     # payouts differ, the answer needs only a few of its fields. A candidate the variant
@@ -366,17 +377,6 @@ def _with_candidates(
     survivors = 0
     worst: EngineError | None = None
     called = need.called
-    # With no ``undo`` to report, a fold from the end of the events returns its start
-    # as it is: a candidate the shared fold took to the end needs no fold.
-    end = len(events) if undo_error < 0 else -1
-    if undo_error < 0 and not shared:
-        # The events no candidate could handle differently are folded once.
-        variant.share_prefix(need, events, len(events))
-    # Two settled candidates with other payouts show that the answer waits, and
-    # ``awaiting_result`` is that answer whoever the first survivor is: no candidate
-    # needs a state or a fold (``settled_apart`` sees it without their payouts).
-    if variant.settled_apart(need, end):
-        return variant.awaiting_result(need)
     outcomes: dict[int, tuple[bool, tuple[tuple[str, int], ...] | None]] = {}
     some: object = None  # the payouts of a settled candidate, if any
     for q in need.candidates:
