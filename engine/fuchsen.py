@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.cards import CODES, INDEX, RANKS, bits, mask_of
+from engine.cards import CODES, INDEX, bits, mask_of, suit_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
@@ -56,12 +56,12 @@ _cls: list[int] = []
 _pow: list[int] = []
 _aug: list[int] = []
 for _i, _code in enumerate(CODES):
-    _rank = RANKS[_i & 7]
+    _rank = _code[1:]
     if _code in _TRUMP_CODES:
         _cls.append(TRUMP)
         _pow.append(100 + len(_TRUMP_CODES) - _TRUMP_CODES.index(_code))
     else:
-        _cls.append(_i >> 3)
+        _cls.append(suit_of(_i))
         _pow.append(_PLAIN_POWER.get(_rank, 0))
     _aug.append(4 if _code == "EO" else _AUGEN_BY_RANK[_rank])
 CLASS, POWER, AUGEN = tuple(_cls), tuple(_pow), tuple(_aug)
@@ -92,6 +92,12 @@ _FOLLOWING: dict[int, tuple[int, ...]] = {n: tuple((p + 1) % n for p in range(n)
 _ABOVE: dict[int, int] = {
     key: sum(1 << c for c in range(32) if POWER[c] > key) for key in range(-1, max(POWER) + 1)
 }
+# The same tables without the cards of index 30 and 31, for a deck without them (as
+# every deck but a five-player one that keeps G7 or S7): masked by the deck, they give
+# the same cards, and each mask is a one-digit int (see ``engine.cards``).
+_ONE_DIGIT = 1 << 30
+CLASS_MASK_LOW: tuple[int, ...] = tuple(m & (_ONE_DIGIT - 1) for m in CLASS_MASK)
+_ABOVE_LOW: dict[int, int] = {key: m & (_ONE_DIGIT - 1) for key, m in _ABOVE.items()}
 
 
 def _levels_text(k: int) -> str:
@@ -658,6 +664,9 @@ class Fuchsen(Variant):
         called_suit = after.called_suit
         called_bit = _BIT[after.called]
         strict = after.rules["strict_raise_windows"]
+        class_mask, above = (
+            (CLASS_MASK_LOW, _ABOVE_LOW) if table.deck < _ONE_DIGIT else (CLASS_MASK, _ABOVE)
+        )
         candidates = 0  # the candidates still in the shared fold
         for q in need.candidates:
             candidates |= 1 << q
@@ -732,7 +741,7 @@ class Fuchsen(Variant):
                             cls != led
                             or (
                                 power <= wkey
-                                and (known[p] | called_bit) & ~gone & CLASS_MASK[led] & _ABOVE[wkey]
+                                and (known[p] | called_bit) & ~gone & class_mask[led] & above[wkey]
                             )
                         )
                     ):
@@ -759,7 +768,7 @@ class Fuchsen(Variant):
                         )
                         candidates &= ~(1 << p)
                     hand = known[p] & ~gone  # as in ``play_run``
-                    follow = hand & CLASS_MASK[led]
+                    follow = hand & class_mask[led]
                     if p == unseen:
                         # His card in a trick he did not lead: his obligations read
                         # the blank he may hold (``play_obligation``), and nothing of
@@ -786,7 +795,7 @@ class Fuchsen(Variant):
                             break
                         if power > wkey:
                             wkey, winner = power, p
-                        elif follow & _ABOVE[wkey]:
+                        elif follow & above[wkey]:
                             break
                     elif blank_bit and p == macher and led == called_suit:
                         break  # only the blank follows the called suit: as ``play_run``
@@ -797,7 +806,7 @@ class Fuchsen(Variant):
                                 break
                             if power > wkey:
                                 wkey, winner = power, p
-                            elif trumps & _ABOVE[wkey]:
+                            elif trumps & above[wkey]:
                                 break
                     mask |= bit
                 elif tricks:
@@ -1103,6 +1112,10 @@ class Fuchsen(Variant):
         # class or a trump, with a higher ``POWER`` (its key).
         led = winner = mask = wkey = -1
         led_mask = 0
+        # Masked by the deck (see ``CLASS_MASK_LOW``).
+        class_mask, above = (
+            (CLASS_MASK_LOW, _ABOVE_LOW) if table.deck < _ONE_DIGIT else (CLASS_MASK, _ABOVE)
+        )
         if trick:
             first = trick[0][1]
             led = state.called_suit if first == blank else CLASS[first]
@@ -1115,7 +1128,7 @@ class Fuchsen(Variant):
                     key = POWER[c] if CLASS[c] in (TRUMP, led) else -1
                 if key > wkey:
                     wkey, winner = key, q
-            led_mask = CLASS_MASK[led]
+            led_mask = class_mask[led]
         gone = gone_before = played | blank_bit  # cards no longer (or never) to be played
         start = k
         # The run's last event may decide the game: 1 the last card (played out), 2 the
@@ -1232,7 +1245,7 @@ class Fuchsen(Variant):
                             break
                         if power > wkey:
                             wkey, winner = power, p
-                        elif follow & _ABOVE[wkey]:
+                        elif follow & above[wkey]:
                             break
                     elif led == blank_follows_suit and p == macher:
                         break  # only the blank follows: apply judges it
@@ -1244,7 +1257,7 @@ class Fuchsen(Variant):
                                 break
                             if power > wkey:
                                 wkey, winner = power, p
-                            elif trumps & _ABOVE[wkey]:
+                            elif trumps & above[wkey]:
                                 break
                     mask |= bit
                 else:
@@ -1257,7 +1270,7 @@ class Fuchsen(Variant):
                             ending = 2  # this end of the raising may end the game
                         raising_ended = True
                     led, wkey, winner, mask = cls, power, p, bit
-                    led_mask = CLASS_MASK[cls]
+                    led_mask = class_mask[cls]
                 trick.append(pair)
                 gone |= bit  # the cards played in the run: ``gone`` less ``gone_before``
                 if first_play[p] < 0:
@@ -1300,7 +1313,7 @@ class Fuchsen(Variant):
                     # The same loop as below, but for reading the events: a pair is a
                     # play of the player's own card (see ``ReadKnowledge``).
                     # The tables as locals: a local is read faster than a global.
-                    bit_of, class_of, power_of, above = _BIT, CLASS, POWER, _ABOVE
+                    bit_of, class_of, power_of = _BIT, CLASS, POWER
                     for pair in plays[k:stop]:
                         card = pair[1]
                         bit = bit_of[card]
@@ -1329,7 +1342,7 @@ class Fuchsen(Variant):
                                         break
                         else:
                             led, wkey, winner = cls, power, to_act
-                            led_mask = CLASS_MASK[cls]
+                            led_mask = class_mask[cls]
                             trick_from = gone
                         trick.append(pair)
                         gone |= bit
@@ -1361,7 +1374,7 @@ class Fuchsen(Variant):
                                     break
                                 if power > wkey:
                                     wkey, winner = power, to_act
-                                elif follow & _ABOVE[wkey]:
+                                elif follow & above[wkey]:
                                     break
                             elif led != TRUMP:
                                 trumps = hand & TRUMPS
@@ -1370,11 +1383,11 @@ class Fuchsen(Variant):
                                         break
                                     if power > wkey:
                                         wkey, winner = power, to_act
-                                    elif trumps & _ABOVE[wkey]:
+                                    elif trumps & above[wkey]:
                                         break
                         else:
                             led, wkey, winner = cls, power, to_act
-                            led_mask = CLASS_MASK[cls]
+                            led_mask = class_mask[cls]
                             trick_from = gone
                         trick.append((to_act, card))
                         gone |= _BIT[card]
@@ -1773,7 +1786,7 @@ def _proven(cards: int, maybe_blank: int) -> int:
 
 def _example(cards: int, blank: bool) -> str:
     if cards:
-        return CODES[(cards & -cards).bit_length() - 1]
+        return CODES[next(bits(cards))]
     return "the blank"
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.cards import CODES, INDEX, SUIT_NAMES, mask_of
+from engine.cards import CODES, INDEX, SUIT_NAMES, bits, mask_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
@@ -949,7 +949,7 @@ class Koenigrufen(Variant):
             return None
         name = name_of(state, p)
         if card >> 3 != led:
-            example = CODES[(led_cards & -led_cards).bit_length() - 1]
+            example = CODES[next(bits(led_cards))]
             return (
                 "must_follow_suit",
                 f"{name} must follow suit: {name} holds {example} and {SUIT_NAMES[led]} was led",

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import replay, table_view
-from engine.cards import CODES, INDEX
+from engine.cards import INDEX, PACK
 from engine.fuchsen import TRUMPS
 from engine.generate import NAMES
 from tests.engine.records import HANDS5, deal, record
@@ -35,7 +35,7 @@ def _legal(rec: dict[str, Any], event: dict[str, Any]) -> bool:
 
 def _reference(rec: dict[str, Any], macher: str, hand: list[str]) -> tuple[Any, ...]:
     """(callable cards, alone, turnable cards) by trying every call."""
-    deck = list(CODES)
+    deck = list(PACK)
     base = {"type": "call", "player": macher}
     cards = tuple(k for k in deck if _legal(rec, {**base, "card": k}))
     alone = _legal(rec, {**base, "alone": True})
@@ -52,7 +52,7 @@ def _dealt(seed: int, active: int, six_trumps: bool) -> tuple[dict[str, Any], st
     """A deal with every hand (``active`` players) and the Macher's name."""
     rng = random.Random(seed)
     players = list(NAMES[:active])
-    codes = list(CODES)
+    codes = list(PACK)
     if active == 4:
         codes = [c for c in codes if not c.endswith(("7", "8"))]
     else:
