@@ -699,7 +699,7 @@ class Fuchsen(Variant):
                         break
                     if (p == macher) != (said % 2 == 0):
                         break
-                    if strict and last_play > max(first_play[p], said_at[said - 1]):
+                    if strict and last_play > first_play[p] and last_play > said_at[said - 1]:
                         break
                     if candidates >> p & 1:
                         # As the Hilfer he is on the other side: he goes on alone.
@@ -1181,7 +1181,11 @@ class Fuchsen(Variant):
                                 break
                             if (p in (macher, hilfer)) != (said % 2 == 0):
                                 break
-                            if strict and last_play > max(first_play[p], said_at[said - 1]):
+                            if (
+                                strict
+                                and last_play > first_play[p]
+                                and last_play > said_at[said - 1]
+                            ):
                                 break
                             level = said
                             said_at.append(i)
