@@ -3,7 +3,7 @@ and try each candidate partner when the record does not name him."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -25,6 +25,7 @@ from engine.core import (
     unshared,
     worse_error,
 )
+from engine.express import fuchsen_express
 from engine.fuchsen import Fuchsen
 from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
@@ -33,6 +34,11 @@ from engine.rules import InvalidRules, effective_rules
 __all__ = ["VARIANTS", "RecordError", "apply", "deal_table", "fold", "prepare", "replay"]
 
 VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen()}
+# Per variant: the express replay of its records of the usual shape (``engine.express``),
+# which returns the fold's result or None (then the fold decides).
+_EXPRESS: dict[Variant, Callable[[Any, Mapping[str, Any], list[Any]], Result | None]] = {
+    VARIANTS["fuchsen"]: fuchsen_express,
+}
 
 AFTER_DECISION = frozenset({"show", "annul", "undo"})
 # The state before the deal, per game, copied at the start of every fold.
@@ -298,6 +304,23 @@ def replay(record: object) -> Result:
         variant, rules, events, undo_error = prepare(record, resolve_undo=False)
     except RecordError as exc:
         return _error_result(EngineError(-1, exc.code, exc.message), exc.game)
+    express = _EXPRESS.get(variant)
+    if express is not None:
+        assert isinstance(record, dict)  # ``prepare`` made sure of it
+        result = express(variant, rules, record["events"])
+        if result is not None:
+            return result
+    return _replay_folded(record, variant, rules, events, undo_error)
+
+
+def _replay_folded(
+    record: object,
+    variant: Variant,
+    rules: Mapping[str, Any],
+    events: list[tuple[int, Event]],
+    undo_error: int,
+) -> Result:
+    """``replay`` by the fold, for what ``prepare(record, resolve_undo=False)`` gave."""
     try:
         state, error = fold(variant, rules, events, undo_error)
     except UndoInFold:

@@ -1,0 +1,557 @@
+"""The express replay: one pass for a Fuchsen record of the usual shape, played out.
+
+The usual record the table types in for a game that was played to the end: the deal
+(seats only, no hands), the Macher's call of a card (nothing turned, not alone), the
+first trick with its raises (and perhaps the Hilfer's Fuchs and an ``end_raising``),
+then tricks 2 to 6, nothing but the cards. For such a record every card of the deck
+is played once, so in hindsight (``event-stream.md``) a player's hand at any card is
+exactly the cards he plays from that card on; his whole hand is the six he plays.
+
+``fuchsen_played_out`` reads tricks 6 down to 2 from the end, each judged forwards
+as soon as it is read (the hands then are the cards of this trick and the later
+ones), then the first trick with the whole hands known, the call, and settles the
+game: the one pass the fold needs two for (the knowledge read, then the tricks).
+
+It only ever *accepts*: at anything it does not take — another shape of event, a
+card out of turn or twice, a broken obligation or raise, a forgotten Fuchs, a game
+that ends early or is not finished, house rules it does not cover — it returns
+``None`` and ``replay`` folds the record as always, which finds and words the error.
+So a record gets from here exactly the result the fold gives it, or nothing
+(``tests/engine/test_express.py`` compares the two on every kind of record).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.cards import INDEX
+from engine.core import Illegal, Table, waiting_for_partner
+from engine.fuchsen import (
+    _ABOVE,
+    _ABOVE_LOW,
+    _BIT,
+    _FOLLOWING,
+    _ONE_DIGIT,
+    CLASS,
+    CLASS_MASK,
+    CLASS_MASK_LOW,
+    EO,
+    GO,
+    LEVEL_NUMBER,
+    POWER,
+    TRUMP,
+    TRUMPS,
+    Fuchsen,
+    augen_of,
+)
+from engine.result import Result
+from engine.rules import FUCHSEN_LEVELS
+
+__all__ = ["fuchsen_express"]
+
+_PLAY = "play"
+# The deal's fields the express path takes (``validate_deal`` judges them): no hands.
+_DEAL_FIELDS = frozenset({"type", "dealer", "players", "removed", "sitting_out"})
+
+
+def fuchsen_express(variant: Fuchsen, rules: Mapping[str, Any], events: list[Any]) -> Result | None:
+    """The result of ``events`` (a Fuchsen record's events, ``undo`` not resolved)
+    under ``rules`` if the record is a partner game of the usual shape and valid:
+    played out, or not beyond the lead of trick 2 (see the module's docstring); else
+    None, and the fold decides."""
+    total = len(events)
+    if total < 2:
+        return None
+    deal = events[0]
+    call = events[1]
+    if type(deal) is not dict or deal.get("type") != "deal":
+        return None
+    if len(deal) != 3 and not _DEAL_FIELDS.issuperset(deal):
+        return None  # dealt hands (or a field the fold refuses)
+    if type(call) is not dict or len(call) != 3 or call.get("type") != "call":
+        return None
+    try:
+        table = variant.validate_deal(deal, rules)
+    except (Illegal, KeyError, TypeError):
+        return None
+    n = len(table.active)
+    try:
+        if total - 2 >= 6 * n:
+            return _played_out(variant, rules, events, table)
+        return _short(variant, rules, events, table)
+    except (KeyError, TypeError, IndexError):
+        # A field missing, or of a kind no name, code or level can be: the fold words it.
+        return None
+
+
+def _played_out(
+    variant: Fuchsen, rules: Mapping[str, Any], events: list[Any], table: Table
+) -> Result | None:
+    """``fuchsen_express`` for a record long enough to be played out: tricks 2 to 6
+    are the last 5n events, nothing but plays; before them, the call and the first
+    trick with its raises. May raise ``KeyError``, ``TypeError``, ``IndexError``."""
+    total = len(events)
+    index = table.index
+    deck = table.deck
+    n = len(table.active)
+    first_end = total - 5 * n
+    following = _FOLLOWING[n]
+    class_mask, above = (CLASS_MASK_LOW, _ABOVE_LOW) if deck < _ONE_DIGIT else (CLASS_MASK, _ABOVE)
+    class_of, power_of, bit_of = CLASS, POWER, _BIT
+    # ``hand[p]``: the cards ``p`` plays in the tricks read so far (this one and the
+    # later ones), which is his hand when he plays this trick's card.
+    hand = [0] * n
+    won = [0] * n
+    seen = 0  # the cards of the tricks read so far
+    next_leader = -1  # who led the trick after this one (the winner of this one)
+    k = total
+    while k > first_end:
+        start = k - n
+        event = events[start]
+        if type(event) is not dict or len(event) != 3 or event["type"] != _PLAY:
+            return None
+        p = leader = index[event["player"]]
+        card = INDEX[event["card"]]
+        bit = bit_of[card]
+        if seen & bit or not deck & bit:
+            return None
+        hand[p] |= bit
+        led = class_of[card]
+        wkey = power_of[card]
+        winner = p
+        led_mask = class_mask[led]
+        mask = bit
+        for event in events[start + 1 : k]:
+            if type(event) is not dict or len(event) != 3 or event["type"] != _PLAY:
+                return None
+            q = index[event["player"]]
+            if q != following[p]:
+                return None
+            p = q
+            card = INDEX[event["card"]]
+            bit = bit_of[card]
+            if (seen | mask) & bit or not deck & bit:
+                return None
+            cards = hand[p] | bit
+            hand[p] = cards
+            cls = class_of[card]
+            power = power_of[card]
+            # As the fold's lean loop: follow suit and beat the trick if he can;
+            # else trump and over-trump if he can.
+            follow = cards & led_mask
+            if follow:
+                if cls != led:
+                    return None
+                if power > wkey:
+                    wkey, winner = power, p
+                elif follow & above[wkey]:
+                    return None
+            elif led != TRUMP:
+                trumps = cards & TRUMPS
+                if trumps:
+                    if cls != TRUMP:
+                        return None
+                    if power > wkey:
+                        wkey, winner = power, p
+                    elif trumps & above[wkey]:
+                        return None
+            mask |= bit
+        if next_leader >= 0 and winner != next_leader:
+            return None
+        next_leader = leader
+        won[winner] |= mask
+        seen |= mask
+        k = start
+    return _first_trick(variant, rules, events, table, hand, won, seen, next_leader)
+
+
+def _first_trick(
+    variant: Fuchsen,
+    rules: Mapping[str, Any],
+    events: list[Any],
+    table: Table,
+    hand: list[int],
+    won: list[int],
+    seen: int,
+    leads_second: int,
+) -> Result | None:
+    """``fuchsen_played_out`` from the first trick on: ``hand`` holds each player's
+    cards of tricks 2 to 6, ``won`` the cards each won there, ``seen`` all of them;
+    ``leads_second`` led trick 2. May raise ``KeyError``, ``TypeError``."""
+    index = table.index
+    deck = table.deck
+    n = len(table.active)
+    first_end = len(events) - 5 * n
+    region = events[2:first_end]
+    # Read the first trick's cards: with them every hand is whole (six cards).
+    plays: list[tuple[int, int, int, bool]] = []  # (event index, player, card, fuchs)
+    for i, event in enumerate(region, 2):
+        if type(event) is not dict:
+            return None
+        if event["type"] == _PLAY:
+            size = len(event)
+            if size == 3:
+                fuchs = False
+            elif size == 4 and event["fuchs"] is True:
+                fuchs = True
+            else:
+                return None
+            p = index[event["player"]]
+            card = INDEX[event["card"]]
+            bit = _BIT[card]
+            if seen & bit or not deck & bit:
+                return None
+            seen |= bit
+            hand[p] |= bit
+            plays.append((i, p, card, fuchs))
+    if len(plays) != n:
+        return None
+    # The call, judged on the whole hands.
+    call = events[1]
+    macher = index[call["player"]]
+    called = INDEX[call["card"]]
+    mine = hand[macher]
+    class_mask, above = (CLASS_MASK_LOW, _ABOVE_LOW) if deck < _ONE_DIGIT else (CLASS_MASK, _ABOVE)
+    if (
+        not deck >> called & 1
+        or not mine >> EO & 1  # the caller is not the Macher
+        or TRUMPS >> called & 1
+        or mine >> called & 1  # his own card (``call_own_card`` or not: the fold decides)
+        or not mine & class_mask[CLASS[called]]  # no plain card of the called suit
+    ):
+        return None
+    hilfer = go_holder = -1
+    for q in range(n):
+        if hand[q] >> called & 1:
+            hilfer = q
+        if hand[q] >> GO & 1:
+            go_holder = q
+    if go_holder == hilfer and not any(p == hilfer and fuchs for _, p, _, fuchs in plays):
+        return None  # the Hilfer forgot his Fuchs: the fold settles that
+    # The first trick and the raising, in record order.
+    strict = rules["strict_raise_windows"]
+    level = 0
+    said_at = [1]  # where level k was said; [0] the call
+    first_play = [-1] * n
+    last_play = -1
+    to_act = table.first
+    played = 0
+    ended = False
+    fuchs_said = False
+    led = wkey = winner = -1
+    led_mask = mask = 0
+    for i, event in enumerate(region, 2):
+        typ = event["type"]
+        if typ == _PLAY:
+            _, p, card, fuchs = plays[played]
+            if p != to_act or ended:
+                return None
+            if fuchs:
+                if p != hilfer or go_holder != p:
+                    return None
+                fuchs_said = True
+            bit = _BIT[card]
+            cls = CLASS[card]
+            power = POWER[card]
+            if played:
+                key = _key_after(hand[p], cls, power, led, led_mask, wkey, above)
+                if key < 0:
+                    return None
+                if key != wkey:
+                    wkey, winner = key, p
+                mask |= bit
+            else:
+                led, wkey, winner, mask = cls, power, p, bit
+                led_mask = class_mask[cls]
+            played += 1
+            first_play[p] = last_play = i
+            to_act = _FOLLOWING[n][p]
+        elif typ == "raise":
+            if len(event) != 3 or ended:
+                return None
+            said = LEVEL_NUMBER[event["level"]]
+            p = index[event["player"]]
+            if said != level + 1 or first_play[p] < 0:
+                return None
+            if (p in (macher, hilfer)) != (said % 2 == 0):
+                return None  # a level of the other side
+            if strict and last_play > first_play[p] and last_play > said_at[said - 1]:
+                return None  # his chance lapsed
+            level = said
+            said_at.append(i)
+        elif typ == "end_raising":
+            if len(event) != 1 or ended or played != n:
+                return None
+            ended = True
+        else:
+            return None
+    if winner != leads_second:
+        return None
+    if level == 1 or (level == 0 and not fuchs_said):
+        return None  # no re, or no kontra and no Fuchs: the game ended after trick 1
+    won[winner] |= mask
+    # Played out (as ``Fuchsen._played_out`` and ``_decide``).
+    ours_cards = won[macher] | won[hilfer]
+    ours = augen_of(ours_cards)
+    if level <= 1:
+        value = int(rules["min_value"])
+    else:
+        name = FUCHSEN_LEVELS[level - 1]
+        value = int(rules["level_values"][name]) + int(rules["game_cost"])
+        if name == "end":
+            value += int(rules["end_bonus"])
+    if ours_cards == seen:
+        value += int(rules["silent_bonus"])  # the opponents took no trick
+    declarers_won = ours >= 61
+    signed = value if declarers_won else -value
+    pay = dict.fromkeys(table.players, -signed)
+    if table.sitting_out is not None:
+        pay[table.sitting_out] = 0
+    active = table.active
+    pay[active[hilfer]] = signed
+    pay[active[macher]] = signed * (n - 3)
+    return Result.finished(
+        variant.name,
+        "partner",
+        (active[macher], active[hilfer]),
+        declarers_won,
+        value,
+        "played_out",
+        6,
+        pay,
+        FUCHSEN_LEVELS[level - 1] if level else None,
+        True,
+        (ours, 121 - ours),
+    )
+
+
+def _key_after(
+    cards: int, cls: int, power: int, led: int, led_mask: int, wkey: int, above: Mapping[int, int]
+) -> int:
+    """The key to beat in a trick of ``led`` class (its cards ``led_mask``) once a
+    card of ``cls`` and ``power`` follows a card of key ``wkey``, played from the hand
+    ``cards`` (this card in it): ``power`` if it takes the trick, else ``wkey``; -1 if
+    it breaks an obligation (follow suit and beat if he can; else trump and
+    over-trump if he can), as the fold's lean loop judges."""
+    follow = cards & led_mask
+    if follow:
+        if cls != led:
+            return -1
+        if power > wkey:
+            return power
+        return -1 if follow & above[wkey] else wkey
+    if led != TRUMP:
+        trumps = cards & TRUMPS
+        if trumps:
+            if cls != TRUMP:
+                return -1
+            if power > wkey:
+                return power
+            return -1 if trumps & above[wkey] else wkey
+    return wkey
+
+
+def _short(
+    variant: Fuchsen, rules: Mapping[str, Any], events: list[Any], table: Table
+) -> Result | None:
+    """``fuchsen_express`` for a record that goes no further than the lead of trick 2:
+    the first trick (or part of it) with its raises, perhaps the end of the raising.
+
+    No hand is whole here, so the call's requirements to hold a card are not judged,
+    and a called card nobody plays makes every other player a candidate partner
+    (hindsight rule 4): each keeps the record valid unless a raise of the other side,
+    a Fuchs he does not say, or the called card in his hand (follow suit, beat the
+    trick) rules him out. May raise ``KeyError``, ``TypeError``, ``IndexError``."""
+    index = table.index
+    deck = table.deck
+    n = len(table.active)
+    total = len(events)
+    call = events[1]
+    macher = index[call["player"]]
+    called = INDEX[call["card"]]
+    if not deck >> called & 1 or TRUMPS >> called & 1:
+        return None
+    # The events after the call: (event index, kind, player, card or level, fuchs),
+    # kind 0 a play, 1 a raise, 2 the end of the raising. The cards each plays.
+    items: list[tuple[int, int, int, int, bool]] = []
+    known = [0] * n
+    seen = 0
+    plays = 0
+    for i in range(2, total):
+        event = events[i]
+        if type(event) is not dict:
+            return None
+        typ = event["type"]
+        if typ == _PLAY:
+            size = len(event)
+            if size == 3:
+                fuchs = False
+            elif size == 4 and event["fuchs"] is True:
+                fuchs = True
+            else:
+                return None
+            p = index[event["player"]]
+            card = INDEX[event["card"]]
+            bit = _BIT[card]
+            if seen & bit or not deck & bit:
+                return None
+            seen |= bit
+            known[p] |= bit
+            items.append((i, 0, p, card, fuchs))
+            plays += 1
+        elif typ == "raise":
+            if len(event) != 3:
+                return None
+            items.append((i, 1, index[event["player"]], LEVEL_NUMBER[event["level"]], False))
+        elif typ == "end_raising":
+            if len(event) != 1:
+                return None
+            items.append((i, 2, -1, -1, False))
+        else:
+            return None
+    if plays > n + 1:
+        return None
+    # The call: EO played by another, or the called card by the Macher, is refused.
+    called_bit = _BIT[called]
+    hilfer = go_holder = -1
+    for q in range(n):
+        cards = known[q]
+        if cards >> EO & 1 and q != macher:
+            return None
+        if cards & called_bit:
+            hilfer = q
+        if cards >> GO & 1:
+            go_holder = q
+    if hilfer == macher:
+        return None
+    # Who may be the Hilfer, as a mask of players: the holder of the called card, or
+    # any other player (his hand is never whole here) as long as the record allows.
+    partners = 1 << hilfer if hilfer >= 0 else ((1 << n) - 1) & ~(1 << macher)
+    class_mask, above = (CLASS_MASK_LOW, _ABOVE_LOW) if deck < _ONE_DIGIT else (CLASS_MASK, _ABOVE)
+    following = _FOLLOWING[n]
+    strict = rules["strict_raise_windows"]
+    level = 0
+    said_at = [1]  # where level k was said; [0] the call
+    first_play = [-1] * n
+    last_play = -1
+    to_act = table.first
+    played = 0
+    ended = False  # the raising
+    decided = False  # by the end of the raising, at no kontra or no re
+    fuchs_said = False
+    led = wkey = winner = -1
+    led_mask = 0
+    for i, kind, p, x, fuchs in items:
+        if decided:
+            return None  # an event after the game was decided
+        if kind == 0:
+            if p != to_act or (fuchs and played >= n):
+                return None
+            cls = CLASS[x]
+            power = POWER[x]
+            if played == n:
+                # The lead of trick 2: it ends the raising (unless it has ended).
+                ended = True
+            elif played:
+                cards = known[p]
+                key = _key_after(cards, cls, power, led, led_mask, wkey, above)
+                if key < 0:
+                    return None  # broken with the cards he plays: for every partner
+                # Taken to hold the called card too, he may break an obligation.
+                if (
+                    hilfer < 0
+                    and p != macher
+                    and not cards & called_bit
+                    and _key_after(cards | called_bit, cls, power, led, led_mask, wkey, above) < 0
+                ):
+                    partners &= ~(1 << p)
+                if key != wkey:
+                    wkey, winner = key, p
+            else:
+                led, wkey, winner = cls, power, p
+                led_mask = class_mask[cls]
+            if fuchs:
+                # Only the Hilfer says it, with his first card, and not lacking GO.
+                if go_holder not in (p, -1):
+                    return None
+                partners &= 1 << p
+                fuchs_said = True
+            if played < n:
+                first_play[p] = i
+            last_play = i
+            played += 1
+            to_act = winner if played == n else following[p]
+        elif kind == 1:
+            said = x
+            if ended or said != level + 1 or first_play[p] < 0:
+                return None
+            if strict and last_play > first_play[p] and last_play > said_at[said - 1]:
+                return None  # his chance lapsed
+            # A level of the Macher's side (even) or of the opponents (odd).
+            if said % 2 == 0:
+                if p != macher:
+                    partners &= 1 << p
+            elif p == macher:
+                return None
+            else:
+                partners &= ~(1 << p)
+            level = said
+            said_at.append(i)
+        else:
+            if ended or played != n:
+                return None
+            ended = True
+        if ended and not decided:
+            decided = level == 1 or (level == 0 and not fuchs_said)
+    if not partners:
+        return None  # no candidate keeps the record valid: the fold finds the error
+    if hilfer >= 0 and go_holder == hilfer and not fuchs_said:
+        return None  # the Hilfer forgot his Fuchs: the fold settles that
+    active = table.active
+    name = variant.name
+    level_name = FUCHSEN_LEVELS[level - 1] if level else None
+    tricks = 1 if played >= n else 0
+    one = partners & (partners - 1) == 0  # one partner: the result names him
+    if decided:
+        value = int(rules["min_value"])
+        if one or not value:
+            # One Hilfer, or nothing to pay: the result is his (or names no partner).
+            q = partners.bit_length() - 1
+            signed = value if level == 0 else -value
+            pay = dict.fromkeys(table.players, -signed)
+            if table.sitting_out is not None:
+                pay[table.sitting_out] = 0
+            pay[active[q]] = signed
+            pay[active[macher]] = signed * (n - 3)
+            declarers = (active[macher], active[q]) if one else (active[macher],)
+            return Result.finished(
+                name,
+                "partner",
+                declarers,
+                level == 0,
+                value,
+                "no_kontra" if level == 0 else "no_re",
+                tricks,
+                pay,
+                level_name,
+                True,
+                None,
+            )
+        return waiting_for_partner(name, "partner", (active[macher],), level_name, True, tricks)
+    if played == n and not ended:
+        awaiting, acting = "raise_or_end", None
+    else:
+        awaiting, acting = "play", active[to_act]
+    declarers = (active[macher], active[partners.bit_length() - 1]) if one else (active[macher],)
+    return Result(
+        status="in_progress",
+        game=name,
+        contract="partner",
+        declarers=declarers,
+        level=level_name,
+        has_level=True,
+        tricks=tricks,
+        awaiting=awaiting,
+        to_act=acting,
+    )
