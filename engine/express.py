@@ -176,49 +176,30 @@ def _first_trick(
     seen: int,
     leads_second: int,
 ) -> Result | None:
-    """``fuchsen_played_out`` from the first trick on: ``hand`` holds each player's
-    cards of tricks 2 to 6, ``won`` the cards each won there, ``seen`` all of them;
+    """``_played_out`` from the first trick on: ``hand`` holds each player's cards of
+    tricks 2 to 6, ``won`` the cards each won there, ``seen`` all of them;
     ``leads_second`` led trick 2. May raise ``KeyError``, ``TypeError``."""
     index = table.index
     deck = table.deck
     n = len(table.active)
-    first_end = len(events) - 5 * n
-    region = events[2:first_end]
-    # Read the first trick's cards: with them every hand is whole (six cards).
-    plays: list[tuple[int, int, int, bool]] = []  # (event index, player, card, fuchs)
-    for i, event in enumerate(region, 2):
-        if type(event) is not dict:
-            return None
-        if event["type"] == _PLAY:
-            size = len(event)
-            if size == 3:
-                fuchs = False
-            elif size == 4 and event["fuchs"] is True:
-                fuchs = True
-            else:
-                return None
-            p = index[event["player"]]
-            card = INDEX[event["card"]]
-            bit = _BIT[card]
-            if seen & bit or not deck & bit:
-                return None
-            seen |= bit
-            hand[p] |= bit
-            plays.append((i, p, card, fuchs))
-    if len(plays) != n:
+    # The first trick's cards: with them every hand is whole (six cards).
+    read = _read(events, 2, len(events) - 5 * n, index, deck, seen, hand)
+    if read is None:
+        return None
+    items, seen, played = read
+    if played != n:
         return None
     # The call, judged on the whole hands.
     call = events[1]
     macher = index[call["player"]]
     called = INDEX[call["card"]]
     mine = hand[macher]
-    class_mask, above = (CLASS_MASK_LOW, _ABOVE_LOW) if deck < _ONE_DIGIT else (CLASS_MASK, _ABOVE)
     if (
         not deck >> called & 1
         or not mine >> EO & 1  # the caller is not the Macher
         or TRUMPS >> called & 1
         or mine >> called & 1  # his own card (``call_own_card`` or not: the fold decides)
-        or not mine & class_mask[CLASS[called]]  # no plain card of the called suit
+        or not mine & CLASS_MASK[CLASS[called]]  # no plain card of the called suit
     ):
         return None
     hilfer = go_holder = -1
@@ -227,69 +208,16 @@ def _first_trick(
             hilfer = q
         if hand[q] >> GO & 1:
             go_holder = q
-    if go_holder == hilfer and not any(p == hilfer and fuchs for _, p, _, fuchs in plays):
-        return None  # the Hilfer forgot his Fuchs: the fold settles that
-    # The first trick and the raising, in record order.
-    strict = rules["strict_raise_windows"]
-    level = 0
-    said_at = [1]  # where level k was said; [0] the call
-    first_play = [-1] * n
-    last_play = -1
-    to_act = table.first
-    played = 0
-    ended = False
-    fuchs_said = False
-    led = wkey = winner = -1
-    led_mask = mask = 0
-    for i, event in enumerate(region, 2):
-        typ = event["type"]
-        if typ == _PLAY:
-            _, p, card, fuchs = plays[played]
-            if p != to_act or ended:
-                return None
-            if fuchs:
-                if p != hilfer or go_holder != p:
-                    return None
-                fuchs_said = True
-            bit = _BIT[card]
-            cls = CLASS[card]
-            power = POWER[card]
-            if played:
-                key = _key_after(hand[p], cls, power, led, led_mask, wkey, above)
-                if key < 0:
-                    return None
-                if key != wkey:
-                    wkey, winner = key, p
-                mask |= bit
-            else:
-                led, wkey, winner, mask = cls, power, p, bit
-                led_mask = class_mask[cls]
-            played += 1
-            first_play[p] = last_play = i
-            to_act = _FOLLOWING[n][p]
-        elif typ == "raise":
-            if len(event) != 3 or ended:
-                return None
-            said = LEVEL_NUMBER[event["level"]]
-            p = index[event["player"]]
-            if said != level + 1 or first_play[p] < 0:
-                return None
-            if (p in (macher, hilfer)) != (said % 2 == 0):
-                return None  # a level of the other side
-            if strict and last_play > first_play[p] and last_play > said_at[said - 1]:
-                return None  # his chance lapsed
-            level = said
-            said_at.append(i)
-        elif typ == "end_raising":
-            if len(event) != 1 or ended or played != n:
-                return None
-            ended = True
-        else:
-            return None
-    if winner != leads_second:
+    walked = _walk(rules, items, table, macher, hilfer, go_holder, hand, called, 1 << hilfer)
+    if walked is None:
         return None
+    partners, level, decided, fuchs_said, _, winner, mask = walked
+    if not partners or decided or winner != leads_second:
+        return None  # (decided: no re, or no kontra and no Fuchs, ends after trick 1)
+    if go_holder == hilfer and not fuchs_said:
+        return None  # the Hilfer forgot his Fuchs: the fold settles that
     if level == 1 or (level == 0 and not fuchs_said):
-        return None  # no re, or no kontra and no Fuchs: the game ended after trick 1
+        return None  # the lead of trick 2 ended the game
     won[winner] |= mask
     # Played out (as ``Fuchsen._played_out`` and ``_decide``).
     ours_cards = won[macher] | won[hilfer]
@@ -304,26 +232,274 @@ def _first_trick(
     if ours_cards == seen:
         value += int(rules["silent_bonus"])  # the opponents took no trick
     declarers_won = ours >= 61
-    signed = value if declarers_won else -value
-    pay = dict.fromkeys(table.players, -signed)
-    if table.sitting_out is not None:
-        pay[table.sitting_out] = 0
-    active = table.active
-    pay[active[hilfer]] = signed
-    pay[active[macher]] = signed * (n - 3)
     return Result.finished(
         variant.name,
         "partner",
-        (active[macher], active[hilfer]),
+        (table.active[macher], table.active[hilfer]),
         declarers_won,
         value,
         "played_out",
         6,
-        pay,
+        _payouts(table, macher, hilfer, value if declarers_won else -value),
         FUCHSEN_LEVELS[level - 1] if level else None,
         True,
         (ours, 121 - ours),
     )
+
+
+def _short(
+    variant: Fuchsen, rules: Mapping[str, Any], events: list[Any], table: Table
+) -> Result | None:
+    """``fuchsen_express`` for a record that goes no further than the lead of trick 2:
+    the first trick (or part of it) with its raises, perhaps the end of the raising.
+
+    No hand is whole here, so the call's requirements to hold a card are not judged,
+    and a called card nobody plays makes every other player a candidate partner
+    (hindsight rule 4): each keeps the record valid unless a raise of the other side,
+    a Fuchs he does not say, or the called card in his hand (follow suit, beat the
+    trick) rules him out. May raise ``KeyError``, ``TypeError``, ``IndexError``."""
+    index = table.index
+    deck = table.deck
+    n = len(table.active)
+    call = events[1]
+    macher = index[call["player"]]
+    called = INDEX[call["card"]]
+    if not deck >> called & 1 or TRUMPS >> called & 1:
+        return None
+    known = [0] * n
+    read = _read(events, 2, len(events), index, deck, 0, known)
+    if read is None:
+        return None
+    items, _, played = read
+    if played > n + 1:
+        return None
+    # The call: EO played by another, or the called card by the Macher, is refused.
+    hilfer = go_holder = -1
+    for q in range(n):
+        cards = known[q]
+        if cards >> EO & 1 and q != macher:
+            return None
+        if cards >> called & 1:
+            hilfer = q
+        if cards >> GO & 1:
+            go_holder = q
+    if hilfer == macher:
+        return None
+    # Who may be the Hilfer, as a mask of players: the holder of the called card, or
+    # any other player (his hand is never whole here) as long as the record allows.
+    partners = 1 << hilfer if hilfer >= 0 else ((1 << n) - 1) & ~(1 << macher)
+    walked = _walk(rules, items, table, macher, hilfer, go_holder, known, called, partners)
+    if walked is None:
+        return None
+    partners, level, decided, fuchs_said, to_act, _, _ = walked
+    if not partners:
+        return None  # no candidate keeps the record valid: the fold finds the error
+    if hilfer >= 0 and go_holder == hilfer and not fuchs_said:
+        return None  # the Hilfer forgot his Fuchs: the fold settles that
+    active = table.active
+    name = variant.name
+    level_name = FUCHSEN_LEVELS[level - 1] if level else None
+    tricks = 1 if played >= n else 0
+    one = partners & (partners - 1) == 0  # one partner: the result names him
+    if decided:
+        value = int(rules["min_value"])
+        if one or not value:
+            # One Hilfer, or nothing to pay: the result is his (or names no partner).
+            q = partners.bit_length() - 1
+            return Result.finished(
+                name,
+                "partner",
+                (active[macher], active[q]) if one else (active[macher],),
+                level == 0,
+                value,
+                "no_kontra" if level == 0 else "no_re",
+                tricks,
+                _payouts(table, macher, q, value if level == 0 else -value),
+                level_name,
+                True,
+                None,
+            )
+        return waiting_for_partner(name, "partner", (active[macher],), level_name, True, tricks)
+    if to_act < 0:
+        awaiting, acting = "raise_or_end", None
+    else:
+        awaiting, acting = "play", active[to_act]
+    declarers = (active[macher], active[partners.bit_length() - 1]) if one else (active[macher],)
+    return Result(
+        status="in_progress",
+        game=name,
+        contract="partner",
+        declarers=declarers,
+        level=level_name,
+        has_level=True,
+        tricks=tricks,
+        awaiting=awaiting,
+        to_act=acting,
+    )
+
+
+# An event after the call, as ``_read`` gives it: (event index, kind, player, card or
+# level, fuchs), kind ``_CARD`` a play, ``_RAISE`` a raise, ``_END`` the end of the
+# raising (player and card -1).
+_CARD, _RAISE, _END = 0, 1, 2
+_Item = tuple[int, int, int, int, bool]
+
+
+def _read(
+    events: list[Any],
+    start: int,
+    stop: int,
+    index: Mapping[str, int],
+    deck: int,
+    seen: int,
+    known: list[int],
+) -> tuple[list[_Item], int, int] | None:
+    """``events[start:stop]`` as items, each play's card added to ``seen`` and to its
+    player's ``known`` cards; with ``seen`` then and the number of plays. None for an
+    event of another kind or shape, a card of another deck or one in ``seen``. May
+    raise ``KeyError``, ``TypeError``."""
+    items: list[_Item] = []
+    plays = 0
+    for i in range(start, stop):
+        event = events[i]
+        if type(event) is not dict:
+            return None
+        typ = event["type"]
+        if typ == _PLAY:
+            size = len(event)
+            if size == 3:
+                fuchs = False
+            elif size == 4 and event["fuchs"] is True:
+                fuchs = True
+            else:
+                return None
+            p = index[event["player"]]
+            card = INDEX[event["card"]]
+            bit = _BIT[card]
+            if seen & bit or not deck & bit:
+                return None
+            seen |= bit
+            known[p] |= bit
+            items.append((i, _CARD, p, card, fuchs))
+            plays += 1
+        elif typ == "raise":
+            if len(event) != 3:
+                return None
+            items.append((i, _RAISE, index[event["player"]], LEVEL_NUMBER[event["level"]], False))
+        elif typ == "end_raising":
+            if len(event) != 1:
+                return None
+            items.append((i, _END, -1, -1, False))
+        else:
+            return None
+    return items, seen, plays
+
+
+def _walk(
+    rules: Mapping[str, Any],
+    items: list[_Item],
+    table: Table,
+    macher: int,
+    hilfer: int,
+    go_holder: int,
+    known: list[int],
+    called: int,
+    partners: int,
+) -> tuple[int, int, bool, bool, int, int, int] | None:
+    """The first trick, its raises and perhaps the lead of trick 2, in record order:
+    the plays judged on ``known`` (each player's cards, the whole record's), the
+    raises by the level reached, their windows and the side each level belongs to.
+
+    ``partners`` is the mask of players who may be the Hilfer (``hilfer``, the holder
+    of the ``called`` card, if the record shows him); a raise or a Fuchs that rules
+    one out, or (with no ``hilfer``) the called card in his hand that would have bound
+    him to follow or beat, takes him out. Returns None for a rule broken whoever the
+    Hilfer is; else (partners, level, decided: the end of the raising ended the game
+    at no kontra or no re, fuchs_said, to_act: who plays next, -1 while a raise or the
+    end of the raising is awaited, the first trick's winner and its cards)."""
+    n = len(table.active)
+    deck = table.deck
+    class_mask, above = (CLASS_MASK_LOW, _ABOVE_LOW) if deck < _ONE_DIGIT else (CLASS_MASK, _ABOVE)
+    following = _FOLLOWING[n]
+    called_bit = _BIT[called]
+    strict = rules["strict_raise_windows"]
+    level = 0
+    said_at = [1]  # where level k was said; [0] the call
+    first_play = [-1] * n
+    last_play = -1
+    to_act = table.first
+    played = 0
+    ended = False  # the raising
+    decided = False  # by the end of the raising, at no kontra or no re
+    fuchs_said = False
+    led = wkey = winner = -1
+    led_mask = mask = 0
+    for i, kind, p, x, fuchs in items:
+        if decided:
+            return None  # an event after the game was decided
+        if kind == _CARD:
+            if p != to_act or (fuchs and played >= n):
+                return None
+            cls = CLASS[x]
+            power = POWER[x]
+            if played == n:
+                # The lead of trick 2: it ends the raising (unless it has ended).
+                ended = True
+            elif played:
+                cards = known[p]
+                key = _key_after(cards, cls, power, led, led_mask, wkey, above)
+                if key < 0:
+                    return None  # broken with the cards he plays: for every partner
+                # Taken to hold the called card too, he may break an obligation.
+                if (
+                    hilfer < 0
+                    and p != macher
+                    and not cards & called_bit
+                    and _key_after(cards | called_bit, cls, power, led, led_mask, wkey, above) < 0
+                ):
+                    partners &= ~(1 << p)
+                if key != wkey:
+                    wkey, winner = key, p
+                mask |= _BIT[x]
+            else:
+                led, wkey, winner, mask = cls, power, p, _BIT[x]
+                led_mask = class_mask[cls]
+            if fuchs:
+                # Only the Hilfer says it, with his first card, and not lacking GO.
+                if go_holder not in (p, -1):
+                    return None
+                partners &= 1 << p
+                fuchs_said = True
+            if played < n:
+                first_play[p] = i
+            last_play = i
+            played += 1
+            to_act = winner if played == n else following[p]
+        elif kind == _RAISE:
+            said = x
+            if ended or said != level + 1 or first_play[p] < 0:
+                return None
+            if strict and last_play > first_play[p] and last_play > said_at[said - 1]:
+                return None  # his chance lapsed
+            # A level of the Macher's side (even) or of the opponents (odd).
+            if said % 2 == 0:
+                if p != macher:
+                    partners &= 1 << p
+            elif p == macher:
+                return None
+            else:
+                partners &= ~(1 << p)
+            level = said
+            said_at.append(i)
+        else:
+            if ended or played != n:
+                return None
+            ended = True
+        if ended and not decided:
+            decided = level == 1 or (level == 0 and not fuchs_said)
+    if played == n and not ended:
+        to_act = -1  # a raise or the end of the raising
+    return partners, level, decided, fuchs_said, to_act, winner, mask
 
 
 def _key_after(
@@ -352,206 +528,13 @@ def _key_after(
     return wkey
 
 
-def _short(
-    variant: Fuchsen, rules: Mapping[str, Any], events: list[Any], table: Table
-) -> Result | None:
-    """``fuchsen_express`` for a record that goes no further than the lead of trick 2:
-    the first trick (or part of it) with its raises, perhaps the end of the raising.
-
-    No hand is whole here, so the call's requirements to hold a card are not judged,
-    and a called card nobody plays makes every other player a candidate partner
-    (hindsight rule 4): each keeps the record valid unless a raise of the other side,
-    a Fuchs he does not say, or the called card in his hand (follow suit, beat the
-    trick) rules him out. May raise ``KeyError``, ``TypeError``, ``IndexError``."""
-    index = table.index
-    deck = table.deck
-    n = len(table.active)
-    total = len(events)
-    call = events[1]
-    macher = index[call["player"]]
-    called = INDEX[call["card"]]
-    if not deck >> called & 1 or TRUMPS >> called & 1:
-        return None
-    # The events after the call: (event index, kind, player, card or level, fuchs),
-    # kind 0 a play, 1 a raise, 2 the end of the raising. The cards each plays.
-    items: list[tuple[int, int, int, int, bool]] = []
-    known = [0] * n
-    seen = 0
-    plays = 0
-    for i in range(2, total):
-        event = events[i]
-        if type(event) is not dict:
-            return None
-        typ = event["type"]
-        if typ == _PLAY:
-            size = len(event)
-            if size == 3:
-                fuchs = False
-            elif size == 4 and event["fuchs"] is True:
-                fuchs = True
-            else:
-                return None
-            p = index[event["player"]]
-            card = INDEX[event["card"]]
-            bit = _BIT[card]
-            if seen & bit or not deck & bit:
-                return None
-            seen |= bit
-            known[p] |= bit
-            items.append((i, 0, p, card, fuchs))
-            plays += 1
-        elif typ == "raise":
-            if len(event) != 3:
-                return None
-            items.append((i, 1, index[event["player"]], LEVEL_NUMBER[event["level"]], False))
-        elif typ == "end_raising":
-            if len(event) != 1:
-                return None
-            items.append((i, 2, -1, -1, False))
-        else:
-            return None
-    if plays > n + 1:
-        return None
-    # The call: EO played by another, or the called card by the Macher, is refused.
-    called_bit = _BIT[called]
-    hilfer = go_holder = -1
-    for q in range(n):
-        cards = known[q]
-        if cards >> EO & 1 and q != macher:
-            return None
-        if cards & called_bit:
-            hilfer = q
-        if cards >> GO & 1:
-            go_holder = q
-    if hilfer == macher:
-        return None
-    # Who may be the Hilfer, as a mask of players: the holder of the called card, or
-    # any other player (his hand is never whole here) as long as the record allows.
-    partners = 1 << hilfer if hilfer >= 0 else ((1 << n) - 1) & ~(1 << macher)
-    class_mask, above = (CLASS_MASK_LOW, _ABOVE_LOW) if deck < _ONE_DIGIT else (CLASS_MASK, _ABOVE)
-    following = _FOLLOWING[n]
-    strict = rules["strict_raise_windows"]
-    level = 0
-    said_at = [1]  # where level k was said; [0] the call
-    first_play = [-1] * n
-    last_play = -1
-    to_act = table.first
-    played = 0
-    ended = False  # the raising
-    decided = False  # by the end of the raising, at no kontra or no re
-    fuchs_said = False
-    led = wkey = winner = -1
-    led_mask = 0
-    for i, kind, p, x, fuchs in items:
-        if decided:
-            return None  # an event after the game was decided
-        if kind == 0:
-            if p != to_act or (fuchs and played >= n):
-                return None
-            cls = CLASS[x]
-            power = POWER[x]
-            if played == n:
-                # The lead of trick 2: it ends the raising (unless it has ended).
-                ended = True
-            elif played:
-                cards = known[p]
-                key = _key_after(cards, cls, power, led, led_mask, wkey, above)
-                if key < 0:
-                    return None  # broken with the cards he plays: for every partner
-                # Taken to hold the called card too, he may break an obligation.
-                if (
-                    hilfer < 0
-                    and p != macher
-                    and not cards & called_bit
-                    and _key_after(cards | called_bit, cls, power, led, led_mask, wkey, above) < 0
-                ):
-                    partners &= ~(1 << p)
-                if key != wkey:
-                    wkey, winner = key, p
-            else:
-                led, wkey, winner = cls, power, p
-                led_mask = class_mask[cls]
-            if fuchs:
-                # Only the Hilfer says it, with his first card, and not lacking GO.
-                if go_holder not in (p, -1):
-                    return None
-                partners &= 1 << p
-                fuchs_said = True
-            if played < n:
-                first_play[p] = i
-            last_play = i
-            played += 1
-            to_act = winner if played == n else following[p]
-        elif kind == 1:
-            said = x
-            if ended or said != level + 1 or first_play[p] < 0:
-                return None
-            if strict and last_play > first_play[p] and last_play > said_at[said - 1]:
-                return None  # his chance lapsed
-            # A level of the Macher's side (even) or of the opponents (odd).
-            if said % 2 == 0:
-                if p != macher:
-                    partners &= 1 << p
-            elif p == macher:
-                return None
-            else:
-                partners &= ~(1 << p)
-            level = said
-            said_at.append(i)
-        else:
-            if ended or played != n:
-                return None
-            ended = True
-        if ended and not decided:
-            decided = level == 1 or (level == 0 and not fuchs_said)
-    if not partners:
-        return None  # no candidate keeps the record valid: the fold finds the error
-    if hilfer >= 0 and go_holder == hilfer and not fuchs_said:
-        return None  # the Hilfer forgot his Fuchs: the fold settles that
+def _payouts(table: Table, macher: int, hilfer: int, signed: int) -> dict[str, int]:
+    """As ``Fuchsen._decide``: each opponent pays ``signed`` to the Macher's side (the
+    Hilfer takes one share, the Macher the rest); one who sits out pays nothing."""
+    pay = dict.fromkeys(table.players, -signed)
+    if table.sitting_out is not None:
+        pay[table.sitting_out] = 0
     active = table.active
-    name = variant.name
-    level_name = FUCHSEN_LEVELS[level - 1] if level else None
-    tricks = 1 if played >= n else 0
-    one = partners & (partners - 1) == 0  # one partner: the result names him
-    if decided:
-        value = int(rules["min_value"])
-        if one or not value:
-            # One Hilfer, or nothing to pay: the result is his (or names no partner).
-            q = partners.bit_length() - 1
-            signed = value if level == 0 else -value
-            pay = dict.fromkeys(table.players, -signed)
-            if table.sitting_out is not None:
-                pay[table.sitting_out] = 0
-            pay[active[q]] = signed
-            pay[active[macher]] = signed * (n - 3)
-            declarers = (active[macher], active[q]) if one else (active[macher],)
-            return Result.finished(
-                name,
-                "partner",
-                declarers,
-                level == 0,
-                value,
-                "no_kontra" if level == 0 else "no_re",
-                tricks,
-                pay,
-                level_name,
-                True,
-                None,
-            )
-        return waiting_for_partner(name, "partner", (active[macher],), level_name, True, tricks)
-    if played == n and not ended:
-        awaiting, acting = "raise_or_end", None
-    else:
-        awaiting, acting = "play", active[to_act]
-    declarers = (active[macher], active[partners.bit_length() - 1]) if one else (active[macher],)
-    return Result(
-        status="in_progress",
-        game=name,
-        contract="partner",
-        declarers=declarers,
-        level=level_name,
-        has_level=True,
-        tricks=tricks,
-        awaiting=awaiting,
-        to_act=acting,
-    )
+    pay[active[hilfer]] = signed
+    pay[active[macher]] = signed * (len(active) - 3)
+    return pay
