@@ -1,21 +1,25 @@
-"""The express replay: one pass for a Fuchsen record of the usual shape, played out.
+"""The express replay: one pass for a Fuchsen record of the usual shape.
 
-The usual record the table types in for a game that was played to the end: the deal
-(seats only, no hands), the Macher's call of a card (nothing turned, not alone), the
-first trick with its raises (and perhaps the Hilfer's Fuchs and an ``end_raising``),
-then tricks 2 to 6, nothing but the cards. For such a record every card of the deck
-is played once, so in hindsight (``event-stream.md``) a player's hand at any card is
-exactly the cards he plays from that card on; his whole hand is the six he plays.
+The usual record the table types in: the deal (seats, and every hand or none), the
+Macher's call of a card (nothing turned, not alone), the first trick with its raises
+(perhaps the Hilfer's Fuchs and an ``end_raising``), then either nothing but the
+cards of tricks 2 to 6 (played out) or at most the lead of trick 2 (the game ended
+at no kontra or no re, goes on, or waits for the partner).
 
-``fuchsen_played_out`` reads tricks 6 down to 2 from the end, each judged forwards
-as soon as it is read (the hands then are the cards of this trick and the later
-ones), then the first trick with the whole hands known, the call, and settles the
-game: the one pass the fold needs two for (the knowledge read, then the tricks).
+Played out, every card of the deck is played once, so in hindsight
+(``event-stream.md``) a player's hand at any card is exactly the cards he plays from
+that card on, and his whole hand the six he plays (dealt hands must be just those).
+``_played_out`` reads tricks 6 down to 2 from the end, each judged as soon as it is
+read (the hands then are the cards of this trick and the later ones), then the first
+trick with the whole hands known and the call, and settles the game: one pass where
+the fold needs two (the knowledge read, then the tricks). ``_short`` judges the first
+trick on the cards the record shows, and where nobody plays the called card, which
+players may still be the partner (hindsight rule 4).
 
-It only ever *accepts*: at anything it does not take — another shape of event, a
-card out of turn or twice, a broken obligation or raise, a forgotten Fuchs, a game
-that ends early or is not finished, house rules it does not cover — it returns
-``None`` and ``replay`` folds the record as always, which finds and words the error.
+It only ever *accepts*: at anything it does not take (another shape of event, a card
+out of turn or twice, a broken obligation or raise, a forgotten Fuchs, a game cut off
+between the lead of trick 2 and its end, house rules it does not cover) it returns
+``None`` and ``replay`` folds the record as always, which finds and words any error.
 So a record gets from here exactly the result the fold gives it, or nothing
 (``tests/engine/test_express.py`` compares the two on every kind of record).
 """
@@ -51,8 +55,8 @@ from engine.rules import FUCHSEN_LEVELS
 __all__ = ["fuchsen_express"]
 
 _PLAY = "play"
-# The deal's fields the express path takes (``validate_deal`` judges them): no hands.
-_DEAL_FIELDS = frozenset({"type", "dealer", "players", "removed", "sitting_out"})
+# The deal's fields (``validate_deal`` judges them; it ignores any other).
+_DEAL_FIELDS = frozenset({"type", "dealer", "players", "hands", "removed", "sitting_out"})
 
 
 def fuchsen_express(variant: Fuchsen, rules: Mapping[str, Any], events: list[Any]) -> Result | None:
@@ -68,13 +72,15 @@ def fuchsen_express(variant: Fuchsen, rules: Mapping[str, Any], events: list[Any
     if type(deal) is not dict or deal.get("type") != "deal":
         return None
     if len(deal) != 3 and not _DEAL_FIELDS.issuperset(deal):
-        return None  # dealt hands (or a field the fold refuses)
+        return None  # a field the fold refuses
     if type(call) is not dict or len(call) != 3 or call.get("type") != "call":
         return None
     try:
         table = variant.validate_deal(deal, rules)
     except (Illegal, KeyError, TypeError):
         return None
+    if 0 in table.dealt:
+        return None  # some hands dealt, not all: the fold's knowledge walk
     n = len(table.active)
     try:
         if total - 2 >= 6 * n:
@@ -193,14 +199,9 @@ def _first_trick(
     call = events[1]
     macher = index[call["player"]]
     called = INDEX[call["card"]]
-    mine = hand[macher]
-    if (
-        not deck >> called & 1
-        or not mine >> EO & 1  # the caller is not the Macher
-        or TRUMPS >> called & 1
-        or mine >> called & 1  # his own card (``call_own_card`` or not: the fold decides)
-        or not mine & CLASS_MASK[CLASS[called]]  # no plain card of the called suit
-    ):
+    if table.dealt and tuple(hand) != table.dealt:
+        return None  # a card played that was dealt to another
+    if not _whole_hand_calls(hand[macher], called, deck):
         return None
     hilfer = go_holder = -1
     for q in range(n):
@@ -266,13 +267,16 @@ def _short(
     called = INDEX[call["card"]]
     if not deck >> called & 1 or TRUMPS >> called & 1:
         return None
-    known = [0] * n
+    dealt = table.dealt
+    known = list(dealt) if dealt else [0] * n
     read = _read(events, 2, len(events), index, deck, 0, known)
     if read is None:
         return None
     items, _, played = read
     if played > n + 1:
         return None
+    if dealt and (tuple(known) != dealt or not _whole_hand_calls(known[macher], called, deck)):
+        return None  # a card played that was dealt to another, or a call the hand forbids
     # The call: EO played by another, or the called card by the Macher, is refused.
     hilfer = go_holder = -1
     for q in range(n):
@@ -526,6 +530,20 @@ def _key_after(
                 return power
             return -1 if trumps & above[wkey] else wkey
     return wkey
+
+
+def _whole_hand_calls(mine: int, called: int, deck: int) -> bool:
+    """May the Macher, whose whole hand is ``mine``, call ``called`` as the usual call
+    does? (A card of the deck, no trump, not his own, of a suit he holds a plain card
+    of; and he holds EO.) False leaves the call to the fold: it may still be allowed
+    (``call_own_card``, a hand that allows no usual call) or worded as an error."""
+    return bool(
+        deck >> called & 1
+        and mine >> EO & 1
+        and not TRUMPS >> called & 1
+        and not mine >> called & 1
+        and mine & CLASS_MASK[CLASS[called]]
+    )
 
 
 def _payouts(table: Table, macher: int, hilfer: int, signed: int) -> dict[str, int]:
