@@ -1,10 +1,10 @@
 """The express replay: one pass for a Fuchsen record of the usual shape.
 
 The usual record the table types in: the deal (seats, and every hand or none), the
-Macher's call of a card (nothing turned, not alone), the first trick with its raises
-(perhaps the Hilfer's Fuchs and an ``end_raising``), then either nothing but the
-cards of tricks 2 to 6 (played out) or at most the lead of trick 2 (the game ended
-at no kontra or no re, goes on, or waits for the partner).
+Macher's call of a card (perhaps turning one; not alone), the first trick with its
+raises (perhaps the Hilfer's Fuchs and an ``end_raising``), then either nothing but
+the cards of tricks 2 to 6 (played out) or at most the lead of trick 2 (the game
+ended at no kontra or no re, goes on, or waits for the partner).
 
 Played out, every card of the deck is played once, so in hindsight
 (``event-stream.md``) a player's hand at any card is exactly the cards he plays from
@@ -17,11 +17,12 @@ trick on the cards the record shows, and where nobody plays the called card, whi
 players may still be the partner (hindsight rule 4).
 
 It only ever *accepts*: at anything it does not take (another shape of event, a card
-out of turn or twice, a broken obligation or raise, a forgotten Fuchs, a game cut off
-between the lead of trick 2 and its end, house rules it does not cover) it returns
-``None`` and ``replay`` folds the record as always, which finds and words any error.
-So a record gets from here exactly the result the fold gives it, or nothing
-(``tests/engine/test_express.py`` compares the two on every kind of record).
+out of turn or twice, a broken obligation or raise, a forgotten Fuchs, a turned card
+the record never identifies, a game cut off between the lead of trick 2 and its end,
+house rules it does not cover) it returns ``None`` and ``replay`` folds the record as
+always, which finds and words any error. So a record gets from here exactly the
+result the fold gives it, or nothing (``tests/engine/test_express.py`` compares the
+two on every kind of record).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ from engine.fuchsen import (
     EO,
     GO,
     LEVEL_NUMBER,
+    LOW_PLAIN,
+    NO_SUIT,
     POWER,
     TRUMP,
     TRUMPS,
@@ -73,8 +76,10 @@ def fuchsen_express(variant: Fuchsen, rules: Mapping[str, Any], events: list[Any
         return None
     if len(deal) != 3 and not _DEAL_FIELDS.issuperset(deal):
         return None  # a field the fold refuses
-    if type(call) is not dict or len(call) != 3 or call.get("type") != "call":
+    if type(call) is not dict or call.get("type") != "call":
         return None
+    if len(call) != 3 and (len(call) != 4 or "turned" not in call):
+        return None  # alone, or a field the fold refuses
     try:
         table = variant.validate_deal(deal, rules)
     except (Illegal, KeyError, TypeError):
@@ -105,6 +110,18 @@ def _played_out(
     following = _FOLLOWING[n]
     class_mask, above = (CLASS_MASK_LOW, _ABOVE_LOW) if deck < _ONE_DIGIT else (CLASS_MASK, _ABOVE)
     class_of, power_of, bit_of = CLASS, POWER, _BIT
+    # A turned card: the blank, played face down by the Macher, counts as the lowest
+    # card of the called suit (``suit``), in his hand too. Which card it is the call
+    # says, or the face-down play (``blank`` -1 until then: a card the record never
+    # identifies is left to the fold).
+    blank = macher = suit = -1
+    call = events[1]
+    if len(call) == 4:
+        macher = index[call["player"]]
+        suit = CLASS[INDEX[call["card"]]]
+        if call["turned"] is not True:
+            blank = INDEX[call["turned"]]
+    blank_bit = 0 if blank < 0 else bit_of[blank]
     # ``hand[p]``: the cards ``p`` plays in the tricks read so far (this one and the
     # later ones), which is his hand when he plays this trick's card.
     hand = [0] * n
@@ -115,7 +132,7 @@ def _played_out(
     while k > first_end:
         start = k - n
         event = events[start]
-        if type(event) is not dict or len(event) != 3 or event["type"] != _PLAY:
+        if type(event) is not dict or event["type"] != _PLAY:
             return None
         p = leader = index[event["player"]]
         card = INDEX[event["card"]]
@@ -123,13 +140,19 @@ def _played_out(
         if seen & bit or not deck & bit:
             return None
         hand[p] |= bit
-        led = class_of[card]
-        wkey = power_of[card]
+        if len(event) != 3:
+            if not _face_down(event, p, macher, card, blank):
+                return None
+            blank, blank_bit = card, bit
+            led, wkey = suit, 0  # a blank led: the called suit's lowest card
+        else:
+            led = class_of[card]
+            wkey = power_of[card]
         winner = p
         led_mask = class_mask[led]
         mask = bit
         for event in events[start + 1 : k]:
-            if type(event) is not dict or len(event) != 3 or event["type"] != _PLAY:
+            if type(event) is not dict or event["type"] != _PLAY:
                 return None
             q = index[event["player"]]
             if q != following[p]:
@@ -141,8 +164,24 @@ def _played_out(
                 return None
             cards = hand[p] | bit
             hand[p] = cards
-            cls = class_of[card]
-            power = power_of[card]
+            if len(event) != 3:
+                if not _face_down(event, p, macher, card, blank):
+                    return None
+                blank, blank_bit = card, bit
+                cls, power = suit, 0
+            else:
+                cls = class_of[card]
+                power = power_of[card]
+            if cards & blank_bit:
+                # The Macher, the blank in his hand: it counts as a card of the
+                # called suit, not of its own.
+                key = _key_after(cards ^ blank_bit, cls, power, led, led_mask, wkey, above, suit)
+                if key < 0:
+                    return None
+                if key != wkey:
+                    wkey, winner = key, p
+                mask |= bit
+                continue
             # As the fold's lean loop: follow suit and beat the trick if he can;
             # else trump and over-trump if he can.
             follow = cards & led_mask
@@ -169,7 +208,7 @@ def _played_out(
         won[winner] |= mask
         seen |= mask
         k = start
-    return _first_trick(variant, rules, events, table, hand, won, seen, next_leader)
+    return _first_trick(variant, rules, events, table, hand, won, seen, next_leader, blank)
 
 
 def _first_trick(
@@ -181,10 +220,14 @@ def _first_trick(
     won: list[int],
     seen: int,
     leads_second: int,
+    blank: int,
 ) -> Result | None:
     """``_played_out`` from the first trick on: ``hand`` holds each player's cards of
     tricks 2 to 6, ``won`` the cards each won there, ``seen`` all of them;
-    ``leads_second`` led trick 2. May raise ``KeyError``, ``TypeError``."""
+    ``leads_second`` led trick 2; ``blank`` the turned card if the call or a
+    face-down play there named it, else -1. May raise ``KeyError``, ``TypeError``."""
+    # Was the blank played face down in tricks 2 to 6?
+    late_blank = blank >= 0 and bool(seen >> blank & 1)
     index = table.index
     deck = table.deck
     n = len(table.active)
@@ -201,7 +244,15 @@ def _first_trick(
     called = INDEX[call["card"]]
     if table.dealt and tuple(hand) != table.dealt:
         return None  # a card played that was dealt to another
-    if not _whole_hand_calls(hand[macher], called, deck):
+    if blank < 0:
+        blank = _blank(call, items)
+    if len(call) == 4:
+        # Turned: the blank played face down once, here or later, and allowed.
+        if blank < 0 or late_blank == any(item[4] == _FACE_DOWN for item in items):
+            return None
+        if not _whole_hand_turns(rules, hand[macher], called, blank, deck):
+            return None
+    elif not _whole_hand_calls(hand[macher], called, deck):
         return None
     hilfer = go_holder = -1
     for q in range(n):
@@ -209,7 +260,7 @@ def _first_trick(
             hilfer = q
         if hand[q] >> GO & 1:
             go_holder = q
-    walked = _walk(rules, items, table, macher, hilfer, go_holder, hand, called, 1 << hilfer)
+    walked = _walk(rules, items, table, macher, hilfer, go_holder, hand, called, 1 << hilfer, blank)
     if walked is None:
         return None
     partners, level, decided, fuchs_said, _, winner, mask = walked
@@ -275,8 +326,24 @@ def _short(
     items, _, played = read
     if played > n + 1:
         return None
-    if dealt and (tuple(known) != dealt or not _whole_hand_calls(known[macher], called, deck)):
-        return None  # a card played that was dealt to another, or a call the hand forbids
+    blank = _blank(call, items)
+    turned = len(call) == 4
+    if turned:
+        if blank < 0 or not deck >> blank & 1:
+            return None  # a blank the record never identifies: the fold's reading
+        if any(known[q] >> blank & 1 for q in range(n) if q != macher):
+            return None  # another player holds it
+        known[macher] |= _BIT[blank]  # the call places it
+    if dealt:
+        if tuple(known) != dealt:
+            return None  # a card played (or turned) that was dealt to another
+        if turned:
+            if not _whole_hand_turns(rules, known[macher], called, blank, deck):
+                return None
+        elif not _whole_hand_calls(known[macher], called, deck):
+            return None  # a call the whole hand forbids (or that the fold allows)
+    elif turned and not _part_hand_turns(rules, known[macher], called, blank):
+        return None
     # The call: EO played by another, or the called card by the Macher, is refused.
     hilfer = go_holder = -1
     for q in range(n):
@@ -292,7 +359,7 @@ def _short(
     # Who may be the Hilfer, as a mask of players: the holder of the called card, or
     # any other player (his hand is never whole here) as long as the record allows.
     partners = 1 << hilfer if hilfer >= 0 else ((1 << n) - 1) & ~(1 << macher)
-    walked = _walk(rules, items, table, macher, hilfer, go_holder, known, called, partners)
+    walked = _walk(rules, items, table, macher, hilfer, go_holder, known, called, partners, blank)
     if walked is None:
         return None
     partners, level, decided, fuchs_said, to_act, _, _ = walked
@@ -343,10 +410,12 @@ def _short(
 
 
 # An event after the call, as ``_read`` gives it: (event index, kind, player, card or
-# level, fuchs), kind ``_CARD`` a play, ``_RAISE`` a raise, ``_END`` the end of the
-# raising (player and card -1).
+# level, how a card is said), kind ``_CARD`` a play, ``_RAISE`` a raise, ``_END`` the
+# end of the raising (player and card -1); a card said with the Fuchs (``_FUCHS``),
+# face down (``_FACE_DOWN``) or plainly (0).
 _CARD, _RAISE, _END = 0, 1, 2
-_Item = tuple[int, int, int, int, bool]
+_FUCHS, _FACE_DOWN = 1, 2
+_Item = tuple[int, int, int, int, int]
 
 
 def _read(
@@ -372,9 +441,13 @@ def _read(
         if typ == _PLAY:
             size = len(event)
             if size == 3:
-                fuchs = False
-            elif size == 4 and event["fuchs"] is True:
-                fuchs = True
+                said = 0
+            elif size != 4:
+                return None
+            elif event.get("fuchs") is True:
+                said = _FUCHS
+            elif event.get("turned") is True:
+                said = _FACE_DOWN
             else:
                 return None
             p = index[event["player"]]
@@ -384,16 +457,16 @@ def _read(
                 return None
             seen |= bit
             known[p] |= bit
-            items.append((i, _CARD, p, card, fuchs))
+            items.append((i, _CARD, p, card, said))
             plays += 1
         elif typ == "raise":
             if len(event) != 3:
                 return None
-            items.append((i, _RAISE, index[event["player"]], LEVEL_NUMBER[event["level"]], False))
+            items.append((i, _RAISE, index[event["player"]], LEVEL_NUMBER[event["level"]], 0))
         elif typ == "end_raising":
             if len(event) != 1:
                 return None
-            items.append((i, _END, -1, -1, False))
+            items.append((i, _END, -1, -1, 0))
         else:
             return None
     return items, seen, plays
@@ -409,6 +482,7 @@ def _walk(
     known: list[int],
     called: int,
     partners: int,
+    blank: int,
 ) -> tuple[int, int, bool, bool, int, int, int] | None:
     """The first trick, its raises and perhaps the lead of trick 2, in record order:
     the plays judged on ``known`` (each player's cards, the whole record's), the
@@ -417,7 +491,9 @@ def _walk(
     ``partners`` is the mask of players who may be the Hilfer (``hilfer``, the holder
     of the ``called`` card, if the record shows him); a raise or a Fuchs that rules
     one out, or (with no ``hilfer``) the called card in his hand that would have bound
-    him to follow or beat, takes him out. Returns None for a rule broken whoever the
+    him to follow or beat, takes him out. ``blank``: the Macher's turned card (-1 for
+    none), which he plays face down and which counts as the lowest card of the called
+    suit. Returns None for a rule broken whoever the
     Hilfer is; else (partners, level, decided: the end of the raising ended the game
     at no kontra or no re, fuchs_said, to_act: who plays next, -1 while a raise or the
     end of the raising is awaited, the first trick's winner and its cards)."""
@@ -426,6 +502,11 @@ def _walk(
     class_mask, above = (CLASS_MASK_LOW, _ABOVE_LOW) if deck < _ONE_DIGIT else (CLASS_MASK, _ABOVE)
     following = _FOLLOWING[n]
     called_bit = _BIT[called]
+    suit = CLASS[called]
+    blank_bit = _BIT[blank] if blank >= 0 else 0
+    # The called suit while the Macher holds the blank (he plays it in this walk or
+    # later), else none.
+    blank_suit = suit if known[macher] & blank_bit else NO_SUIT
     strict = rules["strict_raise_windows"]
     level = 0
     said_at = [1]  # where level k was said; [0] the call
@@ -438,20 +519,33 @@ def _walk(
     fuchs_said = False
     led = wkey = winner = -1
     led_mask = mask = 0
-    for i, kind, p, x, fuchs in items:
+    for i, kind, p, x, said in items:
         if decided:
             return None  # an event after the game was decided
         if kind == _CARD:
-            if p != to_act or (fuchs and played >= n):
+            if p != to_act or (said == _FUCHS and played >= n):
                 return None
-            cls = CLASS[x]
-            power = POWER[x]
+            if said == _FACE_DOWN:
+                if p != macher or x != blank or blank_suit == NO_SUIT:
+                    return None  # not the blank, or the blank played twice
+                cls, power = suit, 0  # the lowest card of the called suit
+            elif x == blank:
+                return None  # the blank played face up
+            else:
+                cls = CLASS[x]
+                power = POWER[x]
             if played == n:
                 # The lead of trick 2: it ends the raising (unless it has ended).
                 ended = True
             elif played:
                 cards = known[p]
-                key = _key_after(cards, cls, power, led, led_mask, wkey, above)
+                if p == macher and blank_suit != NO_SUIT:
+                    # The blank in his hand counts as a card of the called suit.
+                    key = _key_after(
+                        cards & ~blank_bit, cls, power, led, led_mask, wkey, above, suit
+                    )
+                else:
+                    key = _key_after(cards, cls, power, led, led_mask, wkey, above)
                 if key < 0:
                     return None  # broken with the cards he plays: for every partner
                 # Taken to hold the called card too, he may break an obligation.
@@ -468,7 +562,9 @@ def _walk(
             else:
                 led, wkey, winner, mask = cls, power, p, _BIT[x]
                 led_mask = class_mask[cls]
-            if fuchs:
+            if said == _FACE_DOWN:
+                blank_suit = NO_SUIT  # played: the blank is in his hand no more
+            elif said:
                 # Only the Hilfer says it, with his first card, and not lacking GO.
                 if go_holder not in (p, -1):
                     return None
@@ -507,15 +603,26 @@ def _walk(
 
 
 def _key_after(
-    cards: int, cls: int, power: int, led: int, led_mask: int, wkey: int, above: Mapping[int, int]
+    cards: int,
+    cls: int,
+    power: int,
+    led: int,
+    led_mask: int,
+    wkey: int,
+    above: Mapping[int, int],
+    blank_suit: int = NO_SUIT,
 ) -> int:
     """The key to beat in a trick of ``led`` class (its cards ``led_mask``) once a
     card of ``cls`` and ``power`` follows a card of key ``wkey``, played from the hand
     ``cards`` (this card in it): ``power`` if it takes the trick, else ``wkey``; -1 if
     it breaks an obligation (follow suit and beat if he can; else trump and
-    over-trump if he can), as the fold's lean loop judges."""
+    over-trump if he can), as the fold's lean loop judges.
+
+    ``blank_suit``: the Macher holds the blank too (not in ``cards``; if it is the
+    card played, its ``cls`` is this suit and its ``power`` 0), a card of this suit
+    that beats nothing."""
     follow = cards & led_mask
-    if follow:
+    if follow or led == blank_suit:
         if cls != led:
             return -1
         if power > wkey:
@@ -530,6 +637,56 @@ def _key_after(
                 return power
             return -1 if trumps & above[wkey] else wkey
     return wkey
+
+
+def _face_down(event: dict[str, Any], p: int, macher: int, card: int, blank: int) -> bool:
+    """Is ``event``, a play of ``card`` by ``p`` with a fourth field, the Macher's
+    first card played face down (``turned``: true), the blank if the call named it?"""
+    return (
+        len(event) == 4
+        and event.get("turned") is True
+        and p == macher
+        and (blank < 0 or card == blank)
+    )
+
+
+def _blank(call: dict[str, Any], items: list[_Item]) -> int:
+    """The turned card: the one the call names, or the first card played face down
+    (``items``); -1 for a call that turns none, or one the record never identifies."""
+    if len(call) != 4:
+        return -1
+    turned = call["turned"]
+    if turned is not True:
+        return INDEX[turned]
+    for item in items:
+        if item[4] == _FACE_DOWN:
+            return item[3]
+    return -1
+
+
+def _whole_hand_turns(
+    rules: Mapping[str, Any], mine: int, called: int, blank: int, deck: int
+) -> bool:
+    """As ``_whole_hand_calls`` for a call that turns ``blank`` (in ``mine``): a plain
+    7 or 8 (``turn_low_plain``), or with six trumps any trump but EO; the called card
+    of any suit."""
+    if blank == EO or not mine >> EO & 1 or not mine >> blank & 1:
+        return False
+    if TRUMPS >> blank & 1:
+        if mine & TRUMPS != mine:
+            return False
+    elif not (rules["turn_low_plain"] and LOW_PLAIN >> blank & 1):
+        return False
+    return bool(deck >> called & 1 and not TRUMPS >> called & 1 and not mine >> called & 1)
+
+
+def _part_hand_turns(rules: Mapping[str, Any], mine: int, called: int, blank: int) -> bool:
+    """``_whole_hand_turns`` while the Macher's hand is not whole (``mine``, the blank
+    in it, fewer than six cards): any trump but EO may be the blank then (the six
+    trumps are not shown), a plain card only as ``turn_low_plain`` allows."""
+    if blank == EO or mine >> called & 1:
+        return False
+    return bool(TRUMPS >> blank & 1 or (rules["turn_low_plain"] and LOW_PLAIN >> blank & 1))
 
 
 def _whole_hand_calls(mine: int, called: int, deck: int) -> bool:
