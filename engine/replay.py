@@ -26,6 +26,7 @@ from engine.core import (
     worse_error,
 )
 from engine.express import fuchsen_express
+from engine.express_koenigrufen import koenigrufen_express
 from engine.fuchsen import Fuchsen
 from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
@@ -38,6 +39,7 @@ VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen
 # which returns the fold's result or None (then the fold decides).
 _EXPRESS: dict[Variant, Callable[[Any, Mapping[str, Any], list[Any]], Result | None]] = {
     VARIANTS["fuchsen"]: fuchsen_express,
+    VARIANTS["koenigrufen"]: koenigrufen_express,
 }
 
 AFTER_DECISION = frozenset({"show", "annul", "undo"})

@@ -12,11 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.express import fuchsen_express
 from engine.fuchsen import Fuchsen
 from engine.generate import random_game
-from engine.replay import VARIANTS, RecordError, _replay_folded, prepare, replay
+from engine.replay import VARIANTS, replay
 from engine.rules import effective_rules
+from tests.engine.folds import express_agrees as agree
+from tests.engine.folds import express_result as express
+from tests.engine.folds import folded_result as folded
 from tests.engine.records import END, FIVE, call, deal, play, plays, raise_, record
 
 FUCHSEN = cast(Fuchsen, VARIANTS["fuchsen"])
@@ -33,32 +35,6 @@ RULES: tuple[dict[str, Any], ...] = (
     {"min_value": 0},
     {"level_values": {"re": 1}, "end_bonus": 0},
 )
-
-
-def folded(record: Any) -> dict[str, Any]:
-    """The fold's result, the express path left out."""
-    try:
-        variant, rules, events, undo_error = prepare(record, resolve_undo=False)
-    except RecordError:
-        return replay(record).to_dict()
-    return _replay_folded(record, variant, rules, events, undo_error).to_dict()
-
-
-def express(record: Any) -> dict[str, Any] | None:
-    """The express path's result, or None where it leaves the record to the fold."""
-    rules = effective_rules("fuchsen", record.get("rules"))
-    result = fuchsen_express(FUCHSEN, rules, record["events"])
-    return None if result is None else result.to_dict()
-
-
-def agree(record: Any) -> bool:
-    """Assert that ``replay`` gives the fold's result; True if the express path took it."""
-    taken = express(record)
-    expected = folded(record)
-    assert replay(record).to_dict() == expected
-    if taken is not None:
-        assert taken == expected, record
-    return taken is not None
 
 
 def mutated(record: dict[str, Any], rng: random.Random) -> dict[str, Any]:
