@@ -135,19 +135,7 @@ def prepare(
     only for a record without ``undo``, which the caller must then make sure of (a
     fold that meets an ``undo`` raises ``UndoInFold``; see ``replay``).
     """
-    if not isinstance(record, dict):
-        raise RecordError("malformed_record", "a record must be an object", None)
-    game = record.get("game")
-    variant = VARIANTS.get(game) if isinstance(game, str) else None
-    if variant is None or not isinstance(game, str):
-        raise RecordError("malformed_record", f"{game!r} is not a game of this engine", None)
-    events = record.get("events")
-    if not isinstance(events, list):
-        raise RecordError("malformed_record", "the record's events must be a list", game)
-    try:
-        rules = effective_rules(game, record.get("rules"))
-    except InvalidRules as exc:
-        raise RecordError("invalid_rules", str(exc), game) from None
+    variant, rules, events = _frame(record)
     if not resolve_undo:
         return variant, rules, list(enumerate(events)), -1
     try:
@@ -170,6 +158,25 @@ def prepare(
         else:
             kept.append(pair)
     return variant, rules, kept, undo_error
+
+
+def _frame(record: object) -> tuple[Variant, Mapping[str, Any], list[Any]]:
+    """The record's variant, effective house rules and events (as they stand); raises
+    ``RecordError`` for a malformed record or invalid rules."""
+    if not isinstance(record, dict):
+        raise RecordError("malformed_record", "a record must be an object", None)
+    game = record.get("game")
+    variant = VARIANTS.get(game) if isinstance(game, str) else None
+    if variant is None or not isinstance(game, str):
+        raise RecordError("malformed_record", f"{game!r} is not a game of this engine", None)
+    events = record.get("events")
+    if not isinstance(events, list):
+        raise RecordError("malformed_record", "the record's events must be a list", game)
+    try:
+        rules = effective_rules(game, record.get("rules"))
+    except InvalidRules as exc:
+        raise RecordError("invalid_rules", str(exc), game) from None
+    return variant, rules, events
 
 
 def _holds_undo(events: list[tuple[int, Event]]) -> bool:
@@ -303,16 +310,16 @@ def replay(record: object) -> Result:
     # stops early (an error, the partner unknown) are the others looked through. A
     # record with an ``undo`` is replayed again, resolved.
     try:
-        variant, rules, events, undo_error = prepare(record, resolve_undo=False)
+        variant, rules, raw = _frame(record)
     except RecordError as exc:
         return _error_result(EngineError(-1, exc.code, exc.message), exc.game)
     express = _EXPRESS.get(variant)
     if express is not None:
-        assert isinstance(record, dict)  # ``prepare`` made sure of it
-        result = express(variant, rules, record["events"])
+        result = express(variant, rules, raw)
         if result is not None:
             return result
-    return _replay_folded(record, variant, rules, events, undo_error)
+    # As ``prepare(record, resolve_undo=False)``.
+    return _replay_folded(record, variant, rules, list(enumerate(raw)), -1)
 
 
 def _replay_folded(
