@@ -122,6 +122,7 @@ def _played_out(
         if call["turned"] is not True:
             blank = INDEX[call["turned"]]
     blank_bit = 0 if blank < 0 else bit_of[blank]
+    face_down = False  # the blank was played face down in tricks 2 to 6
     # ``hand[p]``: the cards ``p`` plays in the tricks read so far (this one and the
     # later ones), which is his hand when he plays this trick's card.
     hand = [0] * n
@@ -143,7 +144,7 @@ def _played_out(
         if len(event) != 3:
             if not _face_down(event, p, macher, card, blank):
                 return None
-            blank, blank_bit = card, bit
+            blank, blank_bit, face_down = card, bit, True
             led, wkey = suit, 0  # a blank led: the called suit's lowest card
         else:
             led = class_of[card]
@@ -167,7 +168,7 @@ def _played_out(
             if len(event) != 3:
                 if not _face_down(event, p, macher, card, blank):
                     return None
-                blank, blank_bit = card, bit
+                blank, blank_bit, face_down = card, bit, True
                 cls, power = suit, 0
             else:
                 cls = class_of[card]
@@ -208,7 +209,9 @@ def _played_out(
         won[winner] |= mask
         seen |= mask
         k = start
-    return _first_trick(variant, rules, events, table, hand, won, seen, next_leader, blank)
+    return _first_trick(
+        variant, rules, events, table, hand, won, seen, next_leader, blank, face_down
+    )
 
 
 def _first_trick(
@@ -221,13 +224,13 @@ def _first_trick(
     seen: int,
     leads_second: int,
     blank: int,
+    late_blank: bool,
 ) -> Result | None:
     """``_played_out`` from the first trick on: ``hand`` holds each player's cards of
     tricks 2 to 6, ``won`` the cards each won there, ``seen`` all of them;
     ``leads_second`` led trick 2; ``blank`` the turned card if the call or a
-    face-down play there named it, else -1. May raise ``KeyError``, ``TypeError``."""
-    # Was the blank played face down in tricks 2 to 6?
-    late_blank = blank >= 0 and bool(seen >> blank & 1)
+    face-down play there named it, else -1; ``late_blank``: it was played face down
+    there. May raise ``KeyError``, ``TypeError``."""
     index = table.index
     deck = table.deck
     n = len(table.active)

@@ -250,3 +250,41 @@ def test_games_with_a_turned_card_take_the_express_path_and_get_the_folds_result
     # All but those whose blank the record never identifies (never played face down).
     assert turned >= 30
     assert taken >= turned * 2 // 3
+
+
+@pytest.mark.parametrize("hands", [False, True])
+def test_a_blank_played_face_up_or_another_card_played_face_down_is_left_to_the_fold(
+    hands: bool,
+) -> None:
+    changed = 0
+    for seed in range(600):
+        game = random_game(730_000 + seed, "fuchsen", 5, hands=hands)
+        events = game["events"]
+        if "turned" not in events[1]:
+            continue
+        macher = events[1]["player"]
+        face_down = [i for i, e in enumerate(events) if e.get("turned") is True]
+        others = [
+            i
+            for i, e in enumerate(events)
+            if e["type"] == "play" and e["player"] == macher and i not in face_down
+        ]
+        for i in face_down:
+            # The blank played face up.
+            up = copy.deepcopy(game)
+            del up["events"][i]["turned"]
+            agree(up)
+            if events[1]["turned"] is not True:
+                # The call named it: it must be played face down.
+                assert folded(up)["status"] == "invalid"
+                changed += 1
+            for k in others[:2]:
+                # Another of his cards played face down instead.
+                moved = copy.deepcopy(up)
+                moved["events"][k]["turned"] = True
+                agree(moved)
+                # And as well.
+                both = copy.deepcopy(game)
+                both["events"][k]["turned"] = True
+                agree(both)
+    assert changed >= 20
