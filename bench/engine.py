@@ -116,23 +116,15 @@ def _best_chunked(
     best_floor = [float("inf")] * len(parts)
     for round_ in range(repeat):
         gc.collect()
+        order = (fn, floor) if round_ % 2 else (floor, fn)
         for j, part in enumerate(parts):
-            if round_ % 2:
+            took = {}
+            for run in order:
                 start = clock()
-                fn(part)
-                middle = clock()
-                floor(part)
-                end = clock()
-                t_fn, t_floor = middle - start, end - middle
-            else:
-                start = clock()
-                floor(part)
-                middle = clock()
-                fn(part)
-                end = clock()
-                t_fn, t_floor = end - middle, middle - start
-            best_fn[j] = min(best_fn[j], t_fn)
-            best_floor[j] = min(best_floor[j], t_floor)
+                run(part)
+                took[run] = clock() - start
+            best_fn[j] = min(best_fn[j], took[fn])
+            best_floor[j] = min(best_floor[j], took[floor])
     return sum(best_fn), sum(best_floor)
 
 
