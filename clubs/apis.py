@@ -78,6 +78,13 @@ class InvitationOutputSerializer(serializers.ModelSerializer[Invitation]):
     club_name = serializers.CharField(source="club.name")
     player = serializers.IntegerField(source="player_id", read_only=True, allow_null=True)
     player_name = serializers.CharField(source="player.display_name", default=None, allow_null=True)
+    created_by = serializers.CharField(
+        source="created_by.username",
+        default=None,
+        allow_null=True,
+        read_only=True,
+        help_text="The username of the member who made the link (null: his account is gone).",
+    )
     accept_url = serializers.SerializerMethodField()
     is_expired = serializers.SerializerMethodField()
 
@@ -94,6 +101,7 @@ class InvitationOutputSerializer(serializers.ModelSerializer[Invitation]):
             "is_expired",
             "player",
             "player_name",
+            "created_by",
             "created_at",
             "accepted_at",
         ]

@@ -183,8 +183,11 @@ def membership_change_role(*, membership: Membership, role: str, actor: Any) -> 
     _check_actor_may_manage(actor_role=actor_role, target_role=membership.role, new_role=role)
     if membership.role == Role.OWNER and role != Role.OWNER and _owner_count(membership.club) <= 1:
         raise ValidationError({"role": _("A club needs an owner: make someone else owner first.")})
+    demoted = ROLE_RANK[role] < ROLE_RANK[membership.role]
     membership.role = role
     membership.save(update_fields=["role"])
+    if demoted:
+        _withdraw_invitations_of(user_id=membership.user_id, club=membership.club)
     return membership
 
 
@@ -203,7 +206,15 @@ def membership_remove(*, membership: Membership, actor: Any) -> None:
         )
     if membership.role == Role.OWNER and _owner_count(membership.club) <= 1:
         raise ValidationError(_("A club needs an owner: make someone else owner first."))
+    _withdraw_invitations_of(user_id=membership.user_id, club=membership.club)
     membership.delete()
+
+
+def _withdraw_invitations_of(*, user_id: int, club: Club) -> None:
+    """Withdraw the open invitation links ``user_id`` made in ``club``, as he is demoted or
+    leaves: a link must not hand out a role its maker no longer holds. Used ones stay
+    as records."""
+    Invitation.objects.filter(club=club, created_by_id=user_id, accepted_at__isnull=True).delete()
 
 
 def password_link_create(*, membership: Membership, actor: Any) -> tuple[str, datetime.datetime]:
@@ -369,7 +380,8 @@ def invitation_accept(*, token: str, user: Any) -> Membership:
     is refused, and the invitation stays unused. If the invitation offers a guest
     player, that player becomes the user's; otherwise the user gets a player
     named after his account. An invitation is good for one acceptance, before
-    it expires.
+    it expires, and only while its maker may still grant its role (an admin of
+    the club ranking at least as high as the role), else it is refused.
     """
     # Lock the invitation: two accepts of one link must not both succeed.
     invitation = (
@@ -384,6 +396,7 @@ def invitation_accept(*, token: str, user: Any) -> Membership:
     if invitation.is_expired():
         raise ValidationError({"token": _("This invitation has expired.")})
     club = invitation.club
+    _check_creator_may_still_grant(invitation)
 
     membership = Membership.objects.filter(club=club, user=user).first()
     if (
@@ -414,6 +427,36 @@ def invitation_accept(*, token: str, user: Any) -> Membership:
     invitation.accepted_at = timezone.now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])
     return membership
+
+
+def _check_creator_may_still_grant(invitation: Invitation) -> None:
+    """An invitation grants only what its maker may grant *now*: he must still be an
+    admin (or owner) of the club, ranking at least as high as the invitation's role.
+
+    Demotion and removal withdraw a member's links (``_withdraw_invitations_of``); this
+    check is the guarantee behind it (an account deleted, a role changed by other means).
+    """
+    creator_role = None
+    if invitation.created_by_id is not None:
+        creator_role = (
+            Membership.objects.filter(club_id=invitation.club_id, user_id=invitation.created_by_id)
+            .values_list("role", flat=True)
+            .first()
+        )
+    if (
+        creator_role is None
+        or not role_at_least(creator_role, Role.ADMIN)
+        or not role_at_least(creator_role, invitation.role)
+    ):
+        raise ValidationError(
+            {
+                "token": _(
+                    "This invitation no longer works: whoever made it can no longer grant "
+                    "the role %(role)s. Ask an admin of the club for a new link."
+                )
+                % {"role": Role(invitation.role).label}
+            }
+        )
 
 
 @transaction.atomic

@@ -91,7 +91,15 @@ class InvitationFactory(factory.django.DjangoModelFactory[Invitation]):
     role = Role.MEMBER
     token = factory.LazyFunction(lambda: secrets.token_urlsafe(32))
     expires_at = factory.LazyFunction(lambda: timezone.now() + datetime.timedelta(days=7))
-    created_by = factory.SubFactory(UserFactory)
+    # Made by an admin of the club (an owner for an owner's link): an invitation grants
+    # only what its maker may grant when it is accepted.
+    created_by = factory.LazyAttribute(
+        lambda o: (
+            MembershipFactory.create(
+                club=o.club, role=Role.OWNER if o.role == Role.OWNER else Role.ADMIN
+            ).user
+        )
+    )
     player = None
 
 

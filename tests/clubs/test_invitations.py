@@ -43,10 +43,11 @@ def test_accepting_makes_the_user_a_member_with_the_invitations_role() -> None:
 
 def test_an_expired_invitation_is_refused() -> None:
     invitation = InvitationFactory.create(expires_at=timezone.now() - datetime.timedelta(minutes=1))
+    user = UserFactory.create()
     with pytest.raises(ValidationError) as excinfo:
-        services.invitation_accept(token=invitation.token, user=UserFactory.create())
+        services.invitation_accept(token=invitation.token, user=user)
     assert "token" in excinfo.value.message_dict
-    assert not Membership.objects.filter(club=invitation.club).exists()
+    assert not Membership.objects.filter(club=invitation.club, user=user).exists()
 
 
 def test_an_invitation_cannot_be_used_twice() -> None:
