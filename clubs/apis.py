@@ -181,8 +181,9 @@ class AuthTokenApi(APIView):
                 {"non_field_errors": [_("Username or password is wrong.")]},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        token, _created = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        return Response(
+            {"token": services.account_token_login(user=user, request=request._request)}
+        )
 
 
 class AuthSignupApi(APIView):

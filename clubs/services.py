@@ -15,8 +15,9 @@ import secrets
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import password_validation
-from django.contrib.auth.tokens import default_token_generator
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.signals import user_logged_in
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
@@ -217,20 +218,32 @@ def _withdraw_invitations_of(*, user_id: int, club: Club) -> None:
     Invitation.objects.filter(club=club, created_by_id=user_id, accepted_at__isnull=True).delete()
 
 
-def password_link_create(*, membership: Membership, actor: Any) -> tuple[str, datetime.datetime]:
-    """A link for ``membership``'s account to set a new password, made by a club admin
-    for a member who has no e-mail address (or cannot read it); the admin passes it on.
+class PasswordLinkTokenGenerator(PasswordResetTokenGenerator):
+    """The tokens of password links: Django's password-reset tokens, bound to the admin
+    who made the link (so its use can check him again) and salted apart from the
+    mailed reset links' (neither works as the other).
 
-    Returns the link's path and when it expires (``PASSWORD_RESET_TIMEOUT`` from now). It
-    is Django's password-reset link: it works once (setting a password, or logging in,
-    ends it) and the API tokens of the account end when it is used.
-
-    Whoever holds the link holds the account, in every club it belongs to. So the actor
-    must rank strictly above the account in each of its clubs (an owner above an admin,
-    an admin above a scorer or member), never for himself, and never for staff.
+    Like Django's, a token ends when the account's password changes or when it logs in
+    (its last login is part of the hash), and after ``PASSWORD_RESET_TIMEOUT``.
     """
-    user = membership.user
-    if user.pk == getattr(actor, "pk", None):
+
+    key_salt = "stichbuch.clubs.password-link"
+
+    def __init__(self, *, actor_id: int) -> None:
+        super().__init__()
+        self.actor_id = actor_id
+
+    def _make_hash_value(self, user: Any, timestamp: int) -> str:
+        return f"{super()._make_hash_value(user, timestamp)}|by:{self.actor_id}"
+
+
+def _check_may_make_password_link(*, actor: Any, user: Any) -> None:
+    """Raise ``ValidationError`` unless ``actor`` may hold a password link for ``user``:
+    never for himself, never for staff, and only ranking strictly above ``user`` as an
+    admin or owner in every club ``user`` belongs to."""
+    if actor is None or not getattr(actor, "is_active", False):
+        raise ValidationError(_("Whoever made this link can no longer make it."))
+    if user.pk == actor.pk:
         raise ValidationError(_("Change your own password on the password page."))
     if user.is_staff or user.is_superuser:
         raise ValidationError(
@@ -251,10 +264,31 @@ def password_link_create(*, membership: Membership, actor: Any) -> tuple[str, da
                 )
                 % {"user": user.get_username()}
             )
-    token = default_token_generator.make_token(user)
+
+
+def password_link_create(*, membership: Membership, actor: Any) -> tuple[str, datetime.datetime]:
+    """A link for ``membership``'s account to set a new password, made by a club admin
+    for a member who has no e-mail address (or cannot read it); the admin passes it on.
+
+    Returns the link's path and when it expires (``PASSWORD_RESET_TIMEOUT`` from now). It
+    works once: setting a password, or any login of the account (page or API token),
+    ends it; the API tokens of the account end when it is used.
+
+    Whoever holds the link holds the account, in every club it belongs to. So the actor
+    must rank strictly above the account in each of its clubs (an owner above an admin,
+    an admin above a scorer or member), never for himself, and never for staff — when
+    the link is made and again when it is used (``password_link_check``).
+    """
+    user = membership.user
+    _check_may_make_password_link(actor=actor, user=user)
+    token = PasswordLinkTokenGenerator(actor_id=actor.pk).make_token(user)
     path = reverse(
-        "password-reset-confirm",
-        kwargs={"uidb64": urlsafe_base64_encode(force_bytes(user.pk)), "token": token},
+        "password-link-confirm",
+        kwargs={
+            "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
+            "actor": urlsafe_base64_encode(force_bytes(actor.pk)),
+            "token": token,
+        },
     )
     logger.info(
         "password link made for user %s by user %s (club %s)",
@@ -264,6 +298,35 @@ def password_link_create(*, membership: Membership, actor: Any) -> tuple[str, da
     )
     expires = timezone.now() + datetime.timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT)
     return path, expires
+
+
+def password_link_check(*, actor_id: int, user: Any) -> None:
+    """Check, as a password link is used, that its maker may still make it for ``user``
+    (he may have been demoted, or ``user`` may have founded a club of his own since).
+
+    Raises ``ValidationError`` with the reason; the caller refuses the link then.
+    """
+    actor = get_user_model().objects.filter(pk=actor_id).first()
+    try:
+        _check_may_make_password_link(actor=actor, user=user)
+    except ValidationError:
+        raise ValidationError(
+            _(
+                "This link no longer works: whoever made it no longer ranks above you in "
+                "every club you belong to. Ask an admin of your club for a new one."
+            )
+        ) from None
+
+
+def account_token_login(*, user: Any, request: Any) -> str:
+    """Log ``user`` in for the API: the key of his token (made if he has none).
+
+    It is a login like the page's (Django's ``user_logged_in``: the last login is
+    recorded, which ends his password links, and django-axes logs the access).
+    """
+    user_logged_in.send(sender=type(user), request=request, user=user)
+    token, _created = Token.objects.get_or_create(user=user)
+    return str(token.key)
 
 
 def _role_of(user: Any, club: Club) -> str:

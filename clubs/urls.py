@@ -28,6 +28,11 @@ urlpatterns = [
         name="password-reset-confirm",
     ),
     path(
+        "accounts/password/reset/<uidb64>/<actor>/<token>/",
+        views.PasswordLinkConfirmView.as_view(),
+        name="password-link-confirm",
+    ),
+    path(
         "accounts/password/reset/done/",
         auth_views.PasswordResetCompleteView.as_view(
             template_name="registration/password_reset_complete.html"

@@ -10,12 +10,13 @@ from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import INTERNAL_RESET_SESSION_TOKEN
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from rest_framework.throttling import SimpleRateThrottle
@@ -154,6 +155,47 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
         response = super().form_valid(form)
         services.account_tokens_revoke(user=form.user)
         return response
+
+
+class PasswordLinkConfirmView(PasswordResetConfirmView):
+    """Set a new password from a password link an admin made (``services.password_link_create``).
+
+    On every step (opening the link, sending the form) the link's token is checked
+    against its maker and, if good, the maker's rank again: a link whose maker no
+    longer outranks the account everywhere is refused with the reason.
+    """
+
+    refusal: str | None = None
+
+    def dispatch(self, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        try:
+            actor_id = int(urlsafe_base64_decode(kwargs["actor"]).decode())
+        except (ValueError, UnicodeDecodeError):
+            actor_id = 0  # no account: the token cannot match
+        self.actor_id = actor_id
+        self.token_generator = services.PasswordLinkTokenGenerator(actor_id=actor_id)
+        return super().dispatch(*args, **kwargs)
+
+    def get_user(self, uidb64: str) -> Any:
+        user = super().get_user(uidb64)
+        if user is None:
+            return None
+        token = self.kwargs["token"]
+        if token == self.reset_url_token:
+            token = self.request.session.get(INTERNAL_RESET_SESSION_TOKEN)
+        # Only a good token learns why the link is refused; a bad one is "used up".
+        if self.token_generator.check_token(user, token):
+            try:
+                services.password_link_check(actor_id=self.actor_id, user=user)
+            except ValidationError as error:
+                self.refusal = " ".join(error.messages)
+                return None
+        return user
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["refusal"] = self.refusal
+        return context
 
 
 @login_required

@@ -159,3 +159,95 @@ def test_no_link_is_made_for_a_staff_account(club: Club, owner: PersonaClient) -
     target.user.save()
     response = owner.post(f"/api/clubs/{club.slug}/memberships/{target.pk}/password-link/")
     assert response.status_code == 400
+
+
+def _page_says(link: str) -> str:
+    return str(Client().get(link, follow=True, HTTP_ACCEPT_LANGUAGE="de").content.decode())
+
+
+def test_a_link_no_longer_works_once_its_target_founded_a_club_of_his_own(
+    club: Club, admin: PersonaClient
+) -> None:
+    target = _member_without_mail(club)
+    # Sepp is still logged in on his phone from before: no new login ends the link.
+    phone = Client()
+    phone.force_login(target.user)
+    link = _link_from_page(admin, club, target)
+    created = phone.post(
+        "/api/clubs/create/", {"name": "Seppls Runde"}, content_type="application/json"
+    )
+    assert created.status_code == 201, created.content
+
+    page = _page_says(link)
+
+    assert "wer ihn erstellt hat, steht nicht mehr in jedem deiner Vereine über dir" in page
+    assert 'name="new_password1"' not in page
+    target.user.refresh_from_db()
+    assert target.user.check_password(PASSWORD)
+
+
+def test_the_rank_is_checked_again_when_the_new_password_is_sent(
+    club: Club, admin: PersonaClient
+) -> None:
+    target = _member_without_mail(club)
+    link = _link_from_page(admin, club, target)
+    client = Client()
+    form = client.get(link, follow=True)
+    assert 'name="new_password1"' in form.content.decode()
+    # Meanwhile the admin is made a plain member: he no longer outranks Sepp.
+    Membership.objects.filter(club=club, user=admin.user).update(role=Role.MEMBER)
+
+    sent = client.post(
+        form.redirect_chain[-1][0],
+        {"new_password1": NEW, "new_password2": NEW},
+        HTTP_ACCEPT_LANGUAGE="de",
+        follow=True,
+    )
+
+    assert "steht nicht mehr in jedem deiner Vereine über dir" in sent.content.decode()
+    target.user.refresh_from_db()
+    assert target.user.check_password(PASSWORD)
+
+
+def test_a_token_login_through_the_api_ends_the_link(club: Club, admin: PersonaClient) -> None:
+    target = _member_without_mail(club)
+    link = _link_from_page(admin, club, target)
+    token = Client().post(
+        "/api/auth/token/",
+        {"username": "sepp", "password": PASSWORD},
+        content_type="application/json",
+    )
+    assert token.status_code == 200, token.content
+    assert "Dieser Link ist verbraucht oder zu alt." in _page_says(link)
+    target.user.refresh_from_db()
+    assert target.user.last_login is not None
+
+
+def test_a_password_link_is_no_mailed_reset_link_and_a_mailed_one_no_password_link(
+    club: Club, admin: PersonaClient
+) -> None:
+    from django.contrib.auth.tokens import default_token_generator
+
+    target = _member_without_mail(club)
+    link = _link_from_page(admin, club, target)
+    uidb64, _actor, token = link.rstrip("/").split("/")[-3:]
+    as_mailed = f"http://testserver/accounts/password/reset/{uidb64}/{token}/"
+    assert "Dieser Link ist verbraucht oder zu alt." in _page_says(as_mailed)
+    mailed_token = default_token_generator.make_token(target.user)
+    as_link = f"http://testserver/accounts/password/reset/{uidb64}/{_actor}/{mailed_token}/"
+    assert "Dieser Link ist verbraucht oder zu alt." in _page_says(as_link)
+
+
+def test_a_link_with_another_makers_id_is_simply_used_up(
+    club: Club, admin: PersonaClient, owner: PersonaClient
+) -> None:
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    target = _member_without_mail(club)
+    link = _link_from_page(admin, club, target)
+    uidb64, _actor, token = link.rstrip("/").split("/")[-3:]
+    forged = urlsafe_base64_encode(force_bytes(owner.user.pk))
+    for actor in (forged, "not-base64!", "Mg"):
+        page = _page_says(f"http://testserver/accounts/password/reset/{uidb64}/{actor}/{token}/")
+        assert "Dieser Link ist verbraucht oder zu alt." in page

@@ -140,6 +140,7 @@ MATRIX: dict[str, Row] = {
     "password-reset": Row("get", page("/accounts/password/reset/"), PUBLIC),
     "password-reset-done": Row("get", page("/accounts/password/reset/sent/"), PUBLIC),
     "password-reset-confirm": Row("get", page("/accounts/password/reset/MQ/bad-token/"), PUBLIC),
+    "password-link-confirm": Row("get", page("/accounts/password/reset/MQ/MQ/bad-token/"), PUBLIC),
     "password-reset-complete": Row("get", page("/accounts/password/reset/done/"), PUBLIC),
     "set_language": Row("post", page("/i18n/setlang/"), PUBLIC, {"language": "en"}),
     "api-schema": Row("get", page("/api/schema/"), PUBLIC),
