@@ -42,6 +42,7 @@ from ledger.models import (
     SettlementTransfer,
     StandingRow,
 )
+from ledger.spreadsheet import safe_rows
 from ledger.standings import TIE_BREAKS
 from stichbuch.api import paginated_response
 
@@ -129,13 +130,14 @@ def csv_response(
     """A semicolon-separated UTF-8 file with a BOM: what German spreadsheets open as is.
 
     Amounts stay integers in the club's unit (named in the header), so no
-    decimal comma question arises.
+    decimal comma question arises. Every text cell passes ``safe_cell``: a name
+    that a spreadsheet would read as a formula comes out as text.
     """
     buffer = io.StringIO()
     buffer.write("\ufeff")
     writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows(safe_rows([header]))
+    writer.writerows(safe_rows(rows))
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
