@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from clubs.models import Club, GameKind, Player, RuleProfile, Season
+from engine.rules import effective_rules
 from games import selectors, sql
 from games.engine_text import explain
 from games.errors import (
@@ -694,6 +695,15 @@ def _renamed_record(record: dict[str, Any], names: dict[str, str]) -> dict[str, 
     return {**record, "events": renamed_events(record["events"], names)}
 
 
+def _same_rules(game_kind: str, rules: object, house_rules: dict[str, Any]) -> bool:
+    """True when ``rules`` (valid for the engine) come to the same settings as the
+    evening's ``house_rules``: a record may spell out a default the profile leaves out."""
+    try:
+        return effective_rules(game_kind, rules) == effective_rules(game_kind, house_rules)
+    except ValueError:  # InvalidRules included: rules the engine would not take differ
+        return False
+
+
 def _import_one(
     *,
     evening: Evening,
@@ -701,6 +711,7 @@ def _import_one(
     index: int,
     item: Any,
     resolve: Callable[[str, str | None], Player | None],
+    house_rules: dict[str, Any],
 ) -> ImportOutcome:
     legend: dict[str, Any] = {}
     record = item
@@ -709,6 +720,12 @@ def _import_one(
     if isinstance(item, dict) and "record" in item and "events" not in item:
         record = item["record"]
         legend = item["players"] if isinstance(item.get("players"), dict) else {}
+    # House rules come from the evening's rule profile (admins set them), never from a
+    # record: a record without rules is judged under the evening's; one whose rules
+    # differ from them is refused below.
+    own_rules = record.get("rules") if isinstance(record, dict) else None
+    if isinstance(record, dict) and own_rules is None:
+        record = {**record, "rules": house_rules or None}
     # The engine first: an invalid record is rejected with the engine's own index
     # and code, whatever its names are.
     result = _replay(record)
@@ -739,6 +756,18 @@ def _import_one(
             detail=_("This record is a game of %(game)s; the evening plays %(evening)s.")
             % {"game": record.get("game"), "evening": evening.game_kind},
         )
+    if own_rules is not None and not _same_rules(evening.game_kind, own_rules, house_rules):
+        return ImportOutcome(
+            index=index,
+            imported=False,
+            reason="house_rules_differ",
+            detail=_(
+                "This record's house rules differ from the evening's. House rules come "
+                "only from the evening's rule profile: an admin sets them there, and the "
+                "record imports without its own rules."
+            ),
+        )
+    record = {**record, "rules": house_rules or None}
     names = sorted(selectors.record_player_names(record))
     resolved: dict[str, str] = {}
     unknown: list[str] = []
@@ -775,13 +804,12 @@ def _import_one(
             detail=explain(error, {v: k for k, v in resolved.items()}, face=evening.club.card_face),
             error=error,
         )
-    rules = record.get("rules")
     events = list(renamed["events"])
     with transaction.atomic():
         game, _rows = _new_game(
             evening=evening,
             user=user,
-            house_rules=dict(rules) if isinstance(rules, dict) else {},
+            house_rules=dict(house_rules),
             events=events,
             result=result,
             record=renamed,
@@ -800,9 +828,12 @@ def games_import(
 
     ``players`` maps names used in the records to player ids of the club; other
     names are matched case-insensitively against the evening's seated players'
-    display names, then the club's players'. A record is rejected (and the others
-    still imported) when the engine finds it invalid, when it is a game of the
-    other kind, or when a name matches no player.
+    display names, then the club's players'. Every game is judged and stored under
+    the evening's house rules (its rule profile, else its season's, else the
+    defaults). A record is rejected (and the others still imported) when the engine
+    finds it invalid, when it is a game of the other kind, when its own ``rules``
+    come to other settings than the evening's (``house_rules_differ``: only admins
+    set house rules, in a rule profile), or when a name matches no player.
     """
     if len(records) > MAX_IMPORT_RECORDS:
         raise ValidationError(
@@ -825,6 +856,7 @@ def games_import(
             )
         mapping = {name: found[pid] for name, pid in players.items()}
     resolve = _name_resolver(evening, mapping)
+    house_rules = selectors.evening_house_rules(evening=evening)
     outcomes = []
     for index, item in enumerate(records):
         # One transaction per record: the evening row lock keeps game numbers in
@@ -832,7 +864,14 @@ def games_import(
         with transaction.atomic():
             _lock_evening(evening)
             outcomes.append(
-                _import_one(evening=evening, user=user, index=index, item=item, resolve=resolve)
+                _import_one(
+                    evening=evening,
+                    user=user,
+                    index=index,
+                    item=item,
+                    resolve=resolve,
+                    house_rules=house_rules,
+                )
             )
     return outcomes
 

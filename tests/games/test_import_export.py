@@ -12,7 +12,7 @@ from clubs.models import Club, GameKind, Player
 from games import services
 from games.models import Evening, Game, GameEvent
 from tests.conftest import PersonaClient
-from tests.factories import SeasonFactory
+from tests.factories import RuleProfileFactory, SeasonFactory
 from tests.games import records
 from tests.games.factories import NAMES, seated_evening
 
@@ -58,8 +58,17 @@ def test_importing_the_shared_examples_reproduces_their_expected_results(
         record = example["record"]
         kind = record.get("game") if isinstance(record, dict) else None
         evening = koenig_evening if kind == GameKind.KOENIGRUFEN else fuchsen_evening
-        [outcome] = services.games_import(evening=evening, user=None, records=[record])
         expected = example["expected"]
+        # House rules come from the evening's profile: an example with its own plays
+        # at an evening whose profile has the same.
+        rules = record.get("rules") if isinstance(record, dict) else None
+        evening.rule_profile = (
+            RuleProfileFactory.create(club=club, game_kind=kind, overrides=rules)
+            if rules and expected["status"] != "invalid"
+            else None
+        )
+        evening.save(update_fields=["rule_profile"])
+        [outcome] = services.games_import(evening=evening, user=None, records=[record])
         if expected["status"] == "invalid":
             assert not outcome.imported, path.name
             assert outcome.reason == "engine_error"
@@ -76,9 +85,11 @@ def test_importing_the_shared_examples_reproduces_their_expected_results(
     assert Game.objects.filter(evening__in=[fuchsen_evening, koenig_evening]).count() == 40
 
 
-def test_an_imported_game_is_stored_with_player_ids_and_its_own_rules(
+def test_an_imported_game_is_stored_with_player_ids_and_the_evenings_rules(
     evening: Evening, players: dict[str, Player]
 ) -> None:
+    evening.rule_profile = RuleProfileFactory.create(club=evening.club, overrides={"min_value": 20})
+    evening.save(update_fields=["rule_profile"])
     record = {**records.record(records.NO_KONTRA), "rules": {"min_value": 20}}
     [outcome] = services.games_import(evening=evening, user=None, records=[record])
     assert outcome.imported and outcome.game is not None
