@@ -34,6 +34,7 @@ from rest_framework.views import APIView
 import engine
 from clubs import selectors, services
 from clubs.models import Club, GameKind, Invitation, Membership, Player, Role, RuleProfile, Season
+from clubs.names import username_clean
 from clubs.permissions import membership_for
 from stichbuch.api import paginated_response
 
@@ -195,9 +196,17 @@ class AuthSignupApi(APIView):
     throttle_scope = "auth"
 
     class InputSerializer(serializers.Serializer[Any]):
-        username = serializers.RegexField(r"^[\w.@+-]+\Z", max_length=150)
+        username = serializers.CharField(
+            max_length=150, help_text="Letters, digits and @ . + - _ (normalised: NFKC)."
+        )
         email = serializers.EmailField(required=False, allow_blank=True, default="")
         password = serializers.CharField(trim_whitespace=False, style={"input_type": "password"})
+
+        def validate_username(self, value: str) -> str:
+            try:
+                return username_clean(value)
+            except DjangoValidationError as error:
+                raise serializers.ValidationError(error.messages) from None
 
     @extend_schema(
         request=InputSerializer,
@@ -213,8 +222,6 @@ class AuthSignupApi(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         User = get_user_model()
-        if User.objects.filter(username__iexact=data["username"]).exists():
-            raise serializers.ValidationError({"username": [_("This username is taken.")]})
         candidate = User(username=data["username"], email=data["email"])
         try:
             password_validation.validate_password(data["password"], candidate)

@@ -7,9 +7,11 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, GameKind, Player, RuleProfile, Season, validate_time_zone
+from clubs.names import username_clean
 
 
 class SignupForm(UserCreationForm):
@@ -18,6 +20,14 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = get_user_model()
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        """The username normalised and free (``clubs.names.username_clean``): a
+        look-alike of a taken one is taken."""
+        try:
+            return username_clean(str(self.cleaned_data.get("username") or ""))
+        except ValidationError as error:
+            raise ValidationError(error.messages) from None
 
 
 class PasswordChangeForm(forms.Form):

@@ -41,6 +41,7 @@ from clubs.models import (
     role_at_least,
     validate_time_zone,
 )
+from clubs.names import normalise_name
 
 logger = logging.getLogger(__name__)
 
@@ -349,10 +350,20 @@ def _check_display_name_free(
         raise ValidationError({"display_name": _("This club already has a player of that name.")})
 
 
+def _clean_display_name(display_name: str) -> str:
+    try:
+        return normalise_name(display_name)
+    except ValidationError as error:
+        raise ValidationError({"display_name": error.messages}) from None
+
+
 @transaction.atomic
 def player_create(*, club: Club, display_name: str, user: Any | None = None) -> Player:
-    """Add a player: a guest (no ``user``) or the player of one of the club's members."""
-    display_name = display_name.strip()
+    """Add a player: a guest (no ``user``) or the player of one of the club's members.
+
+    The name is normalised and refused with invisible characters (``clubs.names``).
+    """
+    display_name = _clean_display_name(display_name)
     if not display_name:
         raise ValidationError({"display_name": _("A player needs a name.")})
     _check_display_name_free(club=club, display_name=display_name)
@@ -373,7 +384,7 @@ def player_update(
 ) -> Player:
     """Rename a player or (de)activate him; inactive players leave the pickers, not history."""
     if display_name is not None:
-        display_name = display_name.strip()
+        display_name = _clean_display_name(display_name)
         if not display_name:
             raise ValidationError({"display_name": _("A player needs a name.")})
         _check_display_name_free(club=player.club, display_name=display_name, exclude_pk=player.pk)
