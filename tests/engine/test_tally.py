@@ -740,3 +740,52 @@ def test_the_view_offers_a_tally_exactly_where_the_engine_takes_one(
         for augen in (fields["augen"]["min"], fields["augen"]["max"]):
             events = [*record["events"], tally(augen=augen)]
             assert replay({**record, "events": events}).status != "invalid", augen
+
+
+# ----------------------------------------------------------------- bad input
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-200, 200) | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+_FIELDS = st.dictionaries(
+    st.sampled_from(["level", "won", "augen", "silent", "fuchs", "partner", "losers", "card"]),
+    _JSON | st.sampled_from(["re", "kontra", "carl", "anna", "zoe", 61, 121, True, False]),
+    max_size=5,
+)
+_TALLY_CODES = {
+    "malformed_event",
+    "unknown_player",
+    "out_of_order",
+    "invalid_tally",
+    "invalid_call",
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(_FIELDS, st.sampled_from(["pure", "late", "koenig", "schurln"]))
+def test_any_tally_is_judged_with_a_code_of_the_table_never_an_exception(
+    fields: dict[str, Any], where: str
+) -> None:
+    if where == "pure":
+        result = fuchsen(deal(), call("bert", "E10"), tally(**fields))
+    elif where == "late":
+        result = fuchsen(deal(hands=HANDS5), call("bert", "E10"), *RAISED, tally(**fields))
+    elif where == "koenig":
+        result = koenig(deal(FOUR), *DURCHMARSCH, tally(**fields))
+    else:
+        result = koenig(deal(FOUR), *AUCTION_SCHURLN, tally(**fields))
+    if result.status == "invalid":
+        assert result.error is not None
+        assert result.error.code in _TALLY_CODES | {"invalid_bid", "invalid_raise"}, result.error
+        assert result.error.message
+        # The field at fault: one the tally gave, or a required one it left out.
+        if result.error.code == "invalid_tally":
+            assert result.error.field in fields or result.error.field in ("won", "losers")
+    else:
+        assert result.status in ("finished", "in_progress")
+        if result.status == "finished":
+            assert result.payouts is not None and sum(result.payouts.values()) == 0
