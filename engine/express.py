@@ -16,7 +16,9 @@ the fold needs two (the knowledge read, then the tricks). ``_short`` judges the 
 trick on the cards the record shows, and where nobody plays the called card, which
 players may still be the partner (hindsight rule 4).
 
-It only ever *accepts*: at anything it does not take (another shape of event, a card
+It only ever *accepts*: at anything it does not take (another shape of event — among
+them a ``tally``, which only the fold judges: every event after the call is read and
+any type but ``play``, ``raise`` and ``end_raising`` declines the record —, a card
 out of turn or twice, a broken obligation or raise, a forgotten Fuchs, a turned card
 the record never identifies, a game cut off between the lead of trick 2 and its end,
 house rules it does not cover) it returns ``None`` and ``replay`` folds the record as
@@ -67,8 +69,6 @@ def fuchsen_express(variant: Fuchsen, rules: Mapping[str, Any], events: list[Any
     under ``rules`` if the record is a partner game of the usual shape and valid:
     played out, or not beyond the lead of trick 2 (see the module's docstring); else
     None, and the fold decides."""
-    if _holds_tally(events):
-        return None  # the tally is judged by the fold alone
     total = len(events)
     if total < 2:
         return None
@@ -718,8 +718,3 @@ def _payouts(table: Table, macher: int, hilfer: int, signed: int) -> dict[str, i
     pay[active[hilfer]] = signed
     pay[active[macher]] = signed * (len(active) - 3)
     return pay
-
-
-def _holds_tally(events: list[Any]) -> bool:
-    """Does any event name the type ``tally``? (The express path does not know it.)"""
-    return "tally" in [e.get("type") for e in events if type(e) is dict]

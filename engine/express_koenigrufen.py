@@ -3,7 +3,8 @@
 The usual record the table types in: the deal (seats only, or every player's hand),
 the auction (``bid``, ``pass``, ``join``, each with only its own fields), then the
 cards, nothing but plain plays, up to the trick that decides the game or to where the
-record stops. No ``show``, ``forfeit``, ``annul`` or ``undo``.
+record stops. No ``show``, ``forfeit``, ``annul``, ``undo`` or ``tally`` (which only the
+fold judges: any other event declines the record).
 
 Hindsight (``event-stream.md``): without hands, a player's known hand is every card he
 plays or lays face down anywhere in the record, and at any moment he holds the known
@@ -73,8 +74,6 @@ def koenigrufen_express(
     under ``rules`` if the record is of the usual shape and valid (see the module's
     docstring): finished, or in progress in the auction or the play. Else None, and
     the fold decides."""
-    if _holds_tally(events):
-        return None  # the tally is judged by the fold alone
     if not events:
         return None
     deal = events[0]
@@ -428,8 +427,3 @@ def _schurln(name: str, active: tuple[str, ...], value: int, won: list[int], las
         else:
             pay[player] = value * (3 if k == 3 else 1)
     return Result.finished(name, "schurln", (), None, value, "played_out", 6, pay)
-
-
-def _holds_tally(events: list[Any]) -> bool:
-    """Does any event name the type ``tally``? (The express path does not know it.)"""
-    return "tally" in [e.get("type") for e in events if type(e) is dict]
