@@ -16,7 +16,9 @@ the fold needs two (the knowledge read, then the tricks). ``_short`` judges the 
 trick on the cards the record shows, and where nobody plays the called card, which
 players may still be the partner (hindsight rule 4).
 
-It only ever *accepts*: at anything it does not take (another shape of event, a card
+It only ever *accepts*: at anything it does not take (another shape of event — among
+them a ``tally``, which only the fold judges: every event after the call is read and
+any type but ``play``, ``raise`` and ``end_raising`` declines the record —, a card
 out of turn or twice, a broken obligation or raise, a forgotten Fuchs, a turned card
 the record never identifies, a game cut off between the lead of trick 2 and its end,
 house rules it does not cover) it returns ``None`` and ``replay`` folds the record as

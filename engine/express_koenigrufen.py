@@ -3,7 +3,8 @@
 The usual record the table types in: the deal (seats only, or every player's hand),
 the auction (``bid``, ``pass``, ``join``, each with only its own fields), then the
 cards, nothing but plain plays, up to the trick that decides the game or to where the
-record stops. No ``show``, ``forfeit``, ``annul`` or ``undo``.
+record stops. No ``show``, ``forfeit``, ``annul``, ``undo`` or ``tally`` (which only the
+fold judges: any other event declines the record).
 
 Hindsight (``event-stream.md``): without hands, a player's known hand is every card he
 plays or lays face down anywhere in the record, and at any moment he holds the known

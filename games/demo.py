@@ -2,7 +2,9 @@
 
 ``record_demo_evening(club)`` seats five of the club's players and records
 each deal through the same services a scorer's phone uses (start with the
-deal, then append the rest), so the ledger books every result. The deals
+deal, then append the rest), so the ledger books every result. The last few
+deals are kept as most tables keep them, by a ``tally`` of what the table
+counted: right after the call, or after the first trick recorded card by card. The deals
 come from the engine's seeded generator (``engine.generate.random_game``):
 the same seeds give the same evening every time. Idempotent: a club that
 already has an evening is left alone.
@@ -28,6 +30,39 @@ from games.models import Evening
 # end with no re, one quiet game without kontra.
 DEMO_SEEDS = (2, 0, 24, 20, 7, 25, 12, 4)
 DEMO_PLACE = "Gasthaus Post, Stammtisch"
+# Deals recorded by a tally (seed, "pure" or "late"): two played out, an early end,
+# and one whose first trick was recorded before the rest was counted.
+DEMO_TALLIES = ((2, "pure"), (24, "pure"), (3, "pure"), (5, "late"))
+
+
+def _tally_record(
+    seed: int, kind: str, number: int, seat_ids: list[str]
+) -> list[dict[str, Any]] | None:
+    """The deal of ``_demo_record`` as a table without cards keeps it: the deal
+    without hands, the call (and for ``late`` the first trick and the end of the
+    raising), then a tally of what really happened; None where it does not fit."""
+    events = _demo_record(seed, number, seat_ids)
+    whole = replay({"game": GameKind.FUCHSEN, "events": events}).to_dict()
+    if whole.get("reason") not in ("played_out", "no_kontra", "no_re"):
+        return None
+    deal = {k: v for k, v in events[0].items() if k != "hands"}
+    tally: dict[str, Any] = {"type": "tally"}
+    declarers = whole.get("declarers") or []
+    if len(declarers) == 2:
+        tally["partner"] = declarers[1]
+    if kind == "late":
+        ends = [i for i, event in enumerate(events) if event.get("type") == "end_raising"]
+        if not ends or whole["reason"] != "played_out":
+            return None
+        recorded = events[1 : ends[0] + 1]
+    else:
+        recorded = events[1:2]
+        tally["level"] = whole.get("level")
+        if any(event.get("fuchs") for event in events):
+            tally["fuchs"] = True
+    if whole["reason"] == "played_out":
+        tally["augen"] = whole["augen"]["declarers"]
+    return [deal, *recorded, tally]
 
 
 def _demo_record(seed: int, number: int, seat_ids: list[str]) -> list[dict[str, Any]]:
@@ -75,8 +110,17 @@ def record_demo_evening(club: Club) -> Evening:
     seat_ids = [str(player.pk) for player in players]
     rules = selectors.evening_house_rules(evening=evening)
     number = 0
-    for seed in DEMO_SEEDS:
-        events = _demo_record(seed, number, seat_ids)
+    deals: list[tuple[int, str | None]] = [(seed, None) for seed in DEMO_SEEDS]
+    deals += list(DEMO_TALLIES)
+    for seed, tallied in deals:
+        found = (
+            _demo_record(seed, number, seat_ids)
+            if tallied is None
+            else _tally_record(seed, tallied, number, seat_ids)
+        )
+        if found is None:
+            continue
+        events = found
         # The generator deals under the default rules; a club whose house rules
         # take other cards out (say) would make a deal impossible: skip it.
         if replay({"game": GameKind.FUCHSEN, "rules": rules or None, "events": events}).status != (

@@ -177,6 +177,7 @@ def error_titles() -> dict[str, str]:
         "invalid_bid": _("This bid is not allowed"),
         "invalid_raise": _("This raise is not allowed"),
         "invalid_announcement": _("Fuchs cannot be announced here"),
+        "invalid_tally": _("The result does not fit the game"),
         "face_down_card_mismatch": _("The face-down card does not match"),
         "game_finished": _("The game is already decided"),
         "nothing_to_undo": _("Nothing to undo"),
@@ -284,7 +285,9 @@ def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any
     payouts.sort(key=lambda row: -row["amount"])
     contract = result.get("contract")
     if game.game_kind == GameKind.FUCHSEN:
-        what = level_names().get(result.get("level") or "", _("no raise"))
+        what = level_names().get(
+            result.get("level") or "", pgettext("tally in the replay", "no raise")
+        )
         if contract == "alone":
             what = f"{contract_names()['alone']} · {what}"
     else:
@@ -833,7 +836,7 @@ def record_strings() -> dict[str, Any]:
         "st_partner": _("Who is the partner?"),
         "alone": _("alone (Herausspielen)"),
         "called": _("called:"),
-        "no_level": _("no raise"),
+        "no_level": pgettext("tally in the replay", "no raise"),
         "fuchs_said": _("Fuchs!"),
         "augen_so_far": _("Augen: Macher's side %(d)s, opponents %(o)s"),
         "last_trick": _("Trick %(n)s went to %(p)s"),
@@ -1064,15 +1067,57 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
             return "end", _("Trick done, the raising is over")
         if typ == "play" and event.get("fuchs"):
             return "raise", _("%(p)s: Fuchs!") % {"p": p}
+        if typ == "tally":
+            return "tally", tally_text(event)
         return "", ""
+
+    def tally_text(event: dict[str, Any]) -> str:
+        """What the table counted, in words (the fields the tally gave, nothing more)."""
+        parts: list[str] = []
+        if "level" in event:
+            level = event.get("level")
+            parts.append(
+                levels.get(level, str(level))
+                if level
+                else pgettext("tally in the replay", "no raise")
+            )
+        if event.get("fuchs"):
+            parts.append(pgettext("tally in the replay", "Fuchs announced"))
+        if "won" in event:
+            parts.append(
+                pgettext("tally in the replay", "won")
+                if event["won"]
+                else pgettext("tally in the replay", "lost")
+            )
+        if "augen" in event:
+            parts.append(pgettext("tally in the replay", "%(n)s Augen") % {"n": event["augen"]})
+        if event.get("silent"):
+            parts.append(pgettext("tally in the replay", "Stilles Spiel"))
+        if event.get("partner"):
+            parts.append(
+                pgettext("tally in the replay", "partner %(p)s") % {"p": who(event["partner"])}
+            )
+        if event.get("losers"):
+            parts.append(
+                pgettext("tally in the replay", "losers: %(p)s")
+                % {"p": ", ".join(who(x) for x in event["losers"])}
+            )
+        return pgettext("tally in the replay", "As the table counted it: %(what)s") % {
+            "what": " · ".join(parts) or "–"
+        }
 
     # Split the standing events into the part before the first card and one part per trick.
     active = len(view.get("active") or []) or 4
     opening: list[str] = []
     per_trick: list[list[tuple[str, str]]] = [[] for _ in range(7)]
     plays = 0
+    # A tally ends the recorded part: what it said is shown after the tricks.
+    tally_notes: list[str] = []
     for event in stand:
         kind_text = describe(event)
+        if event.get("type") == "tally":
+            tally_notes.append(kind_text[1])
+            continue
         if event.get("type") == "play":
             if kind_text[1]:
                 per_trick[min(plays // active, 6)].append(kind_text)
@@ -1135,6 +1180,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "steps": steps,
             "leftover": leftover,
             "late_notes": [note for notes in per_trick[len(steps) :] for note in notes],
+            "tally_notes": tally_notes,
             "payouts": payouts,
             "declarers": ", ".join(who(p) for p in result.get("declarers") or []),
             "is_fuchsen": kind == GameKind.FUCHSEN,

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from clubs.models import Club, Player
 from games import services
-from games.demo import DEMO_SEEDS, record_demo_evening
+from games.demo import DEMO_SEEDS, DEMO_TALLIES, record_demo_evening
 from games.models import Evening, Game
 from tests.games import records
 
@@ -48,7 +48,7 @@ def test_the_demo_evening_is_several_finished_deals_with_raises(
 ) -> None:
     evening = record_demo_evening(club)
     games = list(evening.games.all())
-    assert len(games) == len(DEMO_SEEDS)
+    assert len(games) == len(DEMO_SEEDS) + len(DEMO_TALLIES)
     assert all(game.status == Game.Status.FINISHED for game in games)
     assert any(game.result.get("level") not in (None, "kontra") for game in games)
     dealers = [game.dealer for game in games]
@@ -57,12 +57,28 @@ def test_the_demo_evening_is_several_finished_deals_with_raises(
     call_command("replay_all", stdout=StringIO())
 
 
+def test_the_demo_evening_keeps_some_deals_by_tally_and_books_them(
+    club: Club, players: dict[str, Player]
+) -> None:
+    from ledger.models import LedgerEntry
+
+    evening = record_demo_evening(club)
+    tallied = [game for game in evening.games.all() if game.events.filter(type="tally").exists()]
+    assert len(tallied) == len(DEMO_TALLIES)
+    assert {game.result["reason"] for game in tallied} >= {"tally", "no_re"}
+    assert any(game.result["tricks"] == 1 for game in tallied)  # the late one
+    for game in tallied:
+        booked = LedgerEntry.objects.filter(game=game)
+        assert sum(entry.amount for entry in booked) == 0
+        assert booked.exists()
+
+
 def test_the_demo_evening_is_recorded_once(club: Club, players: dict[str, Player]) -> None:
     first = record_demo_evening(club)
     again = record_demo_evening(club)
     assert first == again
     assert Evening.objects.filter(club=club).count() == 1
-    assert Game.objects.filter(evening__club=club).count() == len(DEMO_SEEDS)
+    assert Game.objects.filter(evening__club=club).count() == len(DEMO_SEEDS) + len(DEMO_TALLIES)
 
 
 def test_replay_all_reports_a_last_seq_that_does_not_match_the_events(dealt_game: Game) -> None:

@@ -26,6 +26,7 @@ class Plain(serializers.Serializer[Any]):
     answer = serializers.ChoiceField(
         choices=[("full", "full"), ("new", "new")], required=False, default="full"
     )
+    dry_run = serializers.BooleanField(required=False, default=False)
 
     def validate_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return Reused.validate_events(self, events)  # type: ignore[arg-type]
@@ -54,6 +55,7 @@ bodies = st.one_of(
                 json_values,
             ),
             "answer": st.one_of(st.sampled_from(["full", "new", "half"]), json_values),
+            "dry_run": st.one_of(st.booleans(), json_values),
         },
     ),
 )
