@@ -5,13 +5,47 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, GameKind, Player, RuleProfile, Season, validate_time_zone
 from clubs.names import username_clean
+
+# Ids beyond a signed 64-bit integer are no ids of ours (and SQLite cannot even compare them).
+MAX_ID = 2**63 - 1
+
+
+class IdField(forms.IntegerField):
+    """A row's id as a page posts it: a whole number from 1 to ``MAX_ID``.
+
+    ``int()`` is the judge, not ``str.isdigit()`` (which takes "²", that ``int()``
+    refuses), and a number too large for the database is refused before any query.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+def id_param(value: object) -> int | None:
+    """The id a query parameter or a posted value names, or None if it names none
+    (missing, blank, no whole number, or out of an id's range)."""
+    try:
+        found: int | None = IdField(required=False).clean(value)
+    except ValidationError:
+        return None
+    return found
+
+
+def form_messages(request: HttpRequest, form: forms.Form) -> None:
+    """A refused form's errors as the page's error messages (for a button whose
+    answer is a redirect to a page that does not show the form)."""
+    for field_errors in form.errors.values():
+        for message in field_errors:
+            messages.error(request, str(message))
 
 
 class SignupForm(UserCreationForm):
@@ -100,6 +134,16 @@ class PlayerCreateForm(forms.Form):
 
     display_name = forms.CharField(
         label=_("New player"), max_length=Player._meta.get_field("display_name").max_length
+    )
+
+
+class PlayerRenameForm(forms.Form):
+    """A player's corrected name (the same limits as a new player's)."""
+
+    display_name = forms.CharField(
+        label=_("Name"),
+        max_length=Player._meta.get_field("display_name").max_length,
+        error_messages={"required": _("A player needs a name.")},
     )
 
 

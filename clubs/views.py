@@ -27,8 +27,11 @@ from clubs.forms import (
     ClubSettingsForm,
     PasswordChangeForm,
     PlayerCreateForm,
+    PlayerRenameForm,
     SeasonCreateForm,
     SignupForm,
+    form_messages,
+    id_param,
 )
 from clubs.models import (
     ROLE_RANK,
@@ -351,10 +354,14 @@ def player_rename(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
     """An admin corrects a player's name; his games and records keep him (by id)."""
     club = membership_for(request.user, slug, Role.ADMIN).club
     player = get_object_or_404(selectors.player_list(club=club), pk=player_id)
+    form = PlayerRenameForm(request.POST)
+    if not form.is_valid():
+        form_messages(request, form)
+        return redirect("player-page", slug=club.slug, player_id=player.pk)
     _done(
         request,
         lambda: services.player_update(
-            player=player, display_name=request.POST.get("display_name", "")
+            player=player, display_name=form.cleaned_data["display_name"]
         ),
         lambda: _("The player is now called %(name)s.") % {"name": player.display_name},
     )
@@ -412,12 +419,13 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     club = membership_for(request.user, slug, Role.ADMIN).club
     role = request.POST.get("role", Role.MEMBER)
     # Optionally for a guest, whose games the new member then takes over.
-    player_id = request.POST.get("player", "")
-    player = (
-        selectors.player_list(club=club).filter(pk=int(player_id)).first()
-        if player_id.isdigit()
-        else None
-    )
+    player = None
+    if request.POST.get("player", "").strip():
+        wanted = id_param(request.POST["player"])
+        player = selectors.player_list(club=club).filter(pk=wanted).first() if wanted else None
+        if player is None:
+            messages.error(request, _("No such player in this club."))
+            return redirect("club-page", slug=club.slug)
     _done(
         request,
         lambda: services.invitation_create(

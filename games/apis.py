@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -45,6 +45,7 @@ from games.errors import (
 from games.events import upcast
 from games.models import Evening, EveningSeat, Game
 from stichbuch.api import ReusedFieldsSerializer, paginated_response
+from stichbuch.parsers import json_problem
 
 MAX_EVENTS_PER_REQUEST = 200
 MAX_EVENT_BYTES = 4096
@@ -110,6 +111,25 @@ def _has_nul(value: Any) -> bool:
     if isinstance(value, list):
         return any(_has_nul(v) for v in value)
     return False
+
+
+def check_import_records(records: list[Any]) -> None:
+    """The limits of imported records, the API's and the import page's: no deeper
+    than ``MAX_JSON_DEPTH``, valid Unicode, no NUL character, each of bounded size.
+
+    Raises ``ValidationError`` (``records``: the first problem) before anything is
+    judged or stored.
+    """
+    problem = json_problem(records)
+    if problem is not None:
+        raise ValidationError({"records": [problem]})
+    for i, record in enumerate(records):
+        if _has_nul(record):
+            raise ValidationError(
+                {"records": [_("Record %(i)d contains a NUL character.") % {"i": i}]}
+            )
+        if _json_size(record) > MAX_EVENT_BYTES * (MAX_EVENTS_PER_REQUEST // 4):
+            raise ValidationError({"records": [_("Record %(i)d is too large.") % {"i": i}]})
 
 
 def _evening_names(evening: Evening) -> dict[str, str]:
@@ -949,15 +969,7 @@ class EveningImportApi(GamesApi):
         serializer = self.InputSerializer(data=body)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        for i, record in enumerate(data["records"]):
-            if _has_nul(record):
-                raise serializers.ValidationError(
-                    {"records": [_("Record %(i)d contains a NUL character.") % {"i": i}]}
-                )
-            if _json_size(record) > MAX_EVENT_BYTES * (MAX_EVENTS_PER_REQUEST // 4):
-                raise serializers.ValidationError(
-                    {"records": [_("Record %(i)d is too large.") % {"i": i}]}
-                )
+        check_import_records(data["records"])
 
         def work() -> tuple[int, Any]:
             outcomes = services.games_import(

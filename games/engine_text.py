@@ -222,6 +222,8 @@ _MSGIDS: tuple[str, ...] = (
     gettext_noop("%(contract)s has no partner to name"),
     # --- the service's own stand-in for an error without details (games/services.py)
     gettext_noop("The engine rejected the record."),
+    # --- the service's cap on a game's events (games/errors.py)
+    gettext_noop("a game holds at most %(n)s events"),
 )
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)s")

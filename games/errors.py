@@ -64,3 +64,30 @@ class EngineRejected(GamesError):
 
 class IdempotencyKeyReused(GamesError):
     """An Idempotency-Key already answered a *different* request of this user."""
+
+
+# A deal is some forty events (Fuchsen with six seated: the deal, the call, thirty
+# cards, a few raises and Fuchs). Ten times that leaves room for every correction a
+# table makes; a stream beyond it is a client looping ``[event, undo]`` (one grew to
+# 8,037 events: a 1.1 MB game that every read of it replays).
+MAX_GAME_EVENTS = 400
+
+
+class TooManyEvents(EngineRejected):
+    """The game would hold more than ``MAX_GAME_EVENTS`` events; nothing was written.
+
+    An engine-shaped refusal (a 422 like the engine's own) with the code
+    ``too_many_events`` and the index of the first event beyond the cap, so a
+    client shows it as it shows any refused entry.
+    """
+
+    def __init__(self, *, total: int, event_offset: int) -> None:
+        super().__init__(
+            error={
+                "index": MAX_GAME_EVENTS,
+                "code": "too_many_events",
+                # English, as the engine's own sentences; ``engine_text`` translates it.
+                "message": f"a game holds at most {MAX_GAME_EVENTS} events",
+            },
+            event_offset=event_offset,
+        )

@@ -25,6 +25,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
+from clubs.forms import form_messages, id_param
 from clubs.models import Club, GameKind, Membership, Role, Season, role_at_least
 from clubs.permissions import membership_for
 from engine.rules import FUCHSEN_LEVELS, effective_rules
@@ -32,6 +33,7 @@ from engine.view import table_view
 from games import selectors, services
 from games.engine_text import explain
 from games.errors import EngineRejected, GamesError
+from games.forms import EveningNewForm, SeatAddForm
 from games.models import Evening, Game
 
 # --- Cards as the pages show them ----------------------------------------------------------------
@@ -181,6 +183,7 @@ def error_titles() -> dict[str, str]:
         "face_down_card_mismatch": _("The face-down card does not match"),
         "game_finished": _("The game is already decided"),
         "nothing_to_undo": _("Nothing to undo"),
+        "too_many_events": _("This game has too many entries"),
     }
 
 
@@ -375,8 +378,7 @@ def evening_archive(request: HttpRequest, slug: str) -> HttpResponse:
     season: Season | None = None
     chosen = request.GET.get("season", "")
     if chosen:
-        # Digits only, and no more than an id can be (the database refuses a larger).
-        wanted = int(chosen) if chosen.isdigit() and len(chosen) <= 18 else 0
+        wanted = id_param(chosen)
         season = seasons.filter(pk=wanted).first() if wanted else None
         if season is None:
             raise Http404
@@ -402,9 +404,13 @@ def evening_new(request: HttpRequest, slug: str) -> HttpResponse:
     chosen: list[str] = [""] * 6
     if request.method == "POST":
         chosen = [request.POST.get(f"seat{i}", "") for i in range(1, 7)]
-        ids = [int(v) for v in chosen if v.isdigit()]
-        season = next((s for s in seasons if str(s.pk) == request.POST.get("season")), None)
-        if season is None:
+        form = EveningNewForm(request.POST)
+        valid = form.is_valid()
+        ids = form.seat_ids() if valid else []
+        season = next((s for s in seasons if str(s.pk) == form.cleaned_data.get("season")), None)
+        if not valid:
+            form_messages(request, form)
+        elif season is None:
             messages.error(request, _("Choose an open season."))
         elif len(set(ids)) != len(ids):
             messages.error(request, _("A player cannot sit at two places."))
@@ -415,7 +421,7 @@ def evening_new(request: HttpRequest, slug: str) -> HttpResponse:
                     user=request.user,
                     season=season,
                     players=ids,
-                    place=request.POST.get("place", "")[:100],
+                    place=form.cleaned_data["place"],
                 )
             except (ValidationError, GamesError) as error:
                 _report(request, error)
@@ -583,21 +589,20 @@ def evening_delete(request: HttpRequest, evening_id: int) -> HttpResponse:
 def seat_add(request: HttpRequest, evening_id: int) -> HttpResponse:
     """A player sits down between games, at the chosen place (the others move on)."""
     evening, _membership = _evening_for(request, evening_id, Role.SCORER)
-    player_id = request.POST.get("player", "")
-    position = request.POST.get("position", "")
+    form = SeatAddForm(request.POST)
     player = (
-        club_selectors.player_list(club=evening.club).filter(pk=int(player_id)).first()
-        if player_id.isdigit()
+        club_selectors.player_list(club=evening.club).filter(pk=form.cleaned_data["player"]).first()
+        if form.is_valid()
         else None
     )
-    if player is None:
+    if not form.is_valid():
+        form_messages(request, form)
+    elif player is None:
         messages.error(request, _("Choose a player."))
     else:
         try:
             services.evening_seat_add(
-                evening=evening,
-                player=player,
-                position=int(position) if position.isdigit() else None,
+                evening=evening, player=player, position=form.cleaned_data["position"]
             )
         except (ValidationError, GamesError) as error:
             _report(request, error)
@@ -676,9 +681,14 @@ def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
     if upload is None or (upload.size or 0) > 2_000_000:
         messages.error(request, _("Choose a JSON file of at most 2 MB."))
         return redirect("evening-page", evening_id=evening.pk)
+    from games.apis import check_import_records
+
     try:
         body = json.loads(upload.read().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except RecursionError:
+        messages.error(request, _("The JSON is nested too deeply."))
+        return redirect("evening-page", evening_id=evening.pk)
+    except ValueError:  # not UTF-8, or not JSON
         messages.error(request, _("This file is not JSON."))
         return redirect("evening-page", evening_id=evening.pk)
     records = (
@@ -691,7 +701,11 @@ def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
     if not isinstance(records, list):
         records = [records]
     try:
-        outcomes = services.games_import(evening=evening, user=request.user, records=records[:500])
+        # The API's checks, before anything is stored or shown: nesting, valid
+        # Unicode (a lone surrogate cannot even be written into the page that
+        # reports it), NUL characters, size.
+        check_import_records(records)
+        outcomes = services.games_import(evening=evening, user=request.user, records=records)
     except (ValidationError, GamesError) as error:
         _report(request, error)
         return redirect("evening-page", evening_id=evening.pk)

@@ -32,12 +32,14 @@ from engine.rules import effective_rules
 from games import selectors, sql
 from games.engine_text import explain
 from games.errors import (
+    MAX_GAME_EVENTS,
     EngineRejected,
     EveningClosed,
     EveningNotEmpty,
     EveningOpen,
     IdempotencyKeyReused,
     StaleSequence,
+    TooManyEvents,
 )
 from games.events import CURRENT_SCHEMA_VERSION, renamed_events, split_event
 from games.models import Evening, EveningSeat, Game, IdempotencyRecord
@@ -474,6 +476,9 @@ def _record(
         raise EveningClosed(_("This evening is closed: its games cannot change any more."))
     if expected_seq != game.last_seq:
         raise StaleSequence(current_seq=game.last_seq, expected_seq=expected_seq)
+    # Seqs run 1..last_seq without gaps: last_seq is the number of stored events.
+    if game.last_seq + len(events) > MAX_GAME_EVENTS:
+        raise TooManyEvents(total=game.last_seq + len(events), event_offset=game.last_seq)
     _check_deals_seat_club_players(evening, events)
     status_before = game.status
     # Plain tuples, not model instances: the replay needs only type, payload and version.
@@ -776,6 +781,17 @@ def _import_one(
     if isinstance(item, dict) and "record" in item and "events" not in item:
         record = item["record"]
         legend = item["players"] if isinstance(item.get("players"), dict) else {}
+    events_in = record.get("events") if isinstance(record, dict) else None
+    if isinstance(events_in, list) and len(events_in) > MAX_GAME_EVENTS:
+        # Before the replay: a record this long is refused whatever it holds.
+        error = TooManyEvents(total=len(events_in), event_offset=0).error
+        return ImportOutcome(
+            index=index,
+            imported=False,
+            reason="too_many_events",
+            detail=explain(error, face=evening.club.card_face),
+            error=error,
+        )
     # House rules come from the evening's rule profile (admins set them), never from a
     # record: a record without rules is judged under the evening's; one whose rules
     # differ from them is refused below.

@@ -21,11 +21,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
+from clubs.forms import id_param
 from clubs.models import Club, GameKind, Membership, Role, Season, role_at_least
 from clubs.permissions import membership_for
 from games.models import Evening, Game
 from games.pages import game_summary, money, signed_money
 from ledger import selectors, services
+from ledger.forms import PaymentForm
 from ledger.models import SettlementTransfer
 
 # Distinct at a glance, also for the common colour blindnesses (Okabe–Ito, then darker).
@@ -236,7 +238,10 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
     except ObjectDoesNotExist:
         raise Http404 from None
     season_param = request.GET.get("season", "")
-    season = _season_for(club, int(season_param) if season_param.isdigit() else None)
+    wanted = id_param(season_param)
+    if season_param and wanted is None:
+        raise Http404  # no season's id (as an unknown id is)
+    season = _season_for(club, wanted)
     key = str(player.pk)
     names = {str(p.pk): p.display_name for p in club_selectors.player_list(club=club)}
     standing = selectors.standing_list(season=season).filter(player=player).first()
@@ -312,14 +317,16 @@ def book_payment(
     """Book the payment the posted form names (``payer``, ``payee``, ``amount``) for the
     evening or the season; the outcome, or why it was refused, becomes a message and
     nothing is written on a refusal. True if it was booked."""
-    players = {str(p.pk): p for p in club_selectors.player_list(club=club)}
-    payer = players.get(request.POST.get("payer", ""))
-    payee = players.get(request.POST.get("payee", ""))
-    amount_text = request.POST.get("amount", "").strip()
+    players = {p.pk: p for p in club_selectors.player_list(club=club)}
+    form = PaymentForm(request.POST)
+    form.is_valid()
+    payer = players.get(form.cleaned_data.get("payer") or 0)
+    payee = players.get(form.cleaned_data.get("payee") or 0)
+    amount = form.cleaned_data.get("amount")
     if payer is None or payee is None:
         messages.error(request, _("Choose who paid and who received the money."))
         return False
-    if not amount_text.isdigit() or not 0 < int(amount_text) <= MAX_PAYMENT:
+    if amount is None or not 0 < amount <= MAX_PAYMENT:
         messages.error(
             request,
             _("The amount must be a whole number from 1 to %(max)s.")
@@ -331,7 +338,7 @@ def book_payment(
             club=club,
             payer=payer,
             payee=payee,
-            amount=int(amount_text),
+            amount=amount,
             recorded_by=request.user,
             evening=evening,
             season=season,
@@ -346,7 +353,7 @@ def book_payment(
         % {
             "payer": payer.display_name,
             "payee": payee.display_name,
-            "amount": money(int(amount_text), club),
+            "amount": money(amount, club),
         },
     )
     return True

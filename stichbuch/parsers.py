@@ -59,6 +59,15 @@ class JSONParser(parsers.JSONParser):
 
 def check_json(data: Any) -> None:
     """Refuse JSON nested deeper than ``MAX_JSON_DEPTH`` or with strings that are not Unicode."""
+    problem = json_problem(data)
+    if problem is not None:
+        raise exceptions.ParseError(problem)
+
+
+def json_problem(data: Any) -> str | None:
+    """Why ``data`` (parsed JSON) is refused — nested deeper than ``MAX_JSON_DEPTH``,
+    or a string that is not valid Unicode — or None. Walks without recursion, so
+    any depth is judged."""
     stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:
         value, depth = stack.pop()
@@ -66,15 +75,12 @@ def check_json(data: Any) -> None:
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                raise exceptions.ParseError(
-                    _("The JSON holds a string that is not valid Unicode.")
-                ) from None
+                return _("The JSON holds a string that is not valid Unicode.")
         elif isinstance(value, dict | list):
             if depth > MAX_JSON_DEPTH:
-                raise exceptions.ParseError(
-                    _("The JSON is nested more than %(n)d levels deep.") % {"n": MAX_JSON_DEPTH}
-                )
+                return _("The JSON is nested more than %(n)d levels deep.") % {"n": MAX_JSON_DEPTH}
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, item in items:
                 stack.append((key, depth + 1))
                 stack.append((item, depth + 1))
+    return None

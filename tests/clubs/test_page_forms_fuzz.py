@@ -122,3 +122,47 @@ def test_any_role_is_given_or_refused_without_losing_the_owner(
         "scorer",
         "member",
     }
+
+
+# What a hostile client sends besides: unicode digits int() refuses, NUL, huge numbers.
+nasty = st.one_of(
+    value, st.sampled_from(["²", "1²", "\x00", "Anna\x00", "9" * 40, "٣"]), st.text(max_size=20)
+).filter(lambda s: all(not "\ud800" <= c <= "\udfff" for c in s))
+
+
+@pytest.mark.django_db
+@FUZZ
+@given(name=nasty)
+def test_any_new_name_of_a_player_is_taken_or_refused_cleanly(
+    name: str, club: Club, owner: PersonaClient
+) -> None:
+    player = Player.objects.create(club=club, display_name="Fuzz")
+    url = f"/clubs/{club.slug}/players/{player.pk}/rename/"
+    response = owner.post(url, {"display_name": name}, format="multipart")
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert "\x00" not in player.display_name and player.display_name.strip()
+    player.delete()
+
+
+@pytest.mark.django_db
+@FUZZ
+@given(player=nasty)
+def test_any_player_of_an_invitation_makes_one_or_is_refused_cleanly(
+    player: str, club: Club, owner: PersonaClient
+) -> None:
+    from clubs.forms import id_param
+    from clubs.models import Invitation
+
+    before = Invitation.objects.filter(club=club).count()
+    response = owner.post(
+        f"/clubs/{club.slug}/invitations/new/",
+        {"role": "member", "player": player},
+        format="multipart",
+    )
+    assert response.status_code == 302
+    made = Invitation.objects.filter(club=club).count() - before
+    if player.strip() and id_param(player) is None:
+        assert made == 0  # names no player: refused, not an invitation for nobody
+    else:
+        assert made in (0, 1)
