@@ -142,11 +142,12 @@ def _state(record: dict[str, Any]) -> dict[str, Any]:
     return selectors.table_state(record=record)
 
 
-def _tally_event(form: Form, *, pure: bool) -> dict[str, Any] | None:
-    """The ``tally`` the choices make, with only the fields the table view allows now."""
+def _tally_event(form: Form) -> dict[str, Any]:
+    """The ``tally`` the choices make, with only the fields the table view allows now
+    (``level`` only where it offers one: in a pure tally)."""
     c, fields = form.choices, form.fields
     event: dict[str, Any] = {"type": "tally"}
-    if "level" in fields and pure and c.get("level"):
+    if "level" in fields and c.get("level"):
         event["level"] = None if c.get("level") == "-" else c.get("level")
     if "won" in fields and c.get("won") in ("1", "0"):
         event["won"] = c.get("won") == "1"
@@ -247,7 +248,7 @@ def _fuchsen_steps(form: Form, record: dict[str, Any], names: dict[str, str], cl
         call["card"] = called
         form.extra["called_card"] = card_view(called, face, GameKind.FUCHSEN)
     form.events.append(call)
-    _tally_steps(form, record, pure=True)
+    _tally_steps(form, record)
 
 
 def _removed(record: dict[str, Any]) -> list[str]:
@@ -301,7 +302,7 @@ def _koenig_steps(form: Form, record: dict[str, Any], names: dict[str, str], clu
     form.extra["contract"] = contract_names().get(str(state.get("contract") or ""), "")
     declarer = str(state.get("declarer") or "")
     form.extra["declarer"] = names.get(declarer, declarer)
-    _tally_steps(form, record, pure=False)
+    _tally_steps(form, record)
 
 
 def _auction_event(step: str, player: str) -> dict[str, Any] | None:
@@ -331,7 +332,7 @@ def _auction_line(event: dict[str, Any], names: dict[str, str], club: Club) -> s
     return text
 
 
-def _tally_steps(form: Form, record: dict[str, Any], *, pure: bool) -> None:
+def _tally_steps(form: Form, record: dict[str, Any]) -> None:
     """The tally's questions, from the table view of the record with the events so far."""
     state = _state({**record, "events": [*record["events"], *form.events]})
     if state.get("status") == "invalid":
@@ -350,9 +351,7 @@ def _tally_steps(form: Form, record: dict[str, Any], *, pure: bool) -> None:
         "choices", []
     ):
         c.values["partner"] = ""
-    event = _tally_event(form, pure=pure)
-    if event is None:
-        return
+    event = _tally_event(form)
     form.events.append(event)
     # "Fuchs vergessen": the Hilfer shows the Fuchs, which the record then proves he held.
     if "fuchs" in form.fields and c.get("forgotten") and event.get("partner"):
@@ -538,7 +537,7 @@ def game_form(request: HttpRequest, game: Game, data: QueryDict | None = None) -
     called = _called_card(record)
     result = state.get("result") or {}
     if state.get("tally"):
-        _tally_steps(form, record, pure=False)
+        _tally_steps(form, record)
     elif result.get("awaiting") == "partner" and called:
         # The partner is named by his showing the called card (hindsight rule 4).
         form.step = "name_partner"

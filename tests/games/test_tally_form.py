@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from clubs.models import Player
 from games.models import Evening, Game
+from games.tally_pages import FIELDS
 from tests.conftest import PersonaClient
 
 
@@ -61,3 +65,34 @@ def test_another_dealer_is_one_tap_and_forgets_the_call(
     hidden = _hidden(html)
     assert hidden["dealer"] == str(players["carl"].pk)
     assert hidden["macher"] == ""
+
+
+FIELD_VALUES = st.sampled_from(["", "1", "0", "-", "re", "kontra", "alone", "EA", "GO", "x" * 40])
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    state=st.dictionaries(st.sampled_from(FIELDS), FIELD_VALUES | st.text(max_size=12)),
+    pick=st.text(max_size=20) | st.sampled_from(["auction:back", "losers:", "won:1", "save"]),
+)
+def test_junk_posted_to_the_form_draws_it_again_and_writes_nothing_half(
+    evening: Evening, players: dict[str, Player], scorer: PersonaClient, state: Any, pick: str
+) -> None:
+    before = Game.objects.filter(evening=evening).count()
+    answer = scorer.post(
+        f"/evenings/{evening.pk}/tally/",
+        {**state, "pick": pick, "save": "1"},
+        format="multipart",
+        HTTP_HX_REQUEST="true",
+    )
+    assert answer.status_code in (200, 204)
+    games = Game.objects.filter(evening=evening)
+    if answer.status_code == 200:  # drawn again: nothing was saved
+        assert games.count() == before
+    else:  # saved: one whole game, its events and its result
+        assert games.count() == before + 1
+        assert games.order_by("number").last().result  # type: ignore[union-attr]
