@@ -396,3 +396,15 @@ def test_the_rest_of_a_game_recorded_card_by_card_is_entered_as_a_tally(
     assert game.result["reason"] == "tally"
     pay = fuchsen_partner(list(players), "bert", "emil", True, V["re"])
     assert game.result["payouts"] == {str(players[n].pk): v for n, v in pay.items()}
+
+    # Undo takes the tally back like any entry: the game is under way again, nobody is paid.
+    from tests.e2e.pages import RecordingPage
+
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    table = RecordingPage(page, players)
+    table.wait_ready()
+    table.tap('#record button[data-act="undo"]')
+    game.refresh_from_db()
+    assert game.status == Game.Status.IN_PROGRESS
+    assert not game.result.get("payouts")
+    assert not any(_balances(evening, players).values())
