@@ -51,12 +51,15 @@ NEVER = 1 << 30
 
 
 class Illegal(Exception):
-    """Raised inside ``apply``: the event breaks a rule (code from ERROR_CODES)."""
+    """Raised inside ``apply``: the event breaks a rule (code from ERROR_CODES).
 
-    def __init__(self, code: str, message: str) -> None:
+    ``field``: the event's field at fault, where the rule names one (a ``tally``'s)."""
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.field = field
 
 
 class NeedPartner(Exception):
@@ -320,6 +323,14 @@ def _is_str_or_bool(v: object) -> bool:
     return isinstance(v, str | bool)
 
 
+def _is_int(v: object) -> bool:
+    return type(v) is int
+
+
+def _is_str_or_none(v: object) -> bool:
+    return v is None or type(v) is str
+
+
 def _any(v: object) -> bool:
     return True
 
@@ -335,6 +346,9 @@ class EventSpec:
     optional: Mapping[str, Checker]
     cards: tuple[str, ...] = ()  # fields holding one card code
     card_lists: tuple[str, ...] = ()  # fields holding a list of card codes
+    # Fields besides ``player`` naming one player, or a list of players (a tally's).
+    players: tuple[str, ...] = ()
+    player_lists: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # One lookup table for the hot path: every allowed key (``type`` included).
@@ -496,6 +510,14 @@ class Variant:
         """The card the record shows was turned face down (Fuchsen), or -1."""
         return -1
 
+    def tally_placements(
+        self, event: Event, events: list[tuple[int, Event]], index: int
+    ) -> list[tuple[str, str]]:
+        """The (player, card) pairs the ``tally`` at event number ``index`` places: its
+        ``partner`` holds the called card of the call or bid before it (knowledge, as a
+        ``show`` of it there would be). None by default."""
+        return []
+
     def after_show(self, state: GameState, index: int) -> GameState:
         """The state after a ``show`` revealed cards (a game may now be decided)."""
         return state
@@ -646,9 +668,21 @@ def check_cards_and_player(state: GameState, event: Event, spec: EventSpec) -> N
                 raise Illegal("unknown_card", f"{code!r} is not a card of this deck")
     player = event.get("player")
     if isinstance(player, str) and player not in table.index:
-        if player == table.sitting_out:
-            raise Illegal("unknown_player", f"{player} sits out this game")
-        raise Illegal("unknown_player", f"{player!r} is not playing in this game")
+        _unknown_player(table, player)
+    for key in spec.players:
+        name = event.get(key)
+        if isinstance(name, str) and name not in table.index:
+            _unknown_player(table, name)
+    for key in spec.player_lists:
+        for name in event.get(key, ()):
+            if name not in table.index:
+                _unknown_player(table, name)
+
+
+def _unknown_player(table: Table, player: str) -> None:
+    if player == table.sitting_out:
+        raise Illegal("unknown_player", f"{player} sits out this game")
+    raise Illegal("unknown_player", f"{player!r} is not playing in this game")
 
 
 # ``placed_at`` of fully dealt hands, per (dealt cards, deal index).
@@ -724,9 +758,12 @@ def _gather_each(
                 known[p] |= 1 << c
                 placed_at[c] = i
                 continue
-            if type(typ) is not str or typ not in placing:
+            if typ == "tally":
+                pairs: list[tuple[str, str]] = variant.tally_placements(event, events, i)
+            elif type(typ) is not str or typ not in placing:
                 continue
-            pairs: list[tuple[str, str]] = variant.placements(event, table)
+            else:
+                pairs = variant.placements(event, table)
         except (KeyError, TypeError, AttributeError):
             continue
         for name, code in pairs:
@@ -803,6 +840,8 @@ def _read_without_hands(
                     variant, table, event, i, owner, known, placed_at
                 ):
                     return None
+                elif typ == "tally":
+                    return None  # its partner may place a card: ``_gather_each`` reads it
         else:
             for i, event in reversed(events):  # the same, without the reading
                 typ = event["type"]
@@ -819,6 +858,8 @@ def _read_without_hands(
                     variant, table, event, i, owner, known, placed_at
                 ):
                     return None
+                elif typ == "tally":
+                    return None  # its partner may place a card: ``_gather_each`` reads it
     except (KeyError, TypeError, AttributeError):
         return None
     # The hands' sizes, their sum and their union, each in one call into C.

@@ -67,6 +67,8 @@ def fuchsen_express(variant: Fuchsen, rules: Mapping[str, Any], events: list[Any
     under ``rules`` if the record is a partner game of the usual shape and valid:
     played out, or not beyond the lead of trick 2 (see the module's docstring); else
     None, and the fold decides."""
+    if _holds_tally(events):
+        return None  # the tally is judged by the fold alone
     total = len(events)
     if total < 2:
         return None
@@ -716,3 +718,8 @@ def _payouts(table: Table, macher: int, hilfer: int, signed: int) -> dict[str, i
     pay[active[hilfer]] = signed
     pay[active[macher]] = signed * (len(active) - 3)
     return pay
+
+
+def _holds_tally(events: list[Any]) -> bool:
+    """Does any event name the type ``tally``? (The express path does not know it.)"""
+    return "tally" in [e.get("type") for e in events if type(e) is dict]

@@ -73,6 +73,8 @@ def koenigrufen_express(
     under ``rules`` if the record is of the usual shape and valid (see the module's
     docstring): finished, or in progress in the auction or the play. Else None, and
     the fold decides."""
+    if _holds_tally(events):
+        return None  # the tally is judged by the fold alone
     if not events:
         return None
     deal = events[0]
@@ -426,3 +428,8 @@ def _schurln(name: str, active: tuple[str, ...], value: int, won: list[int], las
         else:
             pay[player] = value * (3 if k == 3 else 1)
     return Result.finished(name, "schurln", (), None, value, "played_out", 6, pay)
+
+
+def _holds_tally(events: list[Any]) -> bool:
+    """Does any event name the type ``tally``? (The express path does not know it.)"""
+    return "tally" in [e.get("type") for e in events if type(e) is dict]

@@ -21,8 +21,10 @@ from engine.core import (
     Variant,
     _any,
     _is_bool,
+    _is_int,
     _is_str,
     _is_str_or_bool,
+    _is_str_or_none,
     awaiting_partner,
     check_hands,
     check_placement,
@@ -120,6 +122,8 @@ class FuchsenState(GameState):
     said_at: tuple[int, ...] = ()  # event index where level k was said; [0] the call
     raising_ended: bool = False
     fuchs_said: bool = False
+    tallied: bool = False  # a tally decided the game: it said whether "Fuchs" was said
+    tally_augen: int = -1  # the Augen of the Macher's side the tally gave, or -1
 
 
 def _card_class(state: FuchsenState, blank: int, card: int) -> int:
@@ -186,6 +190,18 @@ class Fuchsen(Variant):
         ),
         "raise": EventSpec({"player": _is_str, "level": _is_str}, {}),
         "end_raising": EventSpec({}, {}),
+        "tally": EventSpec(
+            {},
+            {
+                "level": _is_str_or_none,
+                "won": _is_bool,
+                "augen": _is_int,
+                "silent": _is_bool,
+                "fuchs": _is_bool,
+                "partner": _is_str,
+            },
+            players=("partner",),
+        ),
     }
 
     # ------------------------------------------------------------------ shape extras
@@ -366,7 +382,210 @@ class Fuchsen(Variant):
             return self._call(state, event, index)
         if typ == "forfeit":
             return self._forfeit(state, event, index)
+        if typ == "tally":
+            return self._tally(state, event, index)
         raise AssertionError(typ)  # pragma: no cover
+
+    def tally_placements(
+        self, event: Event, events: list[tuple[int, Event]], index: int
+    ) -> list[tuple[str, str]]:
+        """The tally's ``partner`` holds the card the call (the first one) named."""
+        partner = event.get("partner")
+        if type(partner) is not str:
+            return []
+        for i, before in events:
+            if i >= index:
+                break
+            if type(before) is dict and before.get("type") == "call":
+                card = before.get("card")
+                if type(card) is str and before.get("alone") is not True:
+                    return [(partner, card)]
+                break
+        return []
+
+    def _tally(self, state: FuchsenState, event: Event, index: int) -> GameState:
+        """What the table counted (event-stream.md, "The tally"): a pure tally before
+        anything of the first trick, or a late one after the raising ended."""
+        if state.phase == "call":
+            raise Illegal("out_of_order", "a tally comes after the call")
+        if state.trick:
+            raise Illegal(
+                "out_of_order", "a tally comes between tricks, not with cards of a trick down"
+            )
+        pure = not state.tricks
+        if not pure and not state.raising_ended:
+            raise Illegal(
+                "out_of_order", "a tally does not end the raising: the raising must end first"
+            )
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        level = state.level
+        if "level" in event:
+            said = event["level"]
+            if not pure:
+                raise Illegal(
+                    "invalid_tally",
+                    "a tally after the first trick gives no level: the recorded raises say it",
+                    "level",
+                )
+            if said is not None and said not in LEVEL_NUMBER:
+                raise Illegal("invalid_tally", f"{said!r} is not a level of Fahren", "level")
+            level = 0 if said is None else LEVEL_NUMBER[said]
+        fuchs = state.fuchs_said
+        if "fuchs" in event:
+            if state.alone:
+                raise Illegal(
+                    "invalid_tally", "an alone game has no Hilfer who could say Fuchs", "fuchs"
+                )
+            if not pure:
+                raise Illegal(
+                    "invalid_tally",
+                    "a tally after the first trick does not say the Fuchs: the recorded first "
+                    "cards do",
+                    "fuchs",
+                )
+            fuchs = event["fuchs"]
+            if fuchs:
+                h = state.hilfer
+                if h < 0:
+                    raise Illegal(
+                        "invalid_tally",
+                        "nobody can have said Fuchs: the Macher holds the called card himself",
+                        "fuchs",
+                    )
+                name = table.active[h]
+                go_holder = know.owner[GO]
+                if (go_holder >= 0 and go_holder != h) or (
+                    go_holder < 0 and know.full(h) and not know.known[h] >> GO & 1
+                ):
+                    raise Illegal(
+                        "invalid_tally",
+                        f"{name} cannot have said Fuchs: the record shows {name} lacks GO",
+                        "fuchs",
+                    )
+        if "partner" in event:
+            name = event["partner"]
+            if state.alone:
+                raise Illegal(
+                    "invalid_tally", f"an alone game has no Hilfer: {name} cannot be one", "partner"
+                )
+            p = table.index[name]
+            holder = know.owner[state.called]
+            if holder != p:
+                called = CODES[state.called]
+                where = (
+                    f"the record puts it in {table.active[holder]}'s hand"
+                    if holder >= 0
+                    else f"the record shows all six cards of {name}"
+                )
+                raise Illegal(
+                    "invalid_tally", f"{name} cannot hold the called {called}: {where}", "partner"
+                )
+        # The state the tally's outcome is judged on: the level reached, the Fuchs said
+        # or not, the raising over.
+        new = evolve_with(
+            state,
+            {"level": level, "fuchs_said": fuchs, "raising_ended": True, "tallied": True},
+        )
+        assert isinstance(new, FuchsenState)
+        has_won = "won" in event
+        has_augen = "augen" in event
+        if pure and ((level == 0 and not fuchs) or level == 1):
+            # The game was over after the first trick: nothing more was counted.
+            why = "with no kontra" if level == 0 else "with kontra but no re"
+            for key in ("augen", "silent"):
+                if key in event:
+                    raise Illegal(
+                        "invalid_tally",
+                        f"{why} the game ended after the first trick: the tally gives no {key}",
+                        key,
+                    )
+            won = level == 0
+            if has_won and event["won"] != won:
+                if won:
+                    text = "with no kontra the Macher's side won: the tally says it lost"
+                else:
+                    text = "with kontra but no re the Macher's side lost: the tally says it won"
+                raise Illegal("invalid_tally", text, "won")
+            decided = self._decide(new, "no_kontra" if won else "no_re", won, self._value(new))
+            return self._after(decided, index)
+        # Played out: the tally says who won.
+        if not has_won and not has_augen:
+            raise Illegal(
+                "invalid_tally",
+                "the game was played out: the tally says won or the Augen of the Macher's side",
+                "won",
+            )
+        augen = event["augen"] if has_augen else -1
+        if has_augen and not 0 <= augen <= 121:
+            raise Illegal("invalid_tally", f"the Augen lie between 0 and 121, not {augen}", "augen")
+        won = event["won"] if has_won else augen >= 61
+        if has_won and has_augen and won != (augen >= 61):
+            raise Illegal(
+                "invalid_tally",
+                f"{augen} Augen lose: the tally says the Macher's side won"
+                if won
+                else f"{augen} Augen win: the tally says the Macher's side lost",
+                "augen",
+            )
+        silent = event.get("silent") is True
+        if silent and not won:
+            raise Illegal(
+                "invalid_tally", "a Stilles Spiel needs the Macher's side to have won", "silent"
+            )
+        if silent and has_augen and augen != 121:
+            raise Illegal(
+                "invalid_tally",
+                f"in a Stilles Spiel the Macher's side takes all 121 Augen, not {augen}",
+                "silent",
+            )
+        if not pure:
+            self._fits_tricks(new, won, augen, silent)
+        value = self._value(new)
+        if silent:
+            value += int(new.rules["silent_bonus"])
+        new = evolve_with(new, {"tally_augen": augen})
+        assert isinstance(new, FuchsenState)
+        return self._after(self._decide(new, "tally", won, value, augen), index)
+
+    def _fits_tricks(self, state: FuchsenState, won: bool, augen: int, silent: bool) -> None:
+        """A late tally's outcome against the recorded tricks (``invalid_tally``)."""
+        side = self._side_cards(state)
+        every = 0
+        for cards in state.won_cards:
+            every |= cards
+        ours = augen_of(side)
+        theirs = augen_of(every & ~side)
+        if not won and ours >= 61:
+            raise Illegal(
+                "invalid_tally",
+                f"the Macher's side's recorded tricks already hold {ours} Augen: it cannot "
+                "have lost",
+                "won" if augen < 0 else "augen",
+            )
+        if won and theirs >= 61:
+            raise Illegal(
+                "invalid_tally",
+                f"the opponents' recorded tricks already hold {theirs} Augen: the Macher's "
+                "side cannot have won",
+                "won" if augen < 0 else "augen",
+            )
+        if augen >= 0 and not ours <= augen <= 121 - theirs:
+            raise Illegal(
+                "invalid_tally",
+                f"the recorded tricks leave the Macher's side between {ours} and "
+                f"{121 - theirs} Augen, not {augen}",
+                "augen",
+            )
+        if silent:
+            macher, hilfer = state.macher, state.hilfer
+            if any(winner not in (macher, hilfer) for _, _, winner in state.tricks):
+                raise Illegal(
+                    "invalid_tally",
+                    "the opponents won a recorded trick: no Stilles Spiel",
+                    "silent",
+                )
 
     def _call(self, state: FuchsenState, event: Event, index: int) -> GameState:
         if state.phase != "call":
@@ -1457,19 +1676,20 @@ class Fuchsen(Variant):
             return state
         d = state.decision
         if d is not None and not (
-            d.reason in ("no_kontra", "no_re")
+            d.reason in ("no_kontra", "no_re", "tally")
             or (d.reason == "played_out" and state.last_play == index)
         ):
             return state
         know = state.know
         assert know is not None
         if (
-            state.first_play[h] >= 0
+            (state.first_play[h] >= 0 or state.tallied)
             and know.shown_by(h, GO, index)
             and know.shown_by(h, state.called, index)
         ):
             value = int(state.rules["fuchs_penalty"]) + self._value(state)
-            return self._decide(state, "fuchs_forgotten", False, value)
+            # The Augen a tally gave are still reported (never those of an early end).
+            return self._decide(state, "fuchs_forgotten", False, value, state.tally_augen)
         return state
 
     def after_show(self, state: GameState, index: int) -> GameState:
@@ -1539,6 +1759,8 @@ class Fuchsen(Variant):
         if tricks == 6:
             if ours < 0:
                 ours = augen_of(self._side_cards(state))
+            augen = (ours, 121 - ours)
+        elif ours >= 0:  # the Augen a tally gave
             augen = (ours, 121 - ours)
         # Positional: the fields in order (see ``Decision.__init__``).
         decision = Decision(reason, won, value, tuple(pay.items()), declarers, tricks, augen)

@@ -18,7 +18,9 @@ from engine.core import (
     NeedPartner,
     Table,
     Variant,
+    _is_bool,
     _is_str,
+    _is_str_list,
     check_hands,
     check_placement,
     evolve,
@@ -124,6 +126,12 @@ class Koenigrufen(Variant):
         ),
         "pass": EventSpec({"player": _is_str}, {}),
         "join": EventSpec({"player": _is_str}, {"card": _is_str}, cards=("card",)),
+        "tally": EventSpec(
+            {},
+            {"won": _is_bool, "partner": _is_str, "losers": _is_str_list},
+            players=("partner",),
+            player_lists=("losers",),
+        ),
     }
 
     # ------------------------------------------------------------------ deal
@@ -219,7 +227,125 @@ class Koenigrufen(Variant):
             return self._auction(state, typ, event, index)
         if typ == "forfeit":
             return self._forfeit(state, event)
+        if typ == "tally":
+            return self._tally(state, event)
         raise AssertionError(typ)  # pragma: no cover
+
+    def tally_placements(
+        self, event: Event, events: list[tuple[int, Event]], index: int
+    ) -> list[tuple[str, str]]:
+        """The tally's ``partner`` holds the card the standing bid (the last one before
+        it) called, when that bid is a durchmarsch with a called card."""
+        partner = event.get("partner")
+        if type(partner) is not str:
+            return []
+        called: object = None
+        for i, before in events:
+            if i >= index:
+                break
+            if type(before) is dict and before.get("type") == "bid":
+                called = before.get("called") if before.get("contract") in WITH_CALLED else None
+        return [(partner, called)] if type(called) is str else []
+
+    def _tally(self, state: KoenigState, event: Event) -> GameState:
+        """What the table counted (event-stream.md, "The tally"), after the auction."""
+        if state.phase != "play":
+            raise Illegal("out_of_order", "a tally comes after the auction")
+        if state.trick:
+            raise Illegal(
+                "out_of_order", "a tally comes between tricks, not with cards of a trick down"
+            )
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        contract = state.contract
+        assert contract is not None
+        if contract == "schurln":
+            for key in ("won", "partner"):
+                if key in event:
+                    raise Illegal(
+                        "invalid_tally",
+                        f"in schurln everyone plays for himself: the tally gives no {key}, "
+                        "only the losers",
+                        key,
+                    )
+            losers = event.get("losers")
+            if losers is None:
+                raise Illegal(
+                    "invalid_tally", "a tally of schurln names the loser or losers", "losers"
+                )
+            if not 1 <= len(losers) <= 3 or len(set(losers)) != len(losers):
+                raise Illegal(
+                    "invalid_tally",
+                    "a tally of schurln names one, two or three different losers",
+                    "losers",
+                )
+            decision = self._schurln_paid(state, [table.index[name] for name in losers], "tally")
+            return evolve(state, decision=decision)
+        if "losers" in event:
+            raise Illegal("invalid_tally", f"only schurln has losers, not {contract}", "losers")
+        if "won" not in event:
+            raise Illegal(
+                "invalid_tally",
+                "the tally says whether the declarer's side made its contract (won)",
+                "won",
+            )
+        won = event["won"]
+        d = state.declarer
+        side: tuple[int, ...]
+        changes: dict[str, Any] = {}
+        if contract in WITH_CALLED:
+            if "partner" in event:
+                name = event["partner"]
+                p = table.index[name]
+                holder = know.owner[state.high_called]
+                if holder != p:
+                    called = CODES[state.high_called]
+                    where = (
+                        f"the record puts it in {table.active[holder]}'s hand"
+                        if holder >= 0
+                        else f"the record shows all six cards of {name}"
+                    )
+                    raise Illegal(
+                        "invalid_tally",
+                        f"{name} cannot hold the called {called}: {where}",
+                        "partner",
+                    )
+            side = (d, state.partner)
+        elif contract == "durchmarsch_letzter":
+            side = (d,)
+            if "partner" in event:
+                name = event["partner"]
+                p = table.index[name]
+                if not won:
+                    raise Illegal(
+                        "invalid_tally",
+                        "only a won durchmarsch_letzter has a partner, the winner of the last "
+                        "trick",
+                        "partner",
+                    )
+                if p == d:
+                    raise Illegal(
+                        "invalid_tally",
+                        f"{name} is the declarer: the partner in durchmarsch_letzter is another "
+                        "player, the winner of the last trick",
+                        "partner",
+                    )
+                side = (d, p)
+                changes["partner"] = p
+            if not won and len(state.tricks) == 5:
+                raise Illegal(
+                    "invalid_tally",
+                    f"{table.active[d]} took the five recorded tricks: durchmarsch_letzter "
+                    "cannot be lost",
+                    "won",
+                )
+        else:
+            if "partner" in event:
+                raise Illegal("invalid_tally", f"{contract} has no partner to name", "partner")
+            side = (d,) if state.joiner < 0 else (d, state.joiner)
+        changes["decision"] = self._decision(state, won, side, "tally")
+        return evolve_with(state, changes)
 
     def _auction(self, state: KoenigState, typ: str, event: Event, index: int) -> GameState:
         table = state.table
@@ -819,12 +945,15 @@ class Koenigrufen(Variant):
 
     def _schurln(self, state: KoenigState) -> Decision:
         """Schurln played out: who took the most aces and tens pays."""
-        table = state.table
-        assert table is not None
         counts = [(cards & ACES_TENS).bit_count() for cards in state.won_cards]
         counts[state.tricks[-1][2]] += 1
         top = max(counts)
-        losers = [q for q in range(4) if counts[q] == top]
+        return self._schurln_paid(state, [q for q in range(4) if counts[q] == top], "played_out")
+
+    def _schurln_paid(self, state: KoenigState, losers: list[int], reason: str) -> Decision:
+        """Schurln settled: ``losers`` (active indexes) share the highest count."""
+        table = state.table
+        assert table is not None
         value = int(state.rules["values"]["schurln"])
         pay: dict[str, int] = {}
         k = len(losers)
@@ -836,12 +965,12 @@ class Koenigrufen(Variant):
             else:
                 pay[name] = value * (3 if k == 3 else 1)
         return Decision(
-            reason="played_out",
+            reason=reason,
             won=None,
             value=value,
             payouts=tuple(pay.items()),
             declarers=(),
-            tricks=6,
+            tricks=len(state.tricks),
         )
 
     def _forfeit(self, state: KoenigState, event: Event) -> GameState:

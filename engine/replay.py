@@ -283,7 +283,7 @@ def fold(
                         continue
                 new = apply(state, event, i)
         except Illegal as exc:
-            return state, EngineError(i, exc.code, exc.message)
+            return state, EngineError(i, exc.code, exc.message, exc.field)
         except NeedPartner as need:
             need.state = state
             need.position = k

@@ -26,6 +26,7 @@ ERROR_CODES: tuple[str, ...] = (
     "invalid_bid",
     "invalid_raise",
     "invalid_announcement",
+    "invalid_tally",
     "face_down_card_mismatch",
     "game_finished",
     "nothing_to_undo",
@@ -41,9 +42,13 @@ class EngineError:
     index: int
     code: str
     message: str
+    field: str | None = None  # the event's field at fault, where the rule names one
 
     def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "code": self.code, "message": self.message}
+        out: dict[str, Any] = {"index": self.index, "code": self.code, "message": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        return out
 
 
 _set_attr = object.__setattr__

@@ -167,6 +167,59 @@ _MSGIDS: tuple[str, ...] = (
     gettext_noop(
         "%(p)s laid %(card)s face down and must play it in the first trick, not %(card2)s"
     ),
+    # --- the tally (engine/fuchsen.py, engine/koenigrufen.py)
+    gettext_noop("a tally comes after the call"),
+    gettext_noop("a tally comes after the auction"),
+    gettext_noop("a tally comes between tricks, not with cards of a trick down"),
+    gettext_noop("a tally does not end the raising: the raising must end first"),
+    gettext_noop("a tally after the first trick gives no level: the recorded raises say it"),
+    gettext_noop("an alone game has no Hilfer who could say Fuchs"),
+    gettext_noop(
+        "a tally after the first trick does not say the Fuchs: the recorded first cards do"
+    ),
+    gettext_noop("nobody can have said Fuchs: the Macher holds the called card himself"),
+    gettext_noop("%(p)s cannot have said Fuchs: the record shows %(p)s lacks GO"),
+    gettext_noop("an alone game has no Hilfer: %(p)s cannot be one"),
+    gettext_noop("%(p)s cannot hold the called %(card)s: the record puts it in %(q)s's hand"),
+    gettext_noop("%(p)s cannot hold the called %(card)s: the record shows all six cards of %(p)s"),
+    gettext_noop(
+        "with no kontra the game ended after the first trick: the tally gives no %(rfield)s"
+    ),
+    gettext_noop(
+        "with kontra but no re the game ended after the first trick: the tally gives no %(rfield)s"
+    ),
+    gettext_noop("with no kontra the Macher's side won: the tally says it lost"),
+    gettext_noop("with kontra but no re the Macher's side lost: the tally says it won"),
+    gettext_noop("the game was played out: the tally says won or the Augen of the Macher's side"),
+    gettext_noop("the Augen lie between 0 and 121, not %(rvalue)s"),
+    gettext_noop("%(n)s Augen lose: the tally says the Macher's side won"),
+    gettext_noop("%(n)s Augen win: the tally says the Macher's side lost"),
+    gettext_noop("a Stilles Spiel needs the Macher's side to have won"),
+    gettext_noop("in a Stilles Spiel the Macher's side takes all 121 Augen, not %(n)s"),
+    gettext_noop(
+        "the Macher's side's recorded tricks already hold %(n)s Augen: it cannot have lost"
+    ),
+    gettext_noop(
+        "the opponents' recorded tricks already hold %(n)s Augen: the Macher's side cannot have won"
+    ),
+    gettext_noop(
+        "the recorded tricks leave the Macher's side between %(n)s and %(n2)s Augen, not %(n3)s"
+    ),
+    gettext_noop("the opponents won a recorded trick: no Stilles Spiel"),
+    gettext_noop(
+        "in schurln everyone plays for himself: the tally gives no %(rfield)s, only the losers"
+    ),
+    gettext_noop("a tally of schurln names the loser or losers"),
+    gettext_noop("a tally of schurln names one, two or three different losers"),
+    gettext_noop("only schurln has losers, not %(contract)s"),
+    gettext_noop("the tally says whether the declarer's side made its contract (won)"),
+    gettext_noop("only a won durchmarsch_letzter has a partner, the winner of the last trick"),
+    gettext_noop(
+        "%(p)s is the declarer: the partner in durchmarsch_letzter is another player, "
+        "the winner of the last trick"
+    ),
+    gettext_noop("%(p)s took the five recorded tricks: durchmarsch_letzter cannot be lost"),
+    gettext_noop("%(contract)s has no partner to name"),
     # --- the service's own stand-in for an error without details (games/services.py)
     gettext_noop("The engine rejected the record."),
 )
@@ -342,6 +395,7 @@ def _event_types() -> dict[str, str]:
         "join": pgettext("event type", "join"),
         "show": pgettext("event type", "show cards"),
         "forfeit": pgettext("event type", "forfeit"),
+        "tally": pgettext("event type", "enter the result"),
         "annul": pgettext("event type", "annul"),
         "undo": pgettext("event type", "undo"),
     }

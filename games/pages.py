@@ -177,6 +177,7 @@ def error_titles() -> dict[str, str]:
         "invalid_bid": _("This bid is not allowed"),
         "invalid_raise": _("This raise is not allowed"),
         "invalid_announcement": _("Fuchs cannot be announced here"),
+        "invalid_tally": _("The result does not fit the game"),
         "face_down_card_mismatch": _("The face-down card does not match"),
         "game_finished": _("The game is already decided"),
         "nothing_to_undo": _("Nothing to undo"),

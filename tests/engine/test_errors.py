@@ -373,3 +373,11 @@ def test_an_event_breaking_several_rules_gets_the_first_code_of_the_table() -> N
 def test_a_record_keeps_its_game_in_an_invalid_result() -> None:
     result = replay(record("koenigrufen", deal()))
     assert result.to_dict()["game"] == "koenigrufen"
+
+
+def test_it_rejects_a_tally_whose_fields_contradict_each_other() -> None:
+    # 60 Augen lose: the tally cannot also say the Macher's side won.
+    tally = {"type": "tally", "level": "re", "won": True, "augen": 60, "partner": "carl"}
+    result = fuchsen(deal(), call("bert", "E10"), tally)
+    assert error_of(result) == (2, "invalid_tally")
+    assert result.error is not None and result.error.field == "augen"

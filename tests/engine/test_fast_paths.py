@@ -18,7 +18,7 @@ from engine.generate import random_game
 from engine.replay import VARIANTS, RecordError, fold, prepare
 from engine.result import EngineError, Result
 from engine.rules import effective_rules
-from tests.engine._shared import CORPUS, load, need
+from tests.engine._shared import CORPORA, CORPUS, load, need
 from tests.engine.folds import fold_both, partner_needed, state_fields
 from tests.engine.records import call, deal, plays
 
@@ -191,10 +191,11 @@ def test_replay_with_candidates_equals_the_plain_replay() -> None:
 
 
 def test_replay_with_candidates_equals_the_plain_replay_on_the_corpus() -> None:
-    need(CORPUS)
-    for n, case in enumerate(load(CORPUS)):
-        record = case["record"]
-        assert replay(record).to_dict() == _plain_replay(record), n
+    for corpus in CORPORA:
+        need(corpus)
+        for n, case in enumerate(load(corpus)):
+            record = case["record"]
+            assert replay(record).to_dict() == _plain_replay(record), (corpus.name, n)
 
 
 # ----------------------------------------------------------------- knowledge

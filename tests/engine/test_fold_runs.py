@@ -6,16 +6,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.generate import random_game
-from tests.engine._shared import CORPUS, load, need
+from tests.engine._shared import CORPORA, load, need
 from tests.engine.folds import fold_both
 
 
 def test_runs_agree_with_the_event_by_event_fold_on_the_corpus() -> None:
-    need(CORPUS)
-    for n, case in enumerate(load(CORPUS)):
-        both = fold_both(case["record"])
-        if both is not None:
-            assert both[0] == both[1], f"corpus case {n}"
+    for corpus in CORPORA:
+        need(corpus)
+        for n, case in enumerate(load(corpus)):
+            both = fold_both(case["record"])
+            if both is not None:
+                assert both[0] == both[1], f"{corpus.name} case {n}"
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,4 +1,5 @@
-"""The 60 hand-checked examples in shared/examples replay to their expected results."""
+"""The hand-checked examples in shared/examples (1–60, and the tallies 61–70 in
+shared/examples/tally) replay to their expected results."""
 
 from __future__ import annotations
 
@@ -7,7 +8,12 @@ import pytest
 from engine import replay
 from tests.engine._shared import EXAMPLES, load, need, without_message
 
-NAMES = sorted(p.name for p in EXAMPLES.glob("*.json")) if EXAMPLES.exists() else []
+# Paths relative to ``EXAMPLES``: the tallies sit in its folder ``tally``.
+NAMES = (
+    sorted(str(p.relative_to(EXAMPLES)) for p in EXAMPLES.glob("**/*.json"))
+    if EXAMPLES.exists()
+    else []
+)
 
 
 @pytest.mark.parametrize("name", NAMES or ["(no examples)"])

@@ -113,10 +113,14 @@ def _cases(func: Any) -> Iterator[dict[str, Any]]:
         yield kwargs
 
 
-def _engine_test_errors() -> dict[str, dict[str, Any]]:
-    """Every error the records of ``tests/engine/test_errors.py`` make the engine report."""
+def _engine_test_errors(name: str = "test_errors") -> dict[str, dict[str, Any]]:
+    """Every error the records of ``tests/engine/<name>.py`` make the engine report
+    (its property tests left out)."""
+    import importlib
+
     import tests.engine.records as engine_records
-    import tests.engine.test_errors as module
+
+    module = importlib.import_module(f"tests.engine.{name}")
 
     errors: dict[str, dict[str, Any]] = {}
     original = engine.replay
@@ -132,8 +136,10 @@ def _engine_test_errors() -> dict[str, dict[str, Any]]:
         mock.patch.object(module, "replay", replay),
         mock.patch.object(engine_records, "replay", replay),
     ):
-        for name, func in sorted(vars(module).items()):
-            if name.startswith("test_") and callable(func):
+        for test, func in sorted(vars(module).items()):
+            if test.startswith("test_") and callable(func):
+                if getattr(func, "is_hypothesis_test", False):
+                    continue
                 for kwargs in _cases(func):
                     func(**kwargs)
     return errors
@@ -142,6 +148,13 @@ def _engine_test_errors() -> dict[str, dict[str, Any]]:
 def test_every_engine_message_of_the_engines_error_tests_reads_as_a_german_sentence() -> None:
     errors = _engine_test_errors()
     assert len(errors) > 40
+    for error in errors.values():
+        _assert_german_sentence(error)
+
+
+def test_every_engine_message_of_the_tally_tests_reads_as_a_german_sentence() -> None:
+    errors = _engine_test_errors("test_tally")
+    assert sum(error["code"] == "invalid_tally" for error in errors.values()) > 25
     for error in errors.values():
         _assert_german_sentence(error)
 
@@ -246,6 +259,8 @@ SAMPLES = {
     "suit": "Grün",
     "type": "play",
     "n": "1000000",
+    "n2": "90",
+    "n3": "12",
     "rule": "min_value",
 }
 
