@@ -131,9 +131,7 @@ class Form:
 
 def _error_text(error: dict[str, Any], club: Club) -> str:
     code = str(error.get("code", ""))
-    titles = error_titles()
-    titles["invalid_tally"] = _("The result does not fit the record")
-    title = titles.get(code, _("Not accepted"))
+    title = error_titles().get(code, _("Not accepted"))
     sentence = explain(error, _names(club), face=club.card_face)
     return sentence if sentence.startswith(title) else f"{title}: {sentence}"
 
