@@ -9,7 +9,7 @@ The view may do this extra work; ``replay`` does not.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.cards import CODES, INDEX, bits
@@ -110,6 +110,8 @@ class TableView:
     augen: Mapping[str, int] | None = None
     legal: Legal = field(default_factory=Legal)
     events_effective: int = 0
+    # What a ``tally`` appended now may say (``tally_options``), or None when none may.
+    tally: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -133,7 +135,17 @@ class TableView:
             "augen": dict(self.augen) if self.augen is not None else None,
             "legal": self.legal.to_dict(),
             "events_effective": self.events_effective,
+            "tally": _plain(self.tally),
         }
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as fresh JSON-ready lists and dicts (a caller may change them)."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 # ----------------------------------------------------------------------------- legal
@@ -146,7 +158,10 @@ def _with_event_knowledge(state: GameState, event: Event, index: int) -> GameSta
     if know is None or table is None:
         return state
     try:
-        pairs = state.variant.placements(event, table)
+        if event.get("type") == "tally":
+            pairs = _tally_placements(state, event)
+        else:
+            pairs = state.variant.placements(event, table)
     except (KeyError, TypeError):
         return state
     owner = list(know.owner)
@@ -175,6 +190,19 @@ def _with_event_knowledge(state: GameState, event: Event, index: int) -> GameSta
     if not changed:
         return state
     return evolve(state, know=Knowledge(tuple(owner), tuple(known), tuple(placed), blank))
+
+
+def _tally_placements(state: GameState, event: Event) -> list[tuple[str, str]]:
+    """The called card a tally's ``partner`` holds (``Variant.tally_placements``, read
+    off the state instead of the events)."""
+    partner = event.get("partner")
+    if type(partner) is not str:
+        return []
+    if isinstance(state, FuchsenState) and not state.alone and state.called >= 0:
+        return [(partner, CODES[state.called])]
+    if isinstance(state, KoenigState) and state.contract in WITH_CALLED:
+        return [(partner, CODES[state.high_called])]
+    return []
 
 
 def accepts(state: GameState, event: Event, index: int) -> bool:
@@ -318,6 +346,125 @@ def _turn_options(state: FuchsenState, index: int, name: str) -> tuple[str, ...]
     return tuple(turn)
 
 
+def tally_options(states: list[GameState], index: int) -> dict[str, Any] | None:
+    """What a ``tally`` appended as event number ``index`` may say, for the record whose
+    states (one, or one per candidate partner still possible) are ``states``; None
+    when no tally may stand now. The keys are those of the tally contract: ``kind``
+    (``"pure"``/``"late"``), ``fields`` (only those that may stand, each with
+    ``required`` and its choices or range) and ``needs_outcome``. Every offer is
+    tried with ``apply``, so the page never offers a tally the engine would refuse.
+    """
+    open_states = [
+        s
+        for s in states
+        if s.table is not None and s.decision is None and not s.annulled and s.phase == "play"
+    ]
+    if not open_states:
+        return None
+    first = open_states[0]
+    if isinstance(first, FuchsenState):
+        return _fuchsen_tally([s for s in open_states if isinstance(s, FuchsenState)], index)
+    if isinstance(first, KoenigState):
+        return _koenig_tally([s for s in open_states if isinstance(s, KoenigState)], index)
+    return None  # pragma: no cover - only two games
+
+
+def _tried(states: list[Any], event: dict[str, Any], index: int) -> list[Any]:
+    """The states among ``states`` that accept ``event``."""
+    return [s for s in states if accepts(s, {"type": "tally", **event}, index)]
+
+
+def _partner_choices(states: list[Any], index: int, probe: dict[str, Any]) -> list[str]:
+    """The players a tally may name as the partner: each candidate's state tried with
+    him named (``probe`` the rest of a tally that state accepts)."""
+    names: list[str] = []
+    for s in states:
+        table = s.table
+        for name in table.active:
+            if name not in names and accepts(s, {"type": "tally", **probe, "partner": name}, index):
+                names.append(name)
+    return [n for n in states[0].table.active if n in names]
+
+
+def _fuchsen_tally(states: list[FuchsenState], index: int) -> dict[str, Any] | None:
+    first = states[0]
+    if first.trick or (first.tricks and not first.raising_ended):
+        return None
+    pure = not first.tricks
+    fields: dict[str, Any] = {}
+    if pure:
+        choices = []
+        for k in range(len(FUCHSEN_LEVELS) + 1):
+            level = FUCHSEN_LEVELS[k - 1] if k else None
+            played_out = k >= 2
+            probes = [{"level": level, "won": True}, {"level": level, "won": False}]
+            if not any(_tried(states, probe, index) for probe in probes):
+                continue
+            choices.append(
+                {"level": level, "played_out": played_out, "played_out_with_fuchs": k != 1}
+            )
+        if not choices:
+            return None
+        fields["level"] = {"required": False, "choices": choices}
+        probe: dict[str, Any] = {"level": "re", "won": True}
+    else:
+        probes = [{"won": True}, {"won": False}]
+        if not any(_tried(states, p, index) for p in probes):
+            return None
+        probe = next(p for p in probes if _tried(states, p, index))
+    fields["won"] = {"required": False}
+    low, high = 0, 121
+    if not pure:
+        ranges = [_augen_range(s) for s in states]
+        low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
+    fields["augen"] = {"required": False, "min": low, "max": high}
+    if _tried(states, {**probe, "won": True, "silent": True}, index):
+        fields["silent"] = {"required": False}
+    if pure and not first.alone and not first.own_card:
+        fields["fuchs"] = {"required": False}
+    if not first.alone:
+        partners = _partner_choices(states, index, probe)
+        if partners:
+            fields["partner"] = {"required": False, "choices": partners}
+    return {"kind": "pure" if pure else "late", "fields": fields, "needs_outcome": not pure}
+
+
+def _augen_range(state: FuchsenState) -> tuple[int, int]:
+    """The Augen of the Macher's side the recorded tricks still allow."""
+    side = state.won_cards[state.macher]
+    if state.hilfer >= 0:
+        side |= state.won_cards[state.hilfer]
+    every = 0
+    for cards in state.won_cards:
+        every |= cards
+    return augen_of(side), 121 - augen_of(every & ~side)
+
+
+def _koenig_tally(states: list[KoenigState], index: int) -> dict[str, Any] | None:
+    first = states[0]
+    table = first.table
+    assert table is not None
+    if first.trick:
+        return None
+    kind = "late" if first.tricks else "pure"
+    fields: dict[str, Any] = {}
+    if first.contract == "schurln":
+        if not _tried(states, {"losers": [table.active[0]]}, index):
+            return None
+        fields["losers"] = {"required": True, "choices": list(table.active), "min": 1, "max": 3}
+        return {"kind": kind, "fields": fields, "needs_outcome": False}
+    probes = [{"won": True}, {"won": False}]
+    good = [p for p in probes if _tried(states, p, index)]
+    if not good:
+        return None
+    fields["won"] = {"required": True}
+    if first.contract in WITH_CALLED or first.contract == "durchmarsch_letzter":
+        partners = _partner_choices(states, index, {"won": True})
+        if partners:
+            fields["partner"] = {"required": False, "choices": partners}
+    return {"kind": kind, "fields": fields, "needs_outcome": True}
+
+
 def _merge(a: Legal, b: Legal) -> Legal:
     def union(x: tuple[Any, ...], y: tuple[Any, ...]) -> tuple[Any, ...]:
         return x + tuple(v for v in y if v not in x)
@@ -363,10 +510,13 @@ def table_view(record: object) -> TableView:
         return TableView(game=result.game, status=result.status, result=result)
     state = states[0]
     legal = Legal()
+    tally: dict[str, Any] | None = None
     if result.status != "invalid":
         for s in states:
             legal = _merge(legal, legal_moves(s, next_index))
-    return _describe(state, result, legal, len(events), partner_known=len(states) == 1)
+        tally = tally_options(states, next_index)
+    view = _describe(state, result, legal, len(events), partner_known=len(states) == 1)
+    return replace(view, tally=tally) if tally is not None else view
 
 
 def _result_of(variant: Variant, state: GameState, error: EngineError | None) -> Result:

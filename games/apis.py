@@ -356,6 +356,13 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     house_rules = serializers.JSONField(source="game.house_rules")
     players = serializers.DictField(child=serializers.CharField(), help_text="{id: display name}")
     state = serializers.JSONField(help_text="engine.table_view(record).to_dict()")
+    tally = serializers.JSONField(
+        allow_null=True,
+        help_text=(
+            "What a tally appended now may say (state.tally): kind, fields, needs_outcome; "
+            "null when no tally may be recorded now."
+        ),
+    )
     result = serializers.JSONField(source="game.result")
     last_seq = serializers.IntegerField(source="game.last_seq")
     created_at = serializers.DateTimeField(source="game.created_at")
@@ -416,6 +423,7 @@ def _game_data(
         "house_rules": game.house_rules,
         "players": players,
         "state": state,
+        "tally": state.get("tally"),
         "result": game.result,
         "last_seq": game.last_seq,
         "created_at": iso_datetime(game.created_at, tz),
@@ -627,11 +635,26 @@ class GameStartApi(GamesApi):
             allow_null=True,
             help_text="dealer, players, optional hands, removed, sitting_out (ids as strings)",
         )
+        events = serializers.ListField(
+            child=serializers.DictField(),
+            required=False,
+            max_length=MAX_EVENTS_PER_REQUEST,
+            help_text=(
+                "More events of the game, appended with the deal in the same transaction (all "
+                "or nothing); the first may be the deal itself, e.g. deal, call, tally."
+            ),
+        )
+        dry_run = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="true: answer (200) with the game as it would be; nothing is written.",
+        )
 
     @extend_schema(
         request=InputSerializer,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
+            200: GameDetailSerializer,
             201: GameDetailSerializer,
             409: ConflictSerializer,
             422: EngineRejectionSerializer,
@@ -648,10 +671,25 @@ class GameStartApi(GamesApi):
             raise serializers.ValidationError(
                 {"deal": [_("The deal is too large or contains a NUL character.")]}
             )
+        events = [dict(event) for event in serializer.validated_data.get("events") or []]
+        for i, event in enumerate(events):
+            if _json_size(event) > MAX_EVENT_BYTES or _has_nul(event):
+                raise serializers.ValidationError(
+                    {
+                        "events": [
+                            _("Event %(i)d is too large or contains a NUL character.") % {"i": i}
+                        ]
+                    }
+                )
+        dry_run = serializer.validated_data["dry_run"]
+        if dry_run:
+            key = None  # nothing is written, not even the answer
 
         def work() -> tuple[int, Any]:
-            started = services.game_started(evening=evening, user=request.user, deal=deal)
-            return status.HTTP_201_CREATED, _game_data(
+            started = services.game_started(
+                evening=evening, user=request.user, deal=deal, events=events, dry_run=dry_run
+            )
+            return status.HTTP_200_OK if dry_run else status.HTTP_201_CREATED, _game_data(
                 started.game,
                 record=started.record,
                 rows=started.rows,
@@ -724,6 +762,14 @@ class GameEventAppendApi(GamesApi):
                 "events this request appended (the rest of the answer is the same)."
             ),
         )
+        dry_run = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text=(
+                "true: judge the events as for a real append and answer (200) with the game as "
+                "it would be; nothing is written (no event, no idempotency record, no ledger)."
+            ),
+        )
 
         def validate_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for i, event in enumerate(events):
@@ -742,6 +788,7 @@ class GameEventAppendApi(GamesApi):
         request=InputSerializer,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
+            200: GameAppendAnswerSerializer,
             201: GameAppendAnswerSerializer,
             409: ConflictSerializer,
             422: EngineRejectionSerializer,
@@ -762,10 +809,15 @@ class GameEventAppendApi(GamesApi):
 
             fingerprint = self.fingerprint(request) if key is not None else ""
 
+            dry_run = data["dry_run"]
+            if dry_run:
+                key = None  # a dry run stores no answer: a retry simply judges again
+
             def respond(appended: services.Appended) -> tuple[int, Any]:
                 # Built from what the append read and wrote: no second look at the events.
-                return status.HTTP_201_CREATED, appended_data(
-                    appended, answer=data["answer"], names=locked.seat_names
+                return (
+                    status.HTTP_200_OK if dry_run else status.HTTP_201_CREATED,
+                    appended_data(appended, answer=data["answer"], names=locked.seat_names),
                 )
 
             def work() -> tuple[int, Any]:
@@ -781,6 +833,7 @@ class GameEventAppendApi(GamesApi):
                     fingerprint=fingerprint,
                     # The evening's seated players, read with the lock: the club's.
                     club_players={int(pk) for pk in locked.seat_names},
+                    dry_run=dry_run,
                 )
                 assert appended.answer is not None
                 return appended.answer

@@ -42,9 +42,9 @@ def split_event(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 
 def _renamed(value: Any, names: dict[str, str], key: str) -> Any:
-    if key in ("player", "dealer", "sitting_out") and isinstance(value, str):
+    if key in ("player", "dealer", "sitting_out", "partner") and isinstance(value, str):
         return names.get(value, value)
-    if key == "players" and isinstance(value, list):
+    if key in ("players", "losers") and isinstance(value, list):
         return [names.get(v, v) if isinstance(v, str) else v for v in value]
     if key == "hands" and isinstance(value, dict):
         return {names.get(k, k): v for k, v in value.items()}
@@ -53,7 +53,8 @@ def _renamed(value: Any, names: dict[str, str], key: str) -> Any:
 
 def renamed_events(events: list[Any], names: dict[str, str]) -> list[Any]:
     """``events`` with the players renamed by ``names`` in every field that names one
-    (``player``, ``dealer``, ``sitting_out``, ``players``, the keys of ``hands``).
+    (``player``, ``dealer``, ``sitting_out``, ``players``, the keys of ``hands``, a
+    tally's ``partner`` and ``losers``).
 
     Names not in ``names`` and anything that is not an event object stay as they
     are (the engine judges them later); the input is untouched.

@@ -147,7 +147,8 @@ def game_record(*, game: Game, events: list[GameEvent] | None = None) -> dict[st
 
 
 def record_player_names(record: dict[str, Any]) -> set[str]:
-    """Every player name a record mentions (deal seats, dealer, hands, ``player`` fields)."""
+    """Every player name a record mentions (deal seats, dealer, hands, ``player`` fields,
+    a tally's ``partner`` and ``losers``)."""
     names: set[str] = set()
     events = record.get("events") if isinstance(record, dict) else None
     if not isinstance(events, list):
@@ -156,8 +157,11 @@ def record_player_names(record: dict[str, Any]) -> set[str]:
         if not isinstance(event, dict):
             continue
         candidates: list[Any] = [event.get("player"), event.get("dealer"), event.get("sitting_out")]
+        candidates.append(event.get("partner"))
         if isinstance(event.get("players"), list):
             candidates.extend(event["players"])
+        if isinstance(event.get("losers"), list):
+            candidates.extend(event["losers"])
         if isinstance(event.get("hands"), dict):
             candidates.extend(event["hands"].keys())
         names.update(name for name in candidates if isinstance(name, str) and name)

@@ -11,6 +11,7 @@ ones only if the whole record is still valid.
 
 from __future__ import annotations
 
+import copy
 import datetime
 import hashlib
 import json
@@ -381,12 +382,17 @@ def game_events_append(
     expected_seq: int,
     events: list[dict[str, Any]],
     idempotency_key: str | None = None,
+    dry_run: bool = False,
 ) -> Game:
     """Append ``events`` to the game if the client saw its latest state and the record stays valid.
 
     Raises ``StaleSequence`` if ``expected_seq`` is not the game's ``last_seq``,
     ``EngineRejected`` (nothing written) if the engine finds the combined record
     invalid, ``EveningClosed`` if the evening is closed.
+
+    ``dry_run``: judge the events exactly so, but write nothing (no event, no
+    idempotency record, no ledger): the answer is the game as it would be, an
+    unsaved copy (the page shows a tally's payouts before it is saved).
     """
     return game_events_record(
         game=game,
@@ -394,6 +400,7 @@ def game_events_append(
         expected_seq=expected_seq,
         events=events,
         idempotency_key=idempotency_key,
+        dry_run=dry_run,
     ).game
 
 
@@ -409,8 +416,12 @@ def game_events_record(
     answer: Callable[[Appended], tuple[int, Any]] | None = None,
     fingerprint: str = "",
     club_players: Collection[int] = (),
+    dry_run: bool = False,
 ) -> Appended:
     """``game_events_append``, also returning the events and the record (for the answer).
+
+    ``dry_run``: as ``game_events_append``'s; ``appended.game`` is then an unsaved
+    copy of the game as it would be, and no idempotency key is written.
 
     ``locked=True`` is the caller's word that it runs this inside its own
     transaction, has locked ``game``'s row in it with ``game_lock`` (which reads
@@ -431,6 +442,7 @@ def game_events_record(
         "answer": answer,
         "fingerprint": fingerprint,
         "club_players": club_players,
+        "dry_run": dry_run,
     }
     if locked:
         # No atomic block of its own, not even without a savepoint: leaving one by
@@ -454,6 +466,7 @@ def _record(
     answer: Callable[[Appended], tuple[int, Any]] | None,
     fingerprint: str,
     club_players: Collection[int],
+    dry_run: bool = False,
 ) -> Appended:
     evening = game.evening
     if not evening.is_open:
@@ -477,8 +490,18 @@ def _record(
     if result.status == "invalid":
         raise EngineRejected(error=_error_dict(result), event_offset=len(stored))
     new = _new_events(game, events, first_seq=game.last_seq + 1, user=user, key=idempotency_key)
+    if dry_run:
+        # The game as it would be: a copy, so that the caller's instance stays as stored.
+        game = copy.copy(game)
     game.last_seq += len(events)
     _apply_result(game, result, record, club_players=club_players)
+    if dry_run:
+        appended = Appended(
+            game=game, rows=stored + new.rows(), new_from=len(stored), record=record, state=state
+        )
+        if answer is not None:
+            appended.answer = answer(appended)
+        return appended
     # Only a finished game holds money, and every change of status syncs the ledger
     # in its own transaction: a game in progress before and after this append holds
     # nothing and needs no sync (which would cost three queries and two savepoints on
@@ -602,8 +625,27 @@ class Started:
 
 
 @transaction.atomic
-def game_started(*, evening: Evening, user: Any, deal: dict[str, Any] | None = None) -> Started:
-    """``game_start``, also returning the game's event, record, names and table."""
+def game_started(
+    *,
+    evening: Evening,
+    user: Any,
+    deal: dict[str, Any] | None = None,
+    events: list[dict[str, Any]] | None = None,
+    dry_run: bool = False,
+) -> Started:
+    """``game_start``, also returning the game's events, record, names and table.
+
+    ``events``: more events of the game, appended with the deal in the same
+    transaction (all or nothing: ``EngineRejected`` names the engine's index in the
+    whole record, deal first, and no game is written). Their first may be the deal
+    itself (when no ``deal`` is given): one request records a whole deal, e.g. the
+    deal, the call and a ``tally``. ``dry_run``: judge it all the same, write
+    nothing, and return the game as it would be (unsaved, without id or number).
+    """
+    events = list(events or [])
+    if deal is None and events and isinstance(events[0], dict) and events[0].get("type") == "deal":
+        deal = {k: v for k, v in events[0].items() if k != "type"}
+        events = events[1:]
     evening = _lock_evening(evening)
     house_rules = selectors.evening_house_rules(evening=evening)
     if deal is None:
@@ -619,22 +661,36 @@ def game_started(*, evening: Evening, user: Any, deal: dict[str, Any] | None = N
             raise ValidationError(
                 {"deal": _("The deal may seat only players at this evening's table (by id).")}
             )
-    record = {"game": evening.game_kind, "rules": house_rules or None, "events": [deal_event]}
+    _check_deals_seat_club_players(evening, events)
+    all_events = [deal_event, *events]
+    record = {"game": evening.game_kind, "rules": house_rules or None, "events": all_events}
     # One replay judges the deal and draws the table the answer shows.
     state, result = selectors.table_state_and_result(record=record)
     if result is None:
         result = _replay(record)
     if result.status == "invalid":
         raise EngineRejected(error=_error_dict(result), event_offset=0)
+    # The deal seats only the evening's players (checked above, or proposed).
+    club_players = {int(pk) for pk in seated}
+    if dry_run:
+        game = Game(
+            evening=evening,
+            game_kind=evening.game_kind,
+            house_rules=house_rules,
+            last_seq=len(all_events),
+            created_at=timezone.now(),
+        )
+        _apply_result(game, result, record, club_players=club_players)
+        rows = _new_events(game, all_events, first_seq=1, user=user, key=None).rows()
+        return Started(game=game, rows=rows, record=record, names=seated, state=state)
     game, rows = _new_game(
         evening=evening,
         user=user,
         house_rules=house_rules,
-        events=[deal_event],
+        events=all_events,
         result=result,
         record=record,
-        # The deal seats only the evening's players (checked above, or proposed).
-        club_players={int(pk) for pk in seated},
+        club_players=club_players,
     )
     return Started(game=game, rows=rows, record=record, names=seated, state=state)
 

@@ -643,3 +643,100 @@ def test_the_express_paths_leave_a_record_with_a_tally_to_the_fold(game: str) ->
     variant: Any = VARIANTS[game]
     assert express(variant, effective_rules(game, None), record["events"]) is not None
     assert express(variant, effective_rules(game, None), events) is None
+
+
+# ----------------------------------------------------------------- the table view
+
+
+def _view_tally(*events: Any, game: str = "fuchsen") -> Any:
+    from engine.view import table_view
+
+    return table_view({"game": game, "events": list(events)}).to_dict()["tally"]
+
+
+def test_the_view_offers_a_pure_tally_after_the_call() -> None:
+    offer = _view_tally(deal(), call("bert", "E10"))
+    assert offer["kind"] == "pure" and offer["needs_outcome"] is False
+    levels = offer["fields"]["level"]["choices"]
+    assert levels[0] == {"level": None, "played_out": False, "played_out_with_fuchs": True}
+    assert levels[1] == {"level": "kontra", "played_out": False, "played_out_with_fuchs": False}
+    assert [c["level"] for c in levels[2:]] == [
+        "re", "supp", "mort", "hirsch", "bock", "feuer", "end"
+    ]  # fmt: skip
+    assert offer["fields"]["partner"]["choices"] == ["anna", "carl", "dora", "emil"]
+    assert {"won", "augen", "silent", "fuchs"} <= set(offer["fields"])
+
+
+def test_the_view_offers_a_late_tally_with_the_augen_the_tricks_allow() -> None:
+    offer = _view_tally(deal(hands=HANDS5), call("bert", "E10"), *RAISED)
+    assert offer["kind"] == "late" and offer["needs_outcome"] is True
+    assert "level" not in offer["fields"] and "fuchs" not in offer["fields"]
+    assert offer["fields"]["augen"] == {"required": False, "min": 25, "max": 121}
+    assert offer["fields"]["partner"]["choices"] == ["carl"]
+
+
+def test_the_view_offers_no_tally_in_a_trick_before_the_raising_ended_or_after_the_end() -> None:
+    assert _view_tally(deal(), call("bert", "E10"), TRICK1[0]) is None
+    assert _view_tally(deal(hands=HANDS5), call("bert", "E10"), *RAISED[:-1]) is None
+    assert _view_tally(deal(), call("bert", "E10"), tally(level="re", won=True)) is None
+    assert _view_tally(deal()) is None
+
+
+def test_the_view_offers_no_fuchs_and_no_partner_in_an_alone_game() -> None:
+    offer = _view_tally(deal(hands=_alone_hands()), call("bert", alone=True))
+    assert "fuchs" not in offer["fields"] and "partner" not in offer["fields"]
+
+
+def test_the_view_offers_koenigrufen_tallies_after_the_auction() -> None:
+    assert _view_tally(deal(FOUR), bid("bert", "bettler"), game="koenigrufen") is None
+    offer = _view_tally(deal(FOUR), *AUCTION_BETTLER, game="koenigrufen")
+    assert offer["fields"] == {"won": {"required": True}}
+    offer = _view_tally(deal(FOUR), *DURCHMARSCH, game="koenigrufen")
+    assert offer["fields"]["partner"]["choices"] == ["anna", "carl", "dora"]
+    offer = _view_tally(deal(FOUR), *AUCTION_SCHURLN, game="koenigrufen")
+    assert offer["fields"] == {"losers": {"required": True, "choices": FOUR, "min": 1, "max": 3}}
+
+
+_PROBES: list[dict[str, Any]] = [
+    {"won": True},
+    {"won": False},
+    {"level": None},
+    {"level": "kontra"},
+    {"level": "re", "won": True},
+]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 2**32),
+    st.sampled_from([("fuchsen", 4), ("fuchsen", 5), ("koenigrufen", 4)]),
+    st.booleans(),
+    st.integers(1, 40),
+)
+def test_the_view_offers_a_tally_exactly_where_the_engine_takes_one(
+    seed: int, game: tuple[str, int], hands: bool, cut: int
+) -> None:
+    from engine.view import table_view
+
+    record = random_game(seed, game[0], game[1], hands=hands)
+    record = {**record, "events": record["events"][:cut]}
+    offer = table_view(record).to_dict()["tally"]
+    players = record["events"][0]["players"]
+    probes = [*_PROBES, {"losers": [players[0]]}]
+    taken = [
+        p
+        for p in probes
+        if replay({**record, "events": [*record["events"], tally(**p)]}).status != "invalid"
+    ]
+    assert (offer is not None) == bool(taken), (offer, taken)
+    if offer is None:
+        return
+    fields = offer["fields"]
+    base = taken[0]
+    for name in fields.get("partner", {}).get("choices", []):
+        with_partner = [*record["events"], tally(**base, partner=name)]
+        assert replay({**record, "events": with_partner}).status != "invalid", name
+    if "augen" in fields and offer["kind"] == "late":
+        for augen in (fields["augen"]["min"], fields["augen"]["max"]):
+            events = [*record["events"], tally(augen=augen)]
+            assert replay({**record, "events": events}).status != "invalid", augen
