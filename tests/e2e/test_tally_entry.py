@@ -141,9 +141,9 @@ def _check_settlement(
     names = {p.pk: n for n, p in players.items()}
     net: Counter[str] = Counter()
     for t in transfers:
-        net[names[t.payer_id]] += t.amount
-        net[names[t.payee_id]] -= t.amount
-    # Paying the plan clears every balance: each pays what he owes, gets what he is owed.
+        net[names[t.payee_id]] += t.amount
+        net[names[t.payer_id]] -= t.amount
+    # Paying the plan clears every balance: each gets what he is owed, pays what he owes.
     assert {n: v for n, v in net.items() if v} == {n: v for n, v in expected.items() if v}
     assert len(transfers) <= len([v for v in expected.values() if v]) - 1
     assert page.query_selector_all("#transfers li.transfer")
@@ -183,20 +183,20 @@ def test_a_fuchsen_evening_of_nine_deals_entered_by_tally_balances_as_worked_out
     )
     print(f"\nFuchsen, played out (Re, won): {taps} taps, 1 saving request")
     assert taps <= 6
-    expected += fuchsen_partner(seated, "bert", "carl", True, V["re"])
+    expected.update(fuchsen_partner(seated, "bert", "carl", True, V["re"]))
     assert _balances(evening, players) == {n: expected[n] for n in seated}
 
     # 2. No Kontra: the Macher's side wins at the minimum, nothing more to say.
     taps = form.deal([("macher", "dora"), ("called", "GA"), ("partner", "emil"), ("level", "-")])
     print(f"Fuchsen, no Kontra: {taps} taps")
-    expected += fuchsen_partner(seated, "dora", "emil", True, V["none"])
+    expected.update(fuchsen_partner(seated, "dora", "emil", True, V["none"]))
 
     # 3. Kontra without Re: the opponents win at the minimum.
     taps = form.deal(
         [("macher", "anna"), ("called", "SA"), ("partner", "bert"), ("level", "kontra")]
     )
     print(f"Fuchsen, Kontra without Re: {taps} taps")
-    expected += fuchsen_partner(seated, "anna", "bert", False, V["kontra"])
+    expected.update(fuchsen_partner(seated, "anna", "bert", False, V["kontra"]))
 
     # 4. Stilles Spiel at Supp: the opponents took no trick.
     form.pick("macher:" + form.ids["carl"])
@@ -209,7 +209,7 @@ def test_a_fuchsen_evening_of_nine_deals_entered_by_tally_balances_as_worked_out
     assert no_horizontal_scroll(page)
     assert "+70" in form.payouts_shown()  # the engine's payouts, before saving
     form.save()
-    expected += fuchsen_partner(seated, "carl", "dora", True, V["supp"] + SILENT_BONUS)
+    expected.update(fuchsen_partner(seated, "carl", "dora", True, V["supp"] + SILENT_BONUS))
 
     # 5. Re, won — and afterwards it comes out that Anna, the Hilfer, held the Fuchs.
     form.deal(
@@ -217,7 +217,7 @@ def test_a_fuchsen_evening_of_nine_deals_entered_by_tally_balances_as_worked_out
     )
     games = list(Game.objects.filter(evening=evening).order_by("number"))
     _follow_up(page, form, games[-1], "forgotten:1")
-    expected += fuchsen_partner(seated, "emil", "anna", False, FUCHS_PENALTY + V["re"])
+    expected.update(fuchsen_partner(seated, "emil", "anna", False, FUCHS_PENALTY + V["re"]))
     assert Game.objects.get(pk=games[-1].pk).result["reason"] == "fuchs_forgotten"
 
     # 6. Saved without the Hilfer: lost at Re, the payouts wait; Dora is named later.
@@ -226,7 +226,7 @@ def test_a_fuchsen_evening_of_nine_deals_entered_by_tally_balances_as_worked_out
     assert waiting is not None and waiting.status == Game.Status.IN_PROGRESS
     assert waiting.result["awaiting"] == "partner"
     _follow_up(page, form, waiting, "partner:" + form.ids["dora"])
-    expected += fuchsen_partner(seated, "bert", "dora", False, V["re"])
+    expected.update(fuchsen_partner(seated, "bert", "dora", False, V["re"]))
     assert Game.objects.get(pk=waiting.pk).status == Game.Status.FINISHED
 
     # 7. Fuchs announced without Kontra: played out; the Augen typed on the number pad.
@@ -240,7 +240,7 @@ def test_a_fuchsen_evening_of_nine_deals_entered_by_tally_balances_as_worked_out
             ("augen", "70"),
         ]
     )
-    expected += fuchsen_partner(seated, "anna", "carl", True, V["none"])
+    expected.update(fuchsen_partner(seated, "anna", "carl", True, V["none"]))
 
     # 8. Fuchs forgotten, said in the form: Emil held it and kept quiet; alone after it.
     form.deal(
@@ -253,11 +253,11 @@ def test_a_fuchsen_evening_of_nine_deals_entered_by_tally_balances_as_worked_out
             ("forgotten", ""),
         ]
     )
-    expected += fuchsen_partner(seated, "dora", "emil", False, FUCHS_PENALTY + V["re"])
+    expected.update(fuchsen_partner(seated, "dora", "emil", False, FUCHS_PENALTY + V["re"]))
 
     # 9. Alone (Herausspielen), Hirsch, lost.
     form.deal([("macher", "carl"), ("called", "alone"), ("level", "hirsch"), ("won", "0")])
-    expected += fuchsen_alone(seated, "carl", False, V["hirsch"])
+    expected.update(fuchsen_alone(seated, "carl", False, V["hirsch"]))
 
     assert Game.objects.filter(evening=evening, status=Game.Status.FINISHED).count() == 9
     assert sum(expected.values()) == 0
