@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import pages
+from games import pages, tally_pages
 
 urlpatterns = [
     path("clubs/<slug:slug>/book/", pages.club_book, name="club-book"),
@@ -29,6 +29,8 @@ urlpatterns = [
     path("evenings/<int:evening_id>/payments/new/", pages.payment_new, name="payment-new-page"),
     path("evenings/<int:evening_id>/import/", pages.evening_import, name="evening-import-page"),
     path("evenings/<int:evening_id>/new-game/", pages.game_new, name="game-new"),
+    path("evenings/<int:evening_id>/tally/", tally_pages.evening_tally, name="evening-tally"),
     path("games/<int:game_id>/", pages.game_page, name="game-page"),
+    path("games/<int:game_id>/tally/", tally_pages.game_tally, name="game-tally"),
     path("games/<int:game_id>/replay/", pages.game_replay, name="game-replay"),
 ]

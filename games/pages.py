@@ -489,9 +489,17 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
     # Who may be named in a payment typed here: everyone who sat at the evening.
     history = selectors.evening_seats(evening=evening, active_only=False)
     payers = {seat.player.pk: seat.player for seat in history}
+    can_record = role_at_least(membership.role, Role.SCORER)
+    tally = None
+    if can_record and evening.is_open and proposal is not None and proposal.event is not None:
+        from games.tally_pages import evening_form
+
+        tally = evening_form(request, evening)
     context = {
         "club": club,
         "evening": evening,
+        "tally": tally,
+        "tally_action": reverse("evening-tally", args=[evening.pk]),
         "payers": sorted(payers.values(), key=lambda p: p.display_name.lower()),
         "rule_profile": profile if profile and profile.game_kind == evening.game_kind else None,
         "membership": membership,

@@ -1,0 +1,612 @@
+""" "Ergebnis eintragen": a deal recorded as the table counted it (a ``tally``).
+
+The form is server-rendered; every tap posts it (through htmx where it runs,
+as a plain form otherwise) and the answer is the form drawn again with the
+next choices. What the form offers comes from the engine's table view of the
+record so far (its ``legal`` moves and its ``tally`` fields), and the payouts
+it shows before saving from the services' dry run: no rule of the games is
+written here. Saving is one request: the deal, the call or the auction, the
+tally (and a forgotten Fuchs' ``show``) go to the services together.
+
+The form's state travels in hidden fields; each choice is a submit button
+``pick`` = ``"field:value"`` laid over that state, so the last tap always wins
+whatever order a browser sends the fields in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from clubs.models import Club, GameKind, Role
+from games import selectors, services
+from games.engine_text import explain
+from games.errors import EngineRejected, GamesError
+from games.models import Evening, Game
+from games.pages import (
+    WITH_CALLED,
+    _evening_for,
+    _game_for,
+    _names,
+    card_view,
+    contract_names,
+    deck_rows,
+    error_titles,
+    level_names,
+    money,
+    safe_rules,
+    signed_money,
+)
+
+# Königrufen: the called cards offered at once (the name of the game); the others fold away.
+KINGS = ("EK", "GK", "RK", "SK")
+
+
+@dataclass
+class Choices:
+    """What the page posted: the state so far (hidden fields) with the last tap laid over it."""
+
+    values: dict[str, str]
+
+    @classmethod
+    def from_post(cls, data: QueryDict) -> Choices:
+        values = {k: str(data.get(k, "")) for k in FIELDS}
+        if "augen-typed" in data:  # the number pad, when drawn, holds the Augen
+            values["augen"] = str(data.get("augen-typed", "")).strip()[:3]
+        pick = str(data.get("pick", ""))
+        name, _sep, value = pick.partition(":")
+        if name == "auction":
+            steps = [s for s in values["auction"].split("|") if s]
+            if value == "back":
+                steps = steps[:-1]
+            else:
+                steps.append(value)
+            values["auction"] = "|".join(steps)
+            # A changed auction makes its outcome a new question.
+            for later in ("won", "partner", "losers"):
+                values[later] = ""
+        elif name == "losers":
+            chosen = [p for p in values["losers"].split(",") if p]
+            chosen = [p for p in chosen if p != value] if value in chosen else [*chosen, value]
+            values["losers"] = ",".join(chosen)
+        elif name in ("silent", "fuchs", "forgotten"):
+            values[name] = "" if values[name] else "1"
+        elif name in FIELDS:
+            values[name] = value
+            if name in ("macher", "called", "dealer"):
+                # Another call or deal: what the table view offered after it may differ.
+                for later in ("partner", "level", "won", "augen", "silent", "fuchs", "forgotten"):
+                    values[later] = ""
+                if name == "dealer":
+                    values["auction"] = values["macher"] = values["called"] = ""
+        return cls(values)
+
+    def get(self, name: str) -> str:
+        return self.values.get(name, "")
+
+
+FIELDS = (
+    "dealer",
+    "macher",
+    "called",
+    "partner",
+    "level",
+    "won",
+    "augen",
+    "silent",
+    "fuchs",
+    "forgotten",
+    "auction",
+    "losers",
+)
+
+
+@dataclass
+class Form:
+    """Everything the template draws; ``events``: the record's new events the choices make."""
+
+    kind: str
+    choices: Choices
+    events: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    step: str = ""
+    tally: dict[str, Any] | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+    ready: bool = False
+    result: dict[str, Any] | None = None
+    payouts: list[dict[str, Any]] = field(default_factory=list)
+    error: str = ""
+    error_field: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _error_text(error: dict[str, Any], club: Club) -> str:
+    code = str(error.get("code", ""))
+    title = error_titles().get(code, _("Not accepted"))
+    sentence = explain(error, _names(club), face=club.card_face)
+    return sentence if sentence.startswith(title) else f"{title}: {sentence}"
+
+
+def _state(record: dict[str, Any]) -> dict[str, Any]:
+    return selectors.table_state(record=record)
+
+
+def _tally_event(form: Form) -> dict[str, Any]:
+    """The ``tally`` the choices make, with only the fields the table view allows now
+    (``level`` only where it offers one: in a pure tally)."""
+    c, fields = form.choices, form.fields
+    event: dict[str, Any] = {"type": "tally"}
+    if "level" in fields and c.get("level"):
+        event["level"] = None if c.get("level") == "-" else c.get("level")
+    if "won" in fields and c.get("won") in ("1", "0"):
+        event["won"] = c.get("won") == "1"
+    if "augen" in fields and c.get("augen").strip().isdigit():
+        event["augen"] = int(c.get("augen").strip()[:3])
+    if "silent" in fields and c.get("silent"):
+        event["silent"] = True
+    if "fuchs" in fields and c.get("fuchs"):
+        event["fuchs"] = True
+    if "partner" in fields and c.get("partner") in fields["partner"].get("choices", []):
+        event["partner"] = c.get("partner")
+    if "losers" in fields:
+        event["losers"] = [p for p in c.get("losers").split(",") if p]
+    return event
+
+
+def _needs_outcome(form: Form) -> bool:
+    """Does the table view ask for ``won`` or ``augen`` before the result can stand?"""
+    tally, fields, c = form.tally or {}, form.fields, form.choices
+    if "level" in fields:
+        chosen = None if c.get("level") in ("", "-") else c.get("level")
+        key = "played_out_with_fuchs" if c.get("fuchs") else "played_out"
+        for choice in fields["level"].get("choices", []):
+            if choice.get("level") == chosen:
+                return bool(choice.get(key))
+        return True
+    return bool(tally.get("needs_outcome"))
+
+
+def _complete(form: Form) -> bool:
+    """The choices the table view requires are made (the engine still judges them all)."""
+    fields, c = form.fields, form.choices
+    if "level" in fields and not c.get("level"):
+        return False
+    if "losers" in fields and not c.get("losers"):
+        return False
+    if fields.get("won", {}).get("required") and c.get("won") not in ("1", "0"):
+        return False
+    has_outcome = c.get("won") in ("1", "0") or c.get("augen").strip().isdigit()
+    return not (_needs_outcome(form) and not has_outcome)
+
+
+def _payout_rows(result: dict[str, Any], club: Club, names: dict[str, str]) -> list[dict[str, Any]]:
+    rows = [
+        {"name": names.get(str(p), str(p)), "amount": v, "text": signed_money(v, club)}
+        for p, v in (result.get("payouts") or {}).items()
+    ]
+    rows.sort(key=lambda row: -row["amount"])
+    return rows
+
+
+def _seat_rows(state: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
+    return [{"id": p, "name": names.get(p, p)} for p in state.get("active") or []]
+
+
+# --- The evening's form: a whole deal -------------------------------------------------------------
+
+
+def _deal(evening: Evening, choices: Choices) -> dict[str, Any] | None:
+    proposal = selectors.next_deal(evening=evening)
+    if proposal.event is None:
+        return None
+    deal = dict(proposal.event)
+    if choices.get("dealer") in deal["players"] and "sitting_out" not in deal:
+        deal["dealer"] = choices.get("dealer")
+    choices.values["dealer"] = deal["dealer"]
+    return deal
+
+
+def _fuchsen_steps(form: Form, record: dict[str, Any], names: dict[str, str], club: Club) -> None:
+    c = form.choices
+    state = _state(record)
+    form.seats = _seat_rows(state, names)
+    if c.get("macher") not in {s["id"] for s in form.seats}:
+        c.values["macher"] = ""
+        form.step = "macher"
+        return
+    calls = (state.get("legal") or {}).get("calls") or {}
+    face = club.card_face
+    form.extra["called_cards"] = [
+        [
+            card_view(code, face, GameKind.FUCHSEN)
+            for code in row
+            if code is not None and code in calls.get("cards", [])
+        ]
+        for row in deck_rows(GameKind.FUCHSEN, len(form.seats), _removed(record))
+    ]
+    form.extra["can_alone"] = bool(calls.get("alone"))
+    called = c.get("called")
+    if not called or (called != "alone" and called not in calls.get("cards", [])):
+        c.values["called"] = ""
+        form.step = "called"
+        return
+    call: dict[str, Any] = {"type": "call", "player": c.get("macher")}
+    if called == "alone":
+        call["alone"] = True
+    else:
+        call["card"] = called
+        form.extra["called_card"] = card_view(called, face, GameKind.FUCHSEN)
+    form.events.append(call)
+    _tally_steps(form, record)
+
+
+def _removed(record: dict[str, Any]) -> list[str]:
+    return list(safe_rules(GameKind.FUCHSEN, record.get("rules")).get("removed_cards", []))
+
+
+def _koenig_steps(form: Form, record: dict[str, Any], names: dict[str, str], club: Club) -> None:
+    c = form.choices
+    state = _state(record)
+    form.seats = _seat_rows(state, names)
+    history: list[str] = []
+    kept: list[str] = []
+    for step in [s for s in c.get("auction").split("|") if s]:
+        if state.get("awaiting") != "bid" or not state.get("to_act"):
+            break
+        event = _auction_event(step, str(state["to_act"]))
+        if event is None:
+            break
+        trial = {**record, "events": [*record["events"], *form.events, event]}
+        after = _state(trial)
+        if after.get("status") == "invalid":
+            error = (after.get("result") or {}).get("error") or {}
+            form.error = _error_text(error, club)
+            break
+        form.events.append(event)
+        kept.append(step)
+        history.append(_auction_line(event, names, club))
+        state = after
+    c.values["auction"] = "|".join(kept)
+    form.extra["history"] = history
+    if state.get("awaiting") == "bid":
+        form.step = "auction"
+        legal = state.get("legal") or {}
+        to_act = str(state.get("to_act") or "")
+        form.extra["to_act"] = names.get(to_act, to_act)
+        face = club.card_face
+        bids = []
+        all_cards = [code for row in deck_rows(GameKind.KOENIGRUFEN, 4, []) for code in row if code]
+        for contract in legal.get("bids", []):
+            entry: dict[str, Any] = {"contract": contract, "name": contract_names()[contract]}
+            if contract in WITH_CALLED:
+                entry["kings"] = [card_view(k, face, GameKind.KOENIGRUFEN) for k in KINGS]
+                entry["others"] = [
+                    card_view(k, face, GameKind.KOENIGRUFEN) for k in all_cards if k not in KINGS
+                ]
+            bids.append(entry)
+        form.extra["bids"] = bids
+        form.extra["can_pass"] = bool(legal.get("can_pass"))
+        form.extra["can_join"] = bool(legal.get("can_join"))
+        return
+    form.extra["contract"] = contract_names().get(str(state.get("contract") or ""), "")
+    declarer = str(state.get("declarer") or "")
+    form.extra["declarer"] = names.get(declarer, declarer)
+    _tally_steps(form, record)
+
+
+def _auction_event(step: str, player: str) -> dict[str, Any] | None:
+    parts = step.split(":")
+    if parts[0] == "pass":
+        return {"type": "pass", "player": player}
+    if parts[0] == "join":
+        return {"type": "join", "player": player}
+    if parts[0] == "bid" and len(parts) >= 2:
+        event: dict[str, Any] = {"type": "bid", "player": player, "contract": parts[1]}
+        if len(parts) >= 3 and parts[2]:
+            event["called"] = parts[2]
+        return event
+    return None
+
+
+def _auction_line(event: dict[str, Any], names: dict[str, str], club: Club) -> str:
+    who = names.get(str(event["player"]), str(event["player"]))
+    if event["type"] == "pass":
+        return _("%(p)s passes") % {"p": who}
+    if event["type"] == "join":
+        return _("%(p)s joins") % {"p": who}
+    text = _("%(p)s bids %(b)s") % {"p": who, "b": contract_names().get(event["contract"], "")}
+    if event.get("called"):
+        card = card_view(event["called"], club.card_face, GameKind.KOENIGRUFEN)
+        text += " · " + _("calls %(c)s") % {"c": card["name"]}
+    return text
+
+
+def _tally_steps(form: Form, record: dict[str, Any]) -> None:
+    """The tally's questions, from the table view of the record with the events so far."""
+    state = _state({**record, "events": [*record["events"], *form.events]})
+    if state.get("status") == "invalid":
+        error = (state.get("result") or {}).get("error") or {}
+        form.error = _error_text(error, form.extra["club"])
+        form.step = "error"
+        return
+    form.tally = state.get("tally")
+    if not form.tally:
+        form.step = "no_tally"
+        return
+    form.fields = dict(form.tally.get("fields") or {})
+    form.step = "tally"
+    c = form.choices
+    if "partner" in form.fields and c.get("partner") not in form.fields["partner"].get(
+        "choices", []
+    ):
+        c.values["partner"] = ""
+    event = _tally_event(form)
+    form.events.append(event)
+    # "Fuchs vergessen": the Hilfer shows the Fuchs, which the record then proves he held.
+    if "fuchs" in form.fields and c.get("forgotten") and event.get("partner"):
+        form.events.append({"type": "show", "player": event["partner"], "cards": ["GO"]})
+    form.ready = _complete(form)
+
+
+def _decorate(form: Form, names: dict[str, str], club: Club) -> None:
+    """Labels for the tally's choices (the choices themselves are the engine's)."""
+    levels = level_names()
+    fields, c = form.fields, form.choices
+    if "level" in fields:
+        ladder = []
+        for choice in fields["level"].get("choices", []):
+            value = choice.get("level") or "-"
+            ladder.append(
+                {
+                    "value": value,
+                    "name": levels.get(choice.get("level") or "", _("no Kontra")),
+                    "on": c.get("level") == value,
+                }
+            )
+        form.extra["ladder"] = ladder
+    if "partner" in fields:
+        form.extra["partners"] = [
+            {"id": p, "name": names.get(p, p), "on": c.get("partner") == p}
+            for p in fields["partner"].get("choices", [])
+        ]
+    if "losers" in fields:
+        chosen = set(c.get("losers").split(","))
+        form.extra["losers"] = [
+            {"id": p, "name": names.get(p, p), "on": p in chosen}
+            for p in fields["losers"].get("choices", [])
+        ]
+    if "augen" in fields:
+        form.extra["augen_min"] = fields["augen"].get("min", 0)
+        form.extra["augen_max"] = fields["augen"].get("max", 121)
+    form.extra["needs_outcome"] = form.tally is not None and _needs_outcome(form)
+
+
+def _preview(form: Form, run: Any, club: Club, names: dict[str, str]) -> None:
+    """Ask the services' dry run for the game the choices make; its payouts or its refusal."""
+    if not form.ready:
+        return
+    try:
+        form.result = run(dry_run=True)
+    except EngineRejected as error:
+        form.ready = False
+        form.error = _error_text(error.error, club)
+        form.error_field = str(error.error.get("field") or "")
+    except (ValidationError, GamesError) as error:
+        form.ready = False
+        form.error = getattr(error, "message", "") or "; ".join(getattr(error, "messages", []))
+    else:
+        form.payouts = _payout_rows(form.result or {}, club, names)
+        result = form.result or {}
+        form.extra["value"] = money(result.get("value"), club) if result.get("value") else ""
+        form.extra["awaiting_partner"] = result.get("awaiting") == "partner"
+
+
+def _result_of(answer: Any) -> dict[str, Any]:
+    """The result dict in what a service answers (a game, or what ``game_started`` returns)."""
+    game = getattr(answer, "game", answer)
+    state = getattr(answer, "state", None)
+    if isinstance(state, dict) and isinstance(state.get("result"), dict):
+        return dict(state["result"])
+    return dict(getattr(game, "result", None) or {})
+
+
+def evening_form(request: HttpRequest, evening: Evening, data: QueryDict | None = None) -> Form:
+    """The evening's "Ergebnis eintragen" form for the choices in ``data`` (none: a fresh one)."""
+    club = evening.club
+    names = _names(club)
+    choices = Choices.from_post(data if data is not None else QueryDict())
+    form = Form(kind=evening.game_kind, choices=choices)
+    form.extra["club"] = club
+    deal = _deal(evening, choices)
+    if deal is None:
+        form.step = "no_deal"
+        return form
+    form.extra["dealers"] = [
+        {"id": p, "name": names.get(p, p), "on": p == deal["dealer"]} for p in deal["players"]
+    ]
+    house_rules = selectors.evening_house_rules(evening=evening)
+    record = {"game": evening.game_kind, "rules": house_rules or None, "events": [deal]}
+    if evening.game_kind == GameKind.FUCHSEN:
+        _fuchsen_steps(form, record, names, club)
+    else:
+        _koenig_steps(form, record, names, club)
+    form.events = [deal, *form.events]
+    _decorate(form, names, club)
+
+    def run(*, dry_run: bool) -> dict[str, Any]:
+        return _result_of(
+            services.game_started(
+                evening=evening, user=request.user, events=form.events, dry_run=dry_run
+            )
+        )
+
+    _preview(form, run, club, names)
+    form.extra["run"] = run
+    return form
+
+
+def _render(request: HttpRequest, form: Form, context: dict[str, Any]) -> HttpResponse:
+    context = {**context, "form": form, "x": form.extra}
+    if getattr(request, "htmx", False):
+        return render(request, "games/_tally_form.html", context)
+    return render(request, "games/tally.html", context)
+
+
+def _saved(request: HttpRequest, to: str) -> HttpResponse:
+    if getattr(request, "htmx", False):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = to
+        return response
+    return redirect(to)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def evening_tally(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Record the evening's next deal from what the table counted, in one saving request."""
+    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    data = request.POST if request.method == "POST" else None
+    form = evening_form(request, evening, data)
+    if request.method == "POST" and request.POST.get("save") == "1" and form.ready:
+        try:
+            result = form.extra["run"](dry_run=False)
+        except EngineRejected as error:
+            form.error = _error_text(error.error, evening.club)
+            form.error_field = str(error.error.get("field") or "")
+        except (ValidationError, GamesError) as error:
+            form.error = getattr(error, "message", "") or "; ".join(getattr(error, "messages", []))
+        else:
+            if result.get("awaiting") == "partner":
+                messages.success(request, _("Saved. The game waits for its partner to be named."))
+            else:
+                messages.success(request, _("The result is saved."))
+            return _saved(request, reverse("evening-page", args=[evening.pk]))
+    return _render(
+        request,
+        form,
+        {
+            "club": evening.club,
+            "evening": evening,
+            "action": reverse("evening-tally", args=[evening.pk]),
+        },
+    )
+
+
+# --- A game under way: the rest as a tally, the partner named, a forgotten Fuchs ------------------
+
+
+def _called_card(record: dict[str, Any]) -> str | None:
+    """The called card of the record's standing call or winning bid (for naming the partner)."""
+    stand: list[dict[str, Any]] = []
+    for event in record["events"]:
+        if event.get("type") == "undo":
+            if stand:
+                stand.pop()
+        else:
+            stand.append(event)
+    card = None
+    for event in stand:
+        if event.get("type") == "call":
+            card = event.get("card")
+        if event.get("type") == "bid":
+            card = event.get("called")
+    return card if isinstance(card, str) else None
+
+
+def game_form(request: HttpRequest, game: Game, data: QueryDict | None = None) -> Form:
+    """The form for a game already under way (late tally), or its partner, or a forgotten Fuchs."""
+    club = game.evening.club
+    names = _names(club)
+    choices = Choices.from_post(data if data is not None else QueryDict())
+    form = Form(kind=game.game_kind, choices=choices)
+    form.extra["club"] = club
+    record = selectors.game_record(game=game)
+    state = _state(record)
+    form.seats = _seat_rows(state, names)
+    called = _called_card(record)
+    result = state.get("result") or {}
+    if state.get("tally"):
+        _tally_steps(form, record)
+    elif result.get("awaiting") == "partner" and called:
+        # The partner is named by his showing the called card (hindsight rule 4).
+        form.step = "name_partner"
+        candidates = [s for s in form.seats if s["id"] not in (result.get("declarers") or [])]
+        form.extra["candidates"] = [
+            {**s, "on": choices.get("partner") == s["id"]} for s in candidates
+        ]
+        form.extra["called_card"] = card_view(called, club.card_face, game.game_kind)
+        if choices.get("partner") in {s["id"] for s in candidates}:
+            form.events = [{"type": "show", "player": choices.get("partner"), "cards": [called]}]
+            form.ready = True
+    elif (
+        game.game_kind == GameKind.FUCHSEN
+        and state.get("status") == "finished"
+        and result.get("contract") == "partner"
+        and result.get("reason") != "fuchs_forgotten"
+        and len(result.get("declarers") or []) == 2
+    ):
+        form.step = "forgotten"
+        hilfer = str((result.get("declarers") or ["", ""])[1])
+        form.extra["hilfer"] = names.get(hilfer, hilfer)
+        if choices.get("forgotten"):
+            form.events = [{"type": "show", "player": hilfer, "cards": ["GO"]}]
+            form.ready = True
+    else:
+        form.step = "no_tally"
+    _decorate(form, names, club)
+
+    def run(*, dry_run: bool) -> dict[str, Any]:
+        return _result_of(
+            services.game_events_append(
+                game=game,
+                user=request.user,
+                expected_seq=game.last_seq,
+                events=form.events,
+                dry_run=dry_run,
+            )
+        )
+
+    _preview(form, run, club, names)
+    form.extra["run"] = run
+    form.extra["game_result"] = result
+    return form
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_tally(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The rest of a game recorded card by card, as a tally ("Rest nicht mitschreiben");
+    the partner of a game that waits for him; a Fuchs found forgotten afterwards."""
+    game, _membership = _game_for(request, game_id, Role.SCORER)
+    data = request.POST if request.method == "POST" else None
+    form = game_form(request, game, data)
+    if request.method == "POST" and request.POST.get("save") == "1" and form.ready:
+        try:
+            form.extra["run"](dry_run=False)
+        except EngineRejected as error:
+            form.error = _error_text(error.error, game.evening.club)
+            form.error_field = str(error.error.get("field") or "")
+        except (ValidationError, GamesError) as error:
+            form.error = getattr(error, "message", "") or "; ".join(getattr(error, "messages", []))
+        else:
+            messages.success(request, _("The result is saved."))
+            return _saved(request, reverse("evening-page", args=[game.evening_id]))
+    return _render(
+        request,
+        form,
+        {
+            "club": game.evening.club,
+            "evening": game.evening,
+            "game": game,
+            "action": reverse("game-tally", args=[game.pk]),
+        },
+    )
