@@ -368,6 +368,13 @@ class GameDetailSerializer(serializers.Serializer[Any]):
             "language, with the players' names (state.result.error keeps the engine's own)."
         ),
     )
+    reasons = serializers.JSONField(
+        help_text=(
+            "Why each card the player to act may not play is refused, as sentences in the "
+            "request's language: {play: {card: sentence}, face_down: {card: sentence}} "
+            "(state.legal.refused and refused_face_down keep the engine's codes)."
+        ),
+    )
 
 
 def iso_datetime(value: datetime.datetime, tz: datetime.tzinfo) -> str:
@@ -422,6 +429,25 @@ def _game_data(
         "finished_at": iso_datetime(game.finished_at, tz) if game.finished_at else None,
         "events": [_event_data(row, tz) for row in rows],
         "explanation": _explanation(game, state, players),
+        "reasons": _reasons(game, state, players),
+    }
+
+
+def _reasons(game: Game, state: dict[str, Any], players: dict[str, str]) -> dict[str, Any]:
+    """Why each greyed card may not be played, as the engine's sentences in the request's
+    language with the players' names: ``{"play": {card: sentence}, "face_down": {…}}``
+    (``face_down``: the Macher's cards he may not play as his turned card)."""
+    legal = state.get("legal") or {}
+    refused = legal.get("refused") or {}
+    refused_down = legal.get("refused_face_down") or {}
+    if not refused and not refused_down:
+        return {"play": {}, "face_down": {}}
+    face = _club_face(game)
+    return {
+        "play": {c: engine_text.explain(e, players, face=face) for c, e in refused.items()},
+        "face_down": {
+            c: engine_text.explain(e, players, face=face) for c, e in refused_down.items()
+        },
     }
 
 

@@ -888,6 +888,16 @@ def record_strings() -> dict[str, Any]:
         "replay": _("Replay"),
         "undo": _("Undo"),
         "undo_title": _("Take back the latest entry"),
+        "undo_confirm_title": _("Reopen the finished game?"),
+        "undo_confirm": _(
+            "Undo takes back the latest entry: the game is open again, and its payout "
+            "leaves the balances until it is finished again."
+        ),
+        "undo_confirm_do": _("Yes, take it back"),
+        "refused_generic": _("This card may not be played now."),
+        "refused_hint": _(
+            "Tap a bright card — or, if an earlier entry was wrong, correct that entry."
+        ),
         "show": _("Show"),
         "forfeit": _("Forfeit"),
         "annul": _("Annul"),
@@ -978,6 +988,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
                 "last_seq": data["last_seq"],
                 "events": [{"type": e["type"], **e["payload"]} for e in data["events"]],
                 "explanation": data["explanation"],
+                "reasons": data["reasons"],
             },
         },
     )
