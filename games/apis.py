@@ -750,6 +750,18 @@ class GameEventAppendApi(GamesApi):
                 "events this request appended (the rest of the answer is the same)."
             ),
         )
+        correct = serializers.IntegerField(
+            min_value=0,
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text=(
+                "Correct an entry found wrong in hindsight: the position of the stored "
+                "event (as the engine's error index names it) that events[0] replaces. "
+                "The append undoes back to it, appends events[0], the later events "
+                "again and then events[1:] — all or nothing."
+            ),
+        )
 
         def validate_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for i, event in enumerate(events):
@@ -794,12 +806,26 @@ class GameEventAppendApi(GamesApi):
                     appended, answer=data["answer"], names=locked.seat_names
                 )
 
+            events = [dict(event) for event in data["events"]]
+            if data.get("correct") is not None:
+                stored = (
+                    selectors.record_from_rows(game=locked.game, rows=locked.rows)
+                    if locked.rows is not None
+                    else selectors.game_record(game=locked.game)
+                )
+                events = [
+                    *services.corrected_events(
+                        stored=stored["events"], index=data["correct"], replacement=events[0]
+                    ),
+                    *events[1:],
+                ]
+
             def work() -> tuple[int, Any]:
                 appended = services.game_events_record(
                     game=locked.game,
                     user=request.user,
                     expected_seq=data["expected_seq"],
-                    events=[dict(event) for event in data["events"]],
+                    events=events,
                     idempotency_key=key,
                     locked=True,
                     stored=locked.rows,

@@ -894,6 +894,10 @@ def record_strings() -> dict[str, Any]:
             "leaves the balances until it is finished again."
         ),
         "undo_confirm_do": _("Yes, take it back"),
+        "fix_entry": _("Trick %(n)s: %(p)s played %(c)s — this entry is wrong."),
+        "fix_do": _("Correct this entry"),
+        "fix_title": _("Trick %(n)s: which card did %(p)s play?"),
+        "fix_hint": _("Instead of %(c)s. The later entries are recorded again."),
         "refused_generic": _("This card may not be played now."),
         "refused_hint": _(
             "Tap a bright card — or, if an earlier entry was wrong, correct that entry."

@@ -179,6 +179,21 @@
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2);
   }
+  // Correct the stored event at ``index`` (the record's position) to ``event``: the
+  // server undoes back to it, appends the correction and the later events again.
+  function sendCorrection(index, event) {
+    if (busy) return Promise.resolve();
+    return request({ expected_seq: seq, events: [event], answer: "new", correct: index }, uuid());
+  }
+  // The trick (1-based) of the play stored at position ``index``.
+  function trickOf(index) {
+    var standing = [];
+    events.slice(0, index).forEach(function (e) {
+      if (e.type === "undo") { if (standing.length) standing.pop(); } else standing.push(e);
+    });
+    var n = (state.active || []).length || 1;
+    return Math.floor(standing.filter(function (e) { return e.type === "play"; }).length / n) + 1;
+  }
   function send(newEvents) {
     if (busy) return Promise.resolve();
     // "answer": "new": the 201 lists only the events we appended (we have the others).
@@ -225,8 +240,12 @@
         // The server's detail is the engine's sentence in the page's language, with names:
         // it says what the hint would (who holds which card, whose turn it is).
         var said = res.data.detail;
+        // An error at a stored event: a mistake found in hindsight. Name that entry
+        // (trick, player, card) and offer to correct it.
+        var stored = local < 0 && err.index >= 0 ? events[err.index] : null;
+        var fix = stored && stored.type === "play" ? { index: err.index, event: stored, trick: trickOf(err.index) } : null;
         problem = { title: T.errors[err.code] || T.err_generic, code: err.code, event: ev ? describe(ev) : "",
-          hint: said ? "" : hint(err.code, err.message), detail: said || withNames(err.message) };
+          hint: said ? "" : hint(err.code, err.message), detail: said || withNames(err.message), fix: fix };
         return;
       }
       var detail = (res.data && (res.data.detail || JSON.stringify(res.data))) || String(res.status);
@@ -646,12 +665,22 @@
     }).join("") + "</ol>";
   }
 
+  // Correcting an entry: tap the card that was really played there.
+  function fixHtml() {
+    var f = ui.fixing;
+    return '<div class="panel fixing"><h3>' + esc(fmt(T.fix_title, { n: f.trick, p: name(f.event.player) })) + "</h3>" +
+      '<p class="meta">' + esc(fmt(T.fix_hint, { c: cardName(f.event.card) })) + "</p>" +
+      gridHtml({ act: "fix-pick", hidePlayed: false, enabled: function (c) { return c !== f.event.card; } }) +
+      '<button type="button" class="btn-quiet" data-act="fix-cancel">' + esc(T.cancel) + "</button></div>";
+  }
   function problemHtml() {
     if (!problem) return "";
     return '<div class="engine-error" role="alert" data-code="' + esc(problem.code || "") + '"><strong>' + esc(problem.title) + "</strong>" +
       (problem.event ? '<div class="ev">' + esc(T.concerns) + " " + esc(problem.event) + "</div>" : "") +
       (problem.hint ? '<div class="ev hint">' + esc(problem.hint) + "</div>" : "") +
       (problem.detail ? '<div class="detail">' + esc(problem.detail) + "</div>" : "") +
+      (problem.fix ? '<div class="fix"><p class="ev">' + esc(fmt(T.fix_entry, { n: problem.fix.trick, p: name(problem.fix.event.player), c: cardName(problem.fix.event.card) })) +
+        '</p><button type="button" data-act="fix-start">' + esc(T.fix_do) + "</button></div>" : "") +
       (problem.retry ? '<button type="button" data-act="retry">' + esc(T.retry) + "</button>" : "") + "</div>";
   }
 
@@ -673,7 +702,8 @@
     }
     var lastLine = '<p class="sub">' + esc(subs.join(" · ")) + "</p>";
     body += '<div class="felt"><p class="status" role="status">' + statusText() + "</p>" + levelBar() + lastLine + (showTrick ? trickHtml() : "") + "</div>";
-    if (mode === "call") body += callHtml();
+    if (ui.fixing) body += fixHtml();
+    else if (mode === "call") body += callHtml();
     else if (mode === "bid") body += auctionHtml();
     else if (mode === "play" || mode === "raise_or_end") body += playHtml();
     else if (mode === "partner") body += partnerHtml();
@@ -706,6 +736,14 @@
         if (ui.fuchs) e.fuchs = true;
         if (ui.turned) e.turned = true;
         send([e]);
+        return;
+      }
+      case "fix-start": ui.fixing = problem && problem.fix; problem = null; break;
+      case "fix-cancel": ui.fixing = null; break;
+      case "fix-pick": {
+        var wrong = ui.fixing.event;
+        var right = Object.assign({}, wrong, { card: card });
+        sendCorrection(ui.fixing.index, right);
         return;
       }
       case "refused": ui.refused = ui.refused === card ? null : card; break;

@@ -142,3 +142,33 @@ def test_the_whole_grid_stays_on_the_screen_at_every_step_of_a_deal(
     phone.wait_for_selector('#record[data-status="finished"]')
     # No jumps: the grid starts at the same height (within a line) at every card.
     assert max(tops) - min(tops) < 24, tops
+
+
+def test_a_mistake_found_in_hindsight_is_corrected_in_one_step(
+    live_server: Any, phone: Any
+) -> None:
+    from engine import replay
+    from games import selectors
+    from tests.e2e.tables import to_ids
+    from tests.games.test_entry_correction import BEFORE, DEAL, WRONG, _plays
+
+    _, players, game, table = _table(
+        live_server, phone, {"game": "fuchsen", "events": [DEAL, *BEFORE]}
+    )
+    assert table.to_act() == "carl"
+    # Carl's Rot-Unter proves he could have followed Bert's trump in trick 2.
+    phone.click('#record button[data-act="play"][data-card="RU"]')
+    error = phone.wait_for_selector('#record .engine-error[data-code="must_follow_suit"]')
+    assert "Stich 2" in error.inner_text() and "Carl" in error.inner_text()
+    assert "Grün-Sau" in error.inner_text()
+    shoot(phone, "phone-record-hindsight-mistake")
+    phone.click('#record button[data-act="fix-start"]')
+    phone.wait_for_selector("#record .panel.fixing")
+    shoot(phone, "phone-record-correct-entry")
+    table.tap('#record .panel.fixing button[data-act="fix-pick"][data-card="RU"]')
+    assert table.to_act() == "carl"  # the correction, and the later entries again
+    expected = [DEAL, *BEFORE]
+    expected[WRONG] = _plays("carl:RU")[0]
+    stored = selectors.game_record(game=game)
+    assert replay(stored) == replay({"game": "fuchsen", "events": to_ids(expected, players)})
+    table.play("GK")  # and recording goes on
