@@ -65,6 +65,9 @@ class Legal:
     # the record has not played it yet; ``refused_face_down`` says why the others not.
     face_down: tuple[str, ...] = ()
     refused_face_down: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # While the result waits for the partner: the players who may hold the called card
+    # (a ``show`` of it by any of them keeps the record valid).
+    partners: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -77,6 +80,7 @@ class Legal:
             "calls": self.calls.to_dict() if self.calls is not None else None,
             "refused": {c: {"code": r[0], "message": r[1]} for c, r in self.refused.items()},
             "face_down": list(self.face_down),
+            "partners": list(self.partners),
             "refused_face_down": {
                 c: {"code": r[0], "message": r[1]} for c, r in self.refused_face_down.items()
             },
@@ -405,6 +409,7 @@ def table_view(record: object) -> TableView:
         return TableView(game=result.game, status=result.status, result=result)
     next_index = len(record["events"]) if isinstance(record, dict) else 0
     states: list[GameState] = []
+    partners: list[str] = []  # who may be the partner, while the result waits for him
     try:
         state, error = fold(variant, rules, events, undo_error)
         states.append(state)
@@ -418,6 +423,14 @@ def table_view(record: object) -> TableView:
             state, error = fold(variant, rules, events, undo_error, assumed=(q, need.called))
             if error is None or result.status == "invalid":
                 states.append(state)
+        if result.awaiting == "partner" and isinstance(record, dict) and states:
+            table = states[0].table
+            assert table is not None
+            for q in need.candidates:
+                who = table.active[q]
+                show = {"type": "show", "player": who, "cards": [CODES[need.called]]}
+                if replay({**record, "events": [*record["events"], show]}).status != "invalid":
+                    partners.append(who)
     if not states:  # pragma: no cover - replay found a survivor, so the view does too
         return TableView(game=result.game, status=result.status, result=result)
     state = states[0]
@@ -425,6 +438,8 @@ def table_view(record: object) -> TableView:
     if result.status != "invalid":
         for s in states:
             legal = _merge(legal, legal_moves(s, next_index))
+        if partners:
+            legal = replace(legal, partners=tuple(partners))
         if legal.face_down and isinstance(record, dict) and state.table is not None:
             legal = _face_down_in_hindsight(record, legal, state.table.active[state.to_act])
     return _describe(state, result, legal, len(events), partner_known=len(states) == 1)

@@ -555,8 +555,10 @@
     var decl = state.macher || state.declarer;
     var out = '<div class="panel partner"><h3>' + esc(called ? fmt(T.partner_q, { c: cardName(called) }) : T.st_partner) + "</h3>" +
       '<p class="meta">' + esc(T.partner_hint) + '</p><div class="btns">';
+    // Only the players the engine says may hold the called card.
+    var candidates = (state.legal && state.legal.partners) || [];
     (state.active || []).forEach(function (p) {
-      if (p === decl) return;
+      if (p === decl || (candidates.length && candidates.indexOf(p) < 0)) return;
       out += '<button type="button" data-act="name-partner" data-player="' + esc(p) + '"' + (called && !busy ? "" : " disabled") + ">" + esc(name(p)) + "</button>";
     });
     return out + "</div></div>";

