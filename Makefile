@@ -24,10 +24,13 @@ $(STAMP): $(LOCK) | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r $(LOCK)
 	cp $(LOCK) $(STAMP)
 
+# The port of `make run`: `PORT=8001 make run`.
+PORT ?= 8000
+
 run: venv
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py seed_demo
-	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:8000
+	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 lint: venv
 	$(VENV)/bin/ruff check .

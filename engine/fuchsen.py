@@ -603,6 +603,10 @@ class Fuchsen(Variant):
         turned = turned_field is True or turned_card >= 0
         if turned_card >= 0:
             check_placement(state, p, turned_card)
+        elif turned_field is True and know.blank >= 0:
+            # The record reveals the blank later (its face-down play): in hindsight the
+            # call turned that card, and the turning rules below judge it at the call.
+            turned_card = know.blank
         if alone and card_code is not None:
             raise Illegal("invalid_call", f"{name} plays alone and so calls no card")
         holder_eo = know.owner[EO]

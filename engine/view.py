@@ -58,6 +58,16 @@ class Legal:
     can_pass: bool = False
     can_join: bool = False
     calls: CallOptions | None = None
+    # Why each card of the player to act that is not legal is refused: card code ->
+    # (error code, the engine's sentence), as ``replay`` would answer that play.
+    refused: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # The Macher's cards he may play face down as his turned card (the blank), while
+    # the record has not played it yet; ``refused_face_down`` says why the others not.
+    face_down: tuple[str, ...] = ()
+    refused_face_down: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # While the result waits for the partner: the players who may hold the called card
+    # (a ``show`` of it by any of them keeps the record valid).
+    partners: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +78,12 @@ class Legal:
             "can_pass": self.can_pass,
             "can_join": self.can_join,
             "calls": self.calls.to_dict() if self.calls is not None else None,
+            "refused": {c: {"code": r[0], "message": r[1]} for c, r in self.refused.items()},
+            "face_down": list(self.face_down),
+            "partners": list(self.partners),
+            "refused_face_down": {
+                c: {"code": r[0], "message": r[1]} for c, r in self.refused_face_down.items()
+            },
         }
 
 
@@ -207,13 +223,19 @@ def _tally_placements(state: GameState, event: Event) -> list[tuple[str, str]]:
 
 def accepts(state: GameState, event: Event, index: int) -> bool:
     """Would ``event`` be accepted after ``state`` (at position ``index``)?"""
+    return refusal(state, event, index) is None
+
+
+def refusal(state: GameState, event: Event, index: int) -> tuple[str, str] | None:
+    """Why ``event`` would be refused after ``state`` (its error code and the engine's
+    sentence), or None if it would be accepted."""
     try:
         apply(_with_event_knowledge(state, event, index), event, index)
-    except Illegal:
-        return False
+    except Illegal as e:
+        return e.code, e.message
     except NeedPartner:
-        return True  # accepted for some candidate: the replay decides which
-    return True
+        return None  # accepted for some candidate: the replay decides which
+    return None
 
 
 def _playable(state: GameState, p: int) -> list[int]:
@@ -241,18 +263,44 @@ def legal_moves(state: GameState, index: int) -> Legal:
     bids: list[str] = []
     can_pass = can_join = False
     calls: CallOptions | None = None
+    refused: dict[str, tuple[str, str]] = {}
+    face_down: list[str] = []
+    refused_face_down: dict[str, tuple[str, str]] = {}
     if state.phase == "play" and state.to_act >= 0:
         p = state.to_act
         name = table.active[p]
-        for c in _playable(state, p):
+        playable = _playable(state, p)
+        blank_open = (
+            isinstance(state, FuchsenState)
+            and state.turned
+            and p == state.macher
+            and not state.blank_played
+        )
+        for c in playable:
             event: dict[str, Any] = {"type": "play", "player": name, "card": CODES[c]}
-            if accepts(state, event, index):
+            why = refusal(state, event, index)
+            if why is None:
                 cards.append(CODES[c])
-                continue
             if isinstance(state, FuchsenState) and state.turned and p == state.macher:
-                event["turned"] = True
-                if accepts(state, event, index):
-                    cards.append(CODES[c])
+                down = refusal(state, {**event, "turned": True}, index)
+                if down is None:
+                    if why is not None:
+                        cards.append(CODES[c])
+                        why = None
+                    if blank_open:
+                        face_down.append(CODES[c])
+                elif blank_open:
+                    refused_face_down[CODES[c]] = down
+            if why is not None:
+                refused[CODES[c]] = why
+        # The cards the record puts in another hand (or that the player cannot hold):
+        # the engine's own refusal too, so every greyed card has its reason.
+        for c in bits(table.deck & ~state.played):
+            if CODES[c] in refused or CODES[c] in cards or c in playable:
+                continue
+            why = refusal(state, {"type": "play", "player": name, "card": CODES[c]}, index)
+            if why is not None:
+                refused[CODES[c]] = why
     if isinstance(state, FuchsenState):
         if state.phase == "play" and not state.raising_ended and state.level < 8:
             level = FUCHSEN_LEVELS[state.level]
@@ -278,6 +326,9 @@ def legal_moves(state: GameState, index: int) -> Legal:
         can_pass=can_pass,
         can_join=can_join,
         calls=calls,
+        refused=refused,
+        face_down=tuple(face_down),
+        refused_face_down=refused_face_down,
     )
 
 
@@ -477,6 +528,18 @@ def _merge(a: Legal, b: Legal) -> Legal:
         can_pass=a.can_pass or b.can_pass,
         can_join=a.can_join or b.can_join,
         calls=a.calls or b.calls,
+        # A card legal for some candidate partner is not refused.
+        refused={
+            c: r
+            for c, r in {**b.refused, **a.refused}.items()
+            if c not in a.cards and c not in b.cards
+        },
+        face_down=union(a.face_down, b.face_down),
+        refused_face_down={
+            c: r
+            for c, r in {**b.refused_face_down, **a.refused_face_down}.items()
+            if c not in a.face_down and c not in b.face_down
+        },
     )
 
 
@@ -493,6 +556,7 @@ def table_view(record: object) -> TableView:
         return TableView(game=result.game, status=result.status, result=result)
     next_index = len(record["events"]) if isinstance(record, dict) else 0
     states: list[GameState] = []
+    partners: list[str] = []  # who may be the partner, while the result waits for him
     try:
         state, error = fold(variant, rules, events, undo_error)
         states.append(state)
@@ -506,6 +570,14 @@ def table_view(record: object) -> TableView:
             state, error = fold(variant, rules, events, undo_error, assumed=(q, need.called))
             if error is None or result.status == "invalid":
                 states.append(state)
+        if result.awaiting == "partner" and isinstance(record, dict) and states:
+            table = states[0].table
+            assert table is not None
+            for q in need.candidates:
+                who = table.active[q]
+                show = {"type": "show", "player": who, "cards": [CODES[need.called]]}
+                if replay({**record, "events": [*record["events"], show]}).status != "invalid":
+                    partners.append(who)
     if not states:  # pragma: no cover - replay found a survivor, so the view does too
         return TableView(game=result.game, status=result.status, result=result)
     state = states[0]
@@ -515,8 +587,28 @@ def table_view(record: object) -> TableView:
         for s in states:
             legal = _merge(legal, legal_moves(s, next_index))
         tally = tally_options(states, next_index)
+        if partners:
+            legal = replace(legal, partners=tuple(partners))
+        if legal.face_down and isinstance(record, dict) and state.table is not None:
+            legal = _face_down_in_hindsight(record, legal, state.table.active[state.to_act])
     view = _describe(state, result, legal, len(events), partner_known=len(states) == 1)
     return replace(view, tally=tally) if tally is not None else view
+
+
+def _face_down_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> Legal:
+    """``legal`` with only the face-down plays the whole record accepts: a card played
+    face down names the blank, and the call's turning rules judge it in hindsight (an
+    error at the call, which ``apply`` on the current state cannot see)."""
+    keep: list[str] = []
+    refused = dict(legal.refused_face_down)
+    for code in legal.face_down:
+        event = {"type": "play", "player": name, "card": code, "turned": True}
+        result = replay({**record, "events": [*record["events"], event]})
+        if result.status == "invalid" and result.error is not None:
+            refused[code] = (result.error.code, result.error.message)
+        else:
+            keep.append(code)
+    return replace(legal, face_down=tuple(keep), refused_face_down=refused)
 
 
 def _result_of(variant: Variant, state: GameState, error: EngineError | None) -> Result:

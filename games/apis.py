@@ -395,6 +395,13 @@ class GameDetailSerializer(serializers.Serializer[Any]):
             "language, with the players' names (state.result.error keeps the engine's own)."
         ),
     )
+    reasons = serializers.JSONField(
+        help_text=(
+            "Why each card the player to act may not play is refused, as sentences in the "
+            "request's language: {play: {card: sentence}, face_down: {card: sentence}} "
+            "(state.legal.refused and refused_face_down keep the engine's codes)."
+        ),
+    )
 
 
 def iso_datetime(value: datetime.datetime, tz: datetime.tzinfo) -> str:
@@ -450,6 +457,25 @@ def _game_data(
         "finished_at": iso_datetime(game.finished_at, tz) if game.finished_at else None,
         "events": [_event_data(row, tz) for row in rows],
         "explanation": _explanation(game, state, players),
+        "reasons": _reasons(game, state, players),
+    }
+
+
+def _reasons(game: Game, state: dict[str, Any], players: dict[str, str]) -> dict[str, Any]:
+    """Why each greyed card may not be played, as the engine's sentences in the request's
+    language with the players' names: ``{"play": {card: sentence}, "face_down": {…}}``
+    (``face_down``: the Macher's cards he may not play as his turned card)."""
+    legal = state.get("legal") or {}
+    refused = legal.get("refused") or {}
+    refused_down = legal.get("refused_face_down") or {}
+    if not refused and not refused_down:
+        return {"play": {}, "face_down": {}}
+    face = _club_face(game)
+    return {
+        "play": {c: engine_text.explain(e, players, face=face) for c, e in refused.items()},
+        "face_down": {
+            c: engine_text.explain(e, players, face=face) for c, e in refused_down.items()
+        },
     }
 
 
@@ -790,6 +816,18 @@ class GameEventAppendApi(GamesApi):
                 "it would be; nothing is written (no event, no idempotency record, no ledger)."
             ),
         )
+        correct = serializers.IntegerField(
+            min_value=0,
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text=(
+                "Correct an entry found wrong in hindsight: the position of the stored "
+                "event (as the engine's error index names it) that events[0] replaces. "
+                "The append undoes back to it, appends events[0], the later events "
+                "again and then events[1:] — all or nothing."
+            ),
+        )
 
         def validate_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for i, event in enumerate(events):
@@ -840,12 +878,26 @@ class GameEventAppendApi(GamesApi):
                     appended_data(appended, answer=data["answer"], names=locked.seat_names),
                 )
 
+            events = [dict(event) for event in data["events"]]
+            if data.get("correct") is not None:
+                stored = (
+                    selectors.record_from_rows(game=locked.game, rows=locked.rows)
+                    if locked.rows is not None
+                    else selectors.game_record(game=locked.game)
+                )
+                events = [
+                    *services.corrected_events(
+                        stored=stored["events"], index=data["correct"], replacement=events[0]
+                    ),
+                    *events[1:],
+                ]
+
             def work() -> tuple[int, Any]:
                 appended = services.game_events_record(
                     game=locked.game,
                     user=request.user,
                     expected_seq=data["expected_seq"],
-                    events=[dict(event) for event in data["events"]],
+                    events=events,
                     idempotency_key=key,
                     locked=True,
                     stored=locked.rows,

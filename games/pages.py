@@ -913,6 +913,20 @@ def record_strings() -> dict[str, Any]:
         "replay": _("Replay"),
         "undo": _("Undo"),
         "undo_title": _("Take back the latest entry"),
+        "undo_confirm_title": _("Reopen the finished game?"),
+        "undo_confirm": _(
+            "Undo takes back the latest entry: the game is open again, and its payout "
+            "leaves the balances until it is finished again."
+        ),
+        "undo_confirm_do": _("Yes, take it back"),
+        "fix_entry": _("Trick %(n)s: %(p)s played %(c)s — this entry is wrong."),
+        "fix_do": _("Correct this entry"),
+        "fix_title": _("Trick %(n)s: which card did %(p)s play?"),
+        "fix_hint": _("Instead of %(c)s. The later entries are recorded again."),
+        "refused_generic": _("This card may not be played now."),
+        "refused_hint": _(
+            "Tap a bright card — or, if an earlier entry was wrong, correct that entry."
+        ),
         "show": _("Show"),
         "forfeit": _("Forfeit"),
         "annul": _("Annul"),
@@ -1003,6 +1017,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
                 "last_seq": data["last_seq"],
                 "events": [{"type": e["type"], **e["payload"]} for e in data["events"]],
                 "explanation": data["explanation"],
+                "reasons": data["reasons"],
             },
         },
     )

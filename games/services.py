@@ -37,6 +37,7 @@ from games.errors import (
     EveningClosed,
     EveningNotEmpty,
     EveningOpen,
+    GamesError,
     IdempotencyKeyReused,
     StaleSequence,
     TooManyEvents,
@@ -1139,3 +1140,61 @@ def game_lock(*, game: Game) -> Game:
 def evening_lock(*, evening: Evening) -> Evening:
     """Lock the evening row (inside the caller's transaction), refusing a closed evening."""
     return _lock_evening(evening)
+
+
+def corrected_events(
+    *, stored: list[dict[str, Any]], index: int, replacement: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The events that put ``replacement`` in place of the record's event ``index``.
+
+    ``stored``: the record's events as stored (undos included); ``index`` a position
+    in it, as the engine's errors name them. Appended to the record, the answer undoes
+    every standing event back to and including that one, appends ``replacement`` and
+    then the later standing events again, in their order: the same record with that
+    one entry corrected, each step on record. Raises ``GamesError`` if ``index`` is no
+    standing event (out of range, an undo, or one an undo took back) or is the deal.
+    """
+    standing: list[int] = []  # positions of the standing events, as ``undo`` leaves them
+    for i, event in enumerate(stored):
+        if event.get("type") == "undo":
+            if standing:
+                standing.pop()
+        else:
+            standing.append(i)
+    if index not in standing:
+        raise GamesError(
+            _("That entry is not part of the game as it stands: it cannot be corrected.")
+        )
+    if stored[index].get("type") == "deal" or replacement.get("type") == "deal":
+        raise GamesError(_("The deal is not corrected this way: undo back to it instead."))
+    at = standing.index(index)
+    later = [dict(stored[i]) for i in standing[at + 1 :]]
+    undos: list[dict[str, Any]] = [{"type": "undo"} for _i in standing[at:]]
+    return [*undos, dict(replacement), *later]
+
+
+def game_entry_correct(
+    *,
+    game: Game,
+    user: Any,
+    expected_seq: int,
+    index: int,
+    replacement: dict[str, Any],
+    then: list[dict[str, Any]] | None = None,
+    idempotency_key: str | None = None,
+) -> Game:
+    """Correct the record's event ``index`` (an entry found wrong in hindsight) to
+    ``replacement`` in one append: undo back to it, the correction, the later events
+    again, then ``then`` (say the card whose tap showed the mistake). All or nothing:
+    the engine judges the whole result, and a refusal (``StaleSequence``,
+    ``EngineRejected``, ``GamesError``) writes nothing."""
+    with transaction.atomic():
+        record = selectors.game_record(game=game)
+        events = corrected_events(stored=record["events"], index=index, replacement=replacement)
+        return game_events_append(
+            game=game,
+            user=user,
+            expected_seq=expected_seq,
+            events=[*events, *(then or [])],
+            idempotency_key=idempotency_key,
+        )

@@ -21,6 +21,8 @@
   var seq = boot.last_seq;
   var events = boot.events || []; // the stored events, for the log and the called card
   var explanation = boot.explanation || null; // the server's sentence for a record stored invalid
+  // Why each greyed card is refused: the engine's reasons as the server worded them.
+  var reasons = boot.reasons || { play: {}, face_down: {} };
   var busy = false;
   var problem = null; // {title, event, detail, retry}
   var pending = null; // a request that failed on the network: {body, key}
@@ -31,7 +33,7 @@
       fuchs: false, turned: false, panel: null,
       callMode: "partner", callCard: null, turnChoice: "none", macher: null,
       bid: null, bidCard: null,
-      who: null, cards: [], reason: ""
+      who: null, cards: [], reason: "", refused: null
     };
   }
 
@@ -177,6 +179,21 @@
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2);
   }
+  // Correct the stored event at ``index`` (the record's position) to ``event``: the
+  // server undoes back to it, appends the correction and the later events again.
+  function sendCorrection(index, event) {
+    if (busy) return Promise.resolve();
+    return request({ expected_seq: seq, events: [event], answer: "new", correct: index }, uuid());
+  }
+  // The trick (1-based) of the play stored at position ``index``.
+  function trickOf(index) {
+    var standing = [];
+    events.slice(0, index).forEach(function (e) {
+      if (e.type === "undo") { if (standing.length) standing.pop(); } else standing.push(e);
+    });
+    var n = (state.active || []).length || 1;
+    return Math.floor(standing.filter(function (e) { return e.type === "play"; }).length / n) + 1;
+  }
   function send(newEvents) {
     if (busy) return Promise.resolve();
     // "answer": "new": the 201 lists only the events we appended (we have the others).
@@ -223,8 +240,12 @@
         // The server's detail is the engine's sentence in the page's language, with names:
         // it says what the hint would (who holds which card, whose turn it is).
         var said = res.data.detail;
+        // An error at a stored event: a mistake found in hindsight. Name that entry
+        // (trick, player, card) and offer to correct it.
+        var stored = local < 0 && err.index >= 0 ? events[err.index] : null;
+        var fix = stored && stored.type === "play" ? { index: err.index, event: stored, trick: trickOf(err.index) } : null;
         problem = { title: T.errors[err.code] || T.err_generic, code: err.code, event: ev ? describe(ev) : "",
-          hint: said ? "" : hint(err.code, err.message), detail: said || withNames(err.message) };
+          hint: said ? "" : hint(err.code, err.message), detail: said || withNames(err.message), fix: fix };
         return;
       }
       var detail = (res.data && (res.data.detail || JSON.stringify(res.data))) || String(res.status);
@@ -246,6 +267,7 @@
     if (data.players) Object.keys(data.players).forEach(function (k) { cfg.names[k] = data.players[k]; });
     if (data.events) events = data.events.map(asEvent);
     if (data.explanation !== undefined) explanation = data.explanation;
+    if (data.reasons) reasons = data.reasons;
   }
   // An event of an API answer ({seq, type, payload, ...}) as the record has it.
   function asEvent(e) { return Object.assign({ type: e.type }, e.payload || {}); }
@@ -302,7 +324,6 @@
       var lv = state.level;
       parts.push('<span class="lvl" data-level="' + esc(lv || "") + '">' + esc(lv ? T.levels[lv] : T.no_level) + " · " + esc(money(cfg.level_values[lv || ""])) + "</span>");
       if (fuchsSaid()) parts.push('<span class="flag">' + esc(T.fuchs_said) + "</span>");
-      if (state.augen && (state.tricks || []).length) parts.push(esc(fmt(T.augen_so_far, { d: state.augen.declarers, o: state.augen.opponents })));
     } else {
       if (state.contract) parts.push('<span class="lvl">' + esc(T.contracts[state.contract] || state.contract) + " · " + esc(money(cfg.contract_values[state.contract])) + "</span>");
       var c = calledCard();
@@ -369,9 +390,14 @@
         if (!code || (opts.hidePlayed !== false && played[code])) return '<span class="pc gap"></span>';
         var on = opts.enabled(code);
         var pick = opts.picked && opts.picked(code);
+        // A refused card stays tappable where the engine says why (opts.explains):
+        // aria-disabled, not disabled, so the tap can show the reason.
+        var says = !on && opts.explains;
+        var off = busy || !on;
         return '<button type="button" class="pc s-' + suitOf(code) + (isTrump(code) ? " trump" : "") + (pick ? " picked" : "") +
-          '" data-act="' + opts.act + '" data-card="' + code + '" aria-label="' + esc(cardName(code)) + '"' +
-          (pick ? ' aria-pressed="true"' : "") + (on && !busy ? "" : " disabled") + ">" + cardFace(code) + "</button>";
+          (says ? " off" : "") + (ui.refused === code ? " refused" : "") +
+          '" data-act="' + (says ? "refused" : opts.act) + '" data-card="' + code + '" aria-label="' + esc(rankLabel(code) + " – " + cardName(code)) + '"' +
+          (pick ? ' aria-pressed="true"' : "") + (says ? ' aria-disabled="true"' : off ? " disabled" : "") + ">" + cardFace(code) + "</button>";
       }).join("") + "</div>";
     }).join("") + "</div>";
   }
@@ -398,27 +424,48 @@
     return out + "</div>";
   }
 
+  // Who plays next: the player to act, or after the first trick (while the raising is
+  // open) its winner, whose lead ends the raising (the engine takes it so).
+  function nextPlayer() {
+    if (state.awaiting === "play") return state.to_act;
+    var last = (state.tricks || []).slice(-1)[0];
+    if (state.awaiting === "raise_or_end" && last && (state.tricks || []).length === 1) return last.winner;
+    return null;
+  }
+  function refusedText(code) {
+    var said = (ui.turned && reasons.face_down && reasons.face_down[code]) || (reasons.play && reasons.play[code]);
+    return said || T.refused_generic;
+  }
   function playHtml() {
     var legal = (state.legal && state.legal.cards) || [];
-    var out = raisesHtml();
-    if (state.awaiting === "play" && state.to_act) {
+    var faceDown = (state.legal && state.legal.face_down) || [];
+    // The raise panel and the toggles come after the grid, so the grid does not move
+    // when they appear or go.
+    var out = "";
+    var who = nextPlayer();
+    if (who) {
       var toggles = "";
       var firstTrick = !(state.tricks || []).length;
       var decl = state.declarers || [];
-      var maybeHilfer = decl.length > 1 ? decl[1] === state.to_act : state.to_act !== state.macher;
+      var maybeHilfer = decl.length > 1 ? decl[1] === who : who !== state.macher;
       if (cfg.kind === "fuchsen" && firstTrick && state.contract !== "alone" && maybeHilfer && !fuchsSaid()) {
         toggles += '<label class="toggle' + (ui.fuchs ? " on" : "") + '"><input type="checkbox" data-act="toggle-fuchs"' + (ui.fuchs ? " checked" : "") + "> " + esc(T.fuchs_toggle) + "</label>";
       }
       var call = theCall();
-      if (cfg.kind === "fuchsen" && call && call.turned && state.to_act === state.macher && !turnedPlayed()) {
+      if (cfg.kind === "fuchsen" && call && call.turned && who === state.macher && !turnedPlayed()) {
         toggles += '<label class="toggle' + (ui.turned ? " on" : "") + '"><input type="checkbox" data-act="toggle-turned"' + (ui.turned ? " checked" : "") + "> " + esc(T.turned_toggle) + "</label>";
       }
-      out += '<div class="panel play"><h3>' + fmt(esc(T.tap_card), { p: "<strong>" + esc(name(state.to_act)) + "</strong>" }) + "</h3>" +
-        (toggles ? '<div class="btns">' + toggles + "</div>" : "") +
-        gridHtml({ act: "play", enabled: function (c) { return legal.indexOf(c) >= 0; } }) +
+      var allowed = ui.turned ? faceDown : legal;
+      var refusal = ui.refused
+        ? '<p class="refusal" role="alert" data-card="' + esc(ui.refused) + '"><strong>' + esc(cardName(ui.refused)) + ":</strong> " +
+          esc(refusedText(ui.refused)) + ' <span class="meta">' + esc(T.refused_hint) + "</span></p>"
+        : '<p class="refusal empty" aria-hidden="true"></p>';
+      out += '<div class="panel play"><h3>' + fmt(esc(T.tap_card), { p: "<strong>" + esc(name(who)) + "</strong>" }) + "</h3>" +
+        gridHtml({ act: "play", explains: true, enabled: function (c) { return allowed.indexOf(c) >= 0; } }) +
+        refusal + (toggles ? '<div class="btns toggles">' + toggles + "</div>" : "") +
         (legal.length ? "" : '<p class="meta">' + esc(T.no_legal) + "</p>") + "</div>";
     }
-    return out;
+    return out + raisesHtml();
   }
 
   function callHtml() {
@@ -508,8 +555,10 @@
     var decl = state.macher || state.declarer;
     var out = '<div class="panel partner"><h3>' + esc(called ? fmt(T.partner_q, { c: cardName(called) }) : T.st_partner) + "</h3>" +
       '<p class="meta">' + esc(T.partner_hint) + '</p><div class="btns">';
+    // Only the players the engine says may hold the called card.
+    var candidates = (state.legal && state.legal.partners) || [];
     (state.active || []).forEach(function (p) {
-      if (p === decl) return;
+      if (p === decl || (candidates.length && candidates.indexOf(p) < 0)) return;
       out += '<button type="button" data-act="name-partner" data-player="' + esc(p) + '"' + (called && !busy ? "" : " disabled") + ">" + esc(name(p)) + "</button>";
     });
     return out + "</div></div>";
@@ -567,7 +616,7 @@
     var decided = state.status !== "in_progress" || state.awaiting === "partner";
     var started = effectiveEvents().some(function (e) { return e.type !== "deal"; });
     var out = '<div class="tools">' +
-      '<button type="button" data-act="undo"' + (events.length && !busy ? "" : " disabled") + ' title="' + esc(T.undo_title) + '">↶ ' + esc(T.undo) + "</button>" +
+      '<button type="button" data-act="undo"' + (events.length && !busy ? "" : " disabled") + ' title="' + esc(T.undo_title) + '">' + esc(T.undo) + "</button>" +
       '<button type="button" data-act="panel" data-panel="show"' + (busy ? " disabled" : "") + ">" + esc(T.show) + "</button>" +
       '<button type="button" data-act="panel" data-panel="forfeit"' + (decided || !started || busy ? " disabled" : "") + ">" + esc(T.forfeit) + "</button>" +
       '<button type="button" class="danger" data-act="panel" data-panel="annul"' + (state.status === "annulled" || busy ? " disabled" : "") + ">" + esc(T.annul) + "</button></div>";
@@ -580,7 +629,11 @@
           return '<li class="' + (e.type === "raise" ? "raise" : "") + '">' + esc(describe(e)) + "</li>";
         }).join("") + "</ol></details>";
     }
-    if (ui.panel === "show") {
+    if (ui.panel === "undo") {
+      out += '<div class="panel confirm" role="alertdialog" aria-labelledby="undo-q" aria-describedby="undo-d"><h3 id="undo-q">' + esc(T.undo_confirm_title) +
+        '</h3><p id="undo-d" class="meta">' + esc(T.undo_confirm) + '</p><div class="btns"><button type="button" class="btn-danger" data-act="do-undo"' + (busy ? " disabled" : "") + ">" +
+        esc(T.undo_confirm_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
+    } else if (ui.panel === "show") {
       out += '<div class="panel"><h3>' + esc(T.show_title) + '</h3><p class="meta">' + esc(T.show_hint) + "</p>" + whoButtons() +
         gridHtml({ act: "pick-show", enabled: function () { return true; }, picked: function (c) { return ui.cards.indexOf(c) >= 0; } }) +
         '<div class="btns"><button type="button" data-act="do-show"' + (ui.who && ui.cards.length ? "" : " disabled") + ">" + esc(T.show_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
@@ -614,12 +667,22 @@
     }).join("") + "</ol>";
   }
 
+  // Correcting an entry: tap the card that was really played there.
+  function fixHtml() {
+    var f = ui.fixing;
+    return '<div class="panel fixing"><h3>' + esc(fmt(T.fix_title, { n: f.trick, p: name(f.event.player) })) + "</h3>" +
+      '<p class="meta">' + esc(fmt(T.fix_hint, { c: cardName(f.event.card) })) + "</p>" +
+      gridHtml({ act: "fix-pick", hidePlayed: false, enabled: function (c) { return c !== f.event.card; } }) +
+      '<button type="button" class="btn-quiet" data-act="fix-cancel">' + esc(T.cancel) + "</button></div>";
+  }
   function problemHtml() {
     if (!problem) return "";
     return '<div class="engine-error" role="alert" data-code="' + esc(problem.code || "") + '"><strong>' + esc(problem.title) + "</strong>" +
       (problem.event ? '<div class="ev">' + esc(T.concerns) + " " + esc(problem.event) + "</div>" : "") +
       (problem.hint ? '<div class="ev hint">' + esc(problem.hint) + "</div>" : "") +
       (problem.detail ? '<div class="detail">' + esc(problem.detail) + "</div>" : "") +
+      (problem.fix ? '<div class="fix"><p class="ev">' + esc(fmt(T.fix_entry, { n: problem.fix.trick, p: name(problem.fix.event.player), c: cardName(problem.fix.event.card) })) +
+        '</p><button type="button" data-act="fix-start">' + esc(T.fix_do) + "</button></div>" : "") +
       (problem.retry ? '<button type="button" data-act="retry">' + esc(T.retry) + "</button>" : "") + "</div>";
   }
 
@@ -630,10 +693,19 @@
     body += seatsHtml();
     var showTrick = state.active && state.active.length && (mode === "play" || mode === "raise_or_end");
     var lastTrick = (state.tricks || []).slice(-1)[0];
-    var lastLine = (showTrick || mode === "partner") && lastTrick && !(state.trick || []).length
-      ? '<p class="sub">' + esc(fmt(T.last_trick, { n: (state.tricks || []).length, p: name(lastTrick.winner) })) + "</p>" : "";
+    // One line that is always there (so the grid below never moves): who took the
+    // last trick, and the Augen so far.
+    var subs = [];
+    if ((showTrick || mode === "partner") && lastTrick && !(state.trick || []).length) {
+      subs.push(fmt(T.last_trick, { n: (state.tricks || []).length, p: name(lastTrick.winner) }));
+    }
+    if (cfg.kind === "fuchsen" && state.augen && (state.tricks || []).length) {
+      subs.push(fmt(T.augen_so_far, { d: state.augen.declarers, o: state.augen.opponents }));
+    }
+    var lastLine = '<p class="sub">' + esc(subs.join(" · ")) + "</p>";
     body += '<div class="felt"><p class="status" role="status">' + statusText() + "</p>" + levelBar() + lastLine + (showTrick ? trickHtml() : "") + "</div>";
-    if (mode === "call") body += callHtml();
+    if (ui.fixing) body += fixHtml();
+    else if (mode === "call") body += callHtml();
     else if (mode === "bid") body += auctionHtml();
     else if (mode === "play" || mode === "raise_or_end") body += playHtml();
     else if (mode === "partner") body += partnerHtml();
@@ -662,15 +734,30 @@
     var player = el.getAttribute("data-player");
     switch (act) {
       case "play": {
-        var e = { type: "play", player: state.to_act, card: card };
+        var e = { type: "play", player: nextPlayer(), card: card };
         if (ui.fuchs) e.fuchs = true;
         if (ui.turned) e.turned = true;
         send([e]);
         return;
       }
+      case "fix-start": ui.fixing = problem && problem.fix; problem = null; break;
+      case "fix-cancel": ui.fixing = null; break;
+      case "fix-pick": {
+        var wrong = ui.fixing.event;
+        var right = Object.assign({}, wrong, { card: card });
+        sendCorrection(ui.fixing.index, right);
+        return;
+      }
+      case "refused": ui.refused = ui.refused === card ? null : card; break;
       case "raise": send([{ type: "raise", player: player, level: el.getAttribute("data-level") }]); return;
       case "end_raising": send([{ type: "end_raising" }]); return;
-      case "undo": send([{ type: "undo" }]); return;
+      case "undo":
+        // Taking back an entry of a decided game reopens it (its payout leaves the
+        // balances): ask first, in the page.
+        if (state.status === "finished") { ui.panel = "undo"; break; }
+        send([{ type: "undo" }]);
+        return;
+      case "do-undo": send([{ type: "undo" }]); return;
       case "retry": if (pending) request(pending.body, pending.key); return;
       case "pick-macher": ui.macher = player; break;
       case "pick-dealer": ui.dealer = player; break;
@@ -738,7 +825,7 @@
     var act = el.getAttribute("data-act");
     if (act === "toggle-fuchs") ui.fuchs = el.checked;
     else if (act === "toggle-facedown") { ui.withCard = el.checked; ui.bid = null; ui.bidCard = null; }
-    else if (act === "toggle-turned") ui.turned = el.checked;
+    else if (act === "toggle-turned") { ui.turned = el.checked; ui.refused = null; }
     else if (act === "callmode") { ui.callMode = el.value; ui.callCard = null; }
     else if (act === "turn") ui.turnChoice = el.value;
     else return;

@@ -54,9 +54,29 @@ class RecordingPage:
         self.tap(f'#record button[data-act="raise"][data-level="{level}"][data-player="{who}"]')
 
     def card_enabled(self, card: str) -> bool:
+        """Is the card offered to play? (A refused one stays tappable: it says why.)"""
         return bool(
             self.page.eval_on_selector(
-                f'#record button[data-act="play"][data-card="{card}"]', "b => !b.disabled"
+                f'#record .panel.play button.pc[data-card="{card}"]',
+                "b => !b.disabled && b.dataset.act === 'play'",
+            )
+        )
+
+    def refusal_of(self, card: str) -> str:
+        """Tap a refused card and read the reason the page shows next to the grid."""
+        # aria-disabled, which Playwright will not click unless forced; a finger does.
+        self.page.click(f'#record button[data-act="refused"][data-card="{card}"]', force=True)
+        line = self.page.wait_for_selector(f'#record .refusal[data-card="{card}"]')
+        text: str = line.inner_text()
+        return text
+
+    def grid_in_view(self) -> bool:
+        """Is the whole card grid (and so every card) inside the viewport?"""
+        return bool(
+            self.page.evaluate(
+                "() => { const h = document.querySelector('#record .hand');"
+                " if (!h) return true; const r = h.getBoundingClientRect();"
+                " return r.top >= 0 && r.bottom <= window.innerHeight; }"
             )
         )
 

@@ -312,8 +312,7 @@ def test_a_raise_names_the_levels_and_the_side_in_german() -> None:
 def test_an_unknown_sentence_falls_back_to_the_heading_and_the_engines_words() -> None:
     error = {"index": 3, "code": "must_trump", "message": "3 did something new"}
     assert (
-        _german(error, NAMES)
-        == "Er muss trumpfen bzw. übertrumpfen (Trumpfzwang): Anna did something new"
+        _german(error, NAMES) == "Trumpfen bzw. übertrumpfen (Trumpfzwang): Anna did something new"
     )
     assert _english(error, NAMES) == "Anna did something new"
     assert _german({"code": "no_such_code", "message": ""}) == "Nicht angenommen"
