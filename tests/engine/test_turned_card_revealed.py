@@ -107,7 +107,9 @@ def test_the_called_card_played_as_the_blank_makes_the_call_invalid() -> None:
     events[BLANK_AT]["card"] = "S8"
     record["events"] = events
     assert _error(record) == (1, "invalid_call")
-    assert "turned" in (replay(record).error.message if replay(record).error else "")
+    error = replay(record).error
+    assert error is not None
+    assert "turned" in error.message
     assert folded(record) == replay(record)
 
 
