@@ -410,7 +410,7 @@
     if (raises.length) {
       var level = raises[0][1];
       var mine = state.declarers || [];
-      out += "<h3>" + esc(fmt(T.say_level, { l: T.levels[level], v: money(cfg.level_values[level]) })) + "</h3><div class=\"btns\">";
+      out += "<h2>" + esc(fmt(T.say_level, { l: T.levels[level], v: money(cfg.level_values[level]) })) + "</h2><div class=\"btns\">";
       raises.forEach(function (r) {
         var declSide = mine.indexOf(r[0]) >= 0 || r[0] === state.macher;
         out += '<button type="button" class="btn-raise' + (declSide ? " decl-side" : "") + '" data-act="raise" data-player="' + esc(r[0]) +
@@ -460,7 +460,7 @@
         ? '<p class="refusal" role="alert" data-card="' + esc(ui.refused) + '"><strong>' + esc(cardName(ui.refused)) + ":</strong> " +
           esc(refusedText(ui.refused)) + ' <span class="meta">' + esc(T.refused_hint) + "</span></p>"
         : '<p class="refusal empty" aria-hidden="true"></p>';
-      out += '<div class="panel play"><h3>' + fmt(esc(T.tap_card), { p: "<strong>" + esc(name(who)) + "</strong>" }) + "</h3>" +
+      out += '<div class="panel play"><h2>' + fmt(esc(T.tap_card), { p: "<strong>" + esc(name(who)) + "</strong>" }) + "</h2>" +
         gridHtml({ act: "play", explains: true, enabled: function (c) { return allowed.indexOf(c) >= 0; } }) +
         refusal + (toggles ? '<div class="btns toggles">' + toggles + "</div>" : "") +
         (legal.length ? "" : '<p class="meta">' + esc(T.no_legal) + "</p>") + "</div>";
@@ -471,7 +471,7 @@
   function callHtml() {
     var opts = (state.legal && state.legal.calls) || { cards: [], alone: false, turn: ["?"] };
     var macher = state.to_act || ui.macher;
-    var out = '<div class="panel call"><h3>' + esc(T.call_title) + "</h3>";
+    var out = '<div class="panel call"><h2>' + esc(T.call_title) + "</h2>";
     if (!state.to_act) {
       out += '<p class="meta">' + esc(T.who_macher) + '</p><div class="btns">' + (state.active || []).map(function (p) {
         return '<button type="button" class="' + (ui.macher === p ? "" : "btn-quiet") + '" data-act="pick-macher" data-player="' + esc(p) + '">' + esc(name(p)) + "</button>";
@@ -518,7 +518,7 @@
   function auctionHtml() {
     var legal = state.legal || {};
     var who = state.to_act;
-    var out = '<div class="panel auction"><h3>' + fmt(esc(T.bid_title), { p: "<strong>" + esc(name(who)) + "</strong>" }) + "</h3>";
+    var out = '<div class="panel auction"><h2>' + fmt(esc(T.bid_title), { p: "<strong>" + esc(name(who)) + "</strong>" }) + "</h2>";
     var bids = effectiveEvents().filter(function (e) { return e.type === "bid" || e.type === "pass" || e.type === "join"; });
     if (bids.length) out += '<ul class="evlist">' + bids.map(function (e) { return "<li>" + esc(describe(e)) + "</li>"; }).join("") + "</ul>";
     out += '<div class="btns">';
@@ -553,7 +553,7 @@
   function partnerHtml() {
     var called = calledCard();
     var decl = state.macher || state.declarer;
-    var out = '<div class="panel partner"><h3>' + esc(called ? fmt(T.partner_q, { c: cardName(called) }) : T.st_partner) + "</h3>" +
+    var out = '<div class="panel partner"><h2>' + esc(called ? fmt(T.partner_q, { c: cardName(called) }) : T.st_partner) + "</h2>" +
       '<p class="meta">' + esc(T.partner_hint) + '</p><div class="btns">';
     // Only the players the engine says may hold the called card.
     var candidates = (state.legal && state.legal.partners) || [];
@@ -571,7 +571,7 @@
   }
   function dealHtml() {
     var deal = lastDeal();
-    var out = '<div class="panel deal"><h3>' + esc(T.st_deal) + "</h3>";
+    var out = '<div class="panel deal"><h2>' + esc(T.st_deal) + "</h2>";
     if (deal && deal.players) {
       out += '<p class="meta">' + esc(T.redeal_hint) + '</p><div class="btns">' + deal.players.map(function (p) {
         return '<button type="button" class="' + (p === (ui.dealer || deal.dealer) ? "" : "btn-quiet") + '" data-act="pick-dealer" data-player="' + esc(p) + '">' + esc(name(p)) + "</button>";
@@ -584,15 +584,15 @@
   function resultHtml() {
     var r = state.result || {};
     var out = '<div class="panel result" data-status="' + esc(state.status) + '">';
-    if (state.status === "annulled") return out + "<h3>" + esc(T.st_annulled) + '</h3><p class="meta">' + esc(T.annulled_hint) + "</p>" + afterLinks() + "</div>";
-    if (state.status === "unavailable") return out + "<h3>" + esc(T.st_unavailable) + "</h3></div>";
-    if (state.status === "invalid") return out + "<h3>" + esc(T.st_invalid) + "</h3><p>" + esc(explanation || withNames(r.error && r.error.message)) + "</p></div>";
+    if (state.status === "annulled") return out + "<h2>" + esc(T.st_annulled) + '</h2><p class="meta">' + esc(T.annulled_hint) + "</p>" + afterLinks() + "</div>";
+    if (state.status === "unavailable") return out + "<h2>" + esc(T.st_unavailable) + "</h2></div>";
+    if (state.status === "invalid") return out + "<h2>" + esc(T.st_invalid) + "</h2><p>" + esc(explanation || withNames(r.error && r.error.message)) + "</p></div>";
     var decl = (r.declarers || []).map(name).join(" + ");
     var headline;
     if (r.won === null || r.won === undefined) headline = T.contracts[r.contract] || T.st_finished;
     else if ((r.declarers || []).length > 1) headline = fmt(r.won ? T.won_pl : T.lost_pl, { p: decl });
     else headline = fmt(r.won ? T.won : T.lost, { p: decl || "—" });
-    out += "<h3>" + esc(headline) + "</h3><p>" + esc([
+    out += "<h2>" + esc(headline) + "</h2><p>" + esc([
       cfg.kind === "fuchsen" ? (r.contract === "alone" ? T.alone : (r.level ? T.levels[r.level] : T.no_level)) : (T.contracts[r.contract] || ""),
       T.reasons[r.reason] || r.reason,
       fmt(T.value_is, { v: money(r.value) })
@@ -630,19 +630,19 @@
         }).join("") + "</ol></details>";
     }
     if (ui.panel === "undo") {
-      out += '<div class="panel confirm" role="alertdialog" aria-labelledby="undo-q" aria-describedby="undo-d"><h3 id="undo-q">' + esc(T.undo_confirm_title) +
-        '</h3><p id="undo-d" class="meta">' + esc(T.undo_confirm) + '</p><div class="btns"><button type="button" class="btn-danger" data-act="do-undo"' + (busy ? " disabled" : "") + ">" +
+      out += '<div class="panel confirm" role="alertdialog" aria-labelledby="undo-q" aria-describedby="undo-d"><h2 id="undo-q">' + esc(T.undo_confirm_title) +
+        '</h2><p id="undo-d" class="meta">' + esc(T.undo_confirm) + '</p><div class="btns"><button type="button" class="btn-danger" data-act="do-undo"' + (busy ? " disabled" : "") + ">" +
         esc(T.undo_confirm_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
     } else if (ui.panel === "show") {
-      out += '<div class="panel"><h3>' + esc(T.show_title) + '</h3><p class="meta">' + esc(T.show_hint) + "</p>" + whoButtons() +
+      out += '<div class="panel"><h2>' + esc(T.show_title) + '</h2><p class="meta">' + esc(T.show_hint) + "</p>" + whoButtons() +
         gridHtml({ act: "pick-show", enabled: function () { return true; }, picked: function (c) { return ui.cards.indexOf(c) >= 0; } }) +
         '<div class="btns"><button type="button" data-act="do-show"' + (ui.who && ui.cards.length ? "" : " disabled") + ">" + esc(T.show_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
     } else if (ui.panel === "forfeit") {
-      out += '<div class="panel"><h3>' + esc(T.forfeit_title) + '</h3><p class="meta">' + esc(T.forfeit_hint) + "</p>" + whoButtons() +
+      out += '<div class="panel"><h2>' + esc(T.forfeit_title) + '</h2><p class="meta">' + esc(T.forfeit_hint) + "</p>" + whoButtons() +
         '<label for="reason">' + esc(T.reason) + '</label><input id="reason" data-act="reason" value="' + esc(ui.reason) + '">' +
         '<div class="btns" style="margin-top:.4rem"><button type="button" class="btn-danger" data-act="do-forfeit"' + (ui.who ? "" : " disabled") + ">" + esc(T.forfeit_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
     } else if (ui.panel === "annul") {
-      out += '<div class="panel"><h3>' + esc(T.annul_title) + '</h3><p class="meta">' + esc(T.annul_hint) + "</p>" +
+      out += '<div class="panel"><h2>' + esc(T.annul_title) + '</h2><p class="meta">' + esc(T.annul_hint) + "</p>" +
         '<label for="reason">' + esc(T.reason) + '</label><input id="reason" data-act="reason" value="' + esc(ui.reason) + '">' +
         '<div class="btns" style="margin-top:.4rem"><button type="button" class="btn-danger" data-act="do-annul">' + esc(T.annul_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
     }
@@ -670,7 +670,7 @@
   // Correcting an entry: tap the card that was really played there.
   function fixHtml() {
     var f = ui.fixing;
-    return '<div class="panel fixing"><h3>' + esc(fmt(T.fix_title, { n: f.trick, p: name(f.event.player) })) + "</h3>" +
+    return '<div class="panel fixing"><h2>' + esc(fmt(T.fix_title, { n: f.trick, p: name(f.event.player) })) + "</h2>" +
       '<p class="meta">' + esc(fmt(T.fix_hint, { c: cardName(f.event.card) })) + "</p>" +
       gridHtml({ act: "fix-pick", hidePlayed: false, enabled: function (c) { return c !== f.event.card; } }) +
       '<button type="button" class="btn-quiet" data-act="fix-cancel">' + esc(T.cancel) + "</button></div>";
