@@ -885,12 +885,14 @@ class GameEventAppendApi(GamesApi):
                     if locked.rows is not None
                     else selectors.game_record(game=locked.game)
                 )
-                events = [
-                    *services.corrected_events(
+                try:
+                    corrected = services.corrected_events(
                         stored=stored["events"], index=data["correct"], replacement=events[0]
-                    ),
-                    *events[1:],
-                ]
+                    )
+                except GamesError as exc:
+                    # A position that names no correctable entry is bad input, like any field.
+                    raise serializers.ValidationError({"correct": [exc.message]}) from exc
+                events = [*corrected, *events[1:]]
 
             def work() -> tuple[int, Any]:
                 appended = services.game_events_record(

@@ -403,7 +403,9 @@ def test_the_rest_of_a_game_recorded_card_by_card_is_entered_as_a_tally(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     table = RecordingPage(page, players)
     table.wait_ready()
-    table.tap('#record button[data-act="undo"]')
+    # The game is finished, so the page asks before the undo reopens it.
+    page.click('#record button[data-act="undo"]')
+    table.tap('#record [role="alertdialog"] button[data-act="do-undo"]')
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PROGRESS
     assert not game.result.get("payouts")

@@ -27,6 +27,7 @@ class Plain(serializers.Serializer[Any]):
         choices=[("full", "full"), ("new", "new")], required=False, default="full"
     )
     dry_run = serializers.BooleanField(required=False, default=False)
+    correct = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
 
     def validate_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return Reused.validate_events(self, events)  # type: ignore[arg-type]

@@ -297,6 +297,8 @@ MATRIX: dict[str, Row] = {
     ),
     "evening-import-page": Row("post", page("/evenings/" + E + "/import/"), SCORERS_ONLY, {}),
     "game-new": Row("get", page("/evenings/" + E + "/new-game/"), SCORERS_ONLY),
+    "evening-tally": Row("get", page("/evenings/" + E + "/tally/"), SCORERS_ONLY),
+    "game-tally": Row("get", page("/games/" + G + "/tally/"), SCORERS_ONLY),
     "game-page": Row("get", page("/games/" + G + "/"), MEMBERS_ONLY),
     "game-replay": Row("get", page("/games/" + G + "/replay/"), MEMBERS_ONLY),
     "season-current": Row("get", page("/clubs/{w.club.slug}/table/"), MEMBERS_ONLY),
