@@ -1058,3 +1058,18 @@ def worse_error(a: EngineError, b: EngineError) -> EngineError:
     if a.index != b.index:
         return a if a.index > b.index else b
     return a if CODE_RANK[a.code] <= CODE_RANK[b.code] else b
+
+
+def check_tally_partner(table: Table, know: Knowledge, called: int, name: str) -> None:
+    """A tally's ``partner`` must be able to hold the called card: ``invalid_tally`` on
+    the field when the record puts the card in another hand or shows all of his."""
+    holder = know.owner[called]
+    if holder != table.index[name]:
+        where = (
+            f"the record puts it in {table.active[holder]}'s hand"
+            if holder >= 0
+            else f"the record shows all six cards of {name}"
+        )
+        raise Illegal(
+            "invalid_tally", f"{name} cannot hold the called {CODES[called]}: {where}", "partner"
+        )

@@ -28,6 +28,7 @@ from engine.core import (
     awaiting_partner,
     check_hands,
     check_placement,
+    check_tally_partner,
     evolve,
     evolve_with,
     name_of,
@@ -470,18 +471,7 @@ class Fuchsen(Variant):
                 raise Illegal(
                     "invalid_tally", f"an alone game has no Hilfer: {name} cannot be one", "partner"
                 )
-            p = table.index[name]
-            holder = know.owner[state.called]
-            if holder != p:
-                called = CODES[state.called]
-                where = (
-                    f"the record puts it in {table.active[holder]}'s hand"
-                    if holder >= 0
-                    else f"the record shows all six cards of {name}"
-                )
-                raise Illegal(
-                    "invalid_tally", f"{name} cannot hold the called {called}: {where}", "partner"
-                )
+            check_tally_partner(table, know, state.called, name)
         # The state the tally's outcome is judged on: the level reached, the Fuchs said
         # or not, the raising over.
         new = evolve_with(

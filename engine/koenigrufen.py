@@ -23,6 +23,7 @@ from engine.core import (
     _is_str_list,
     check_hands,
     check_placement,
+    check_tally_partner,
     evolve,
     evolve_with,
     made,
@@ -297,20 +298,7 @@ class Koenigrufen(Variant):
         if contract in WITH_CALLED:
             if "partner" in event:
                 name = event["partner"]
-                p = table.index[name]
-                holder = know.owner[state.high_called]
-                if holder != p:
-                    called = CODES[state.high_called]
-                    where = (
-                        f"the record puts it in {table.active[holder]}'s hand"
-                        if holder >= 0
-                        else f"the record shows all six cards of {name}"
-                    )
-                    raise Illegal(
-                        "invalid_tally",
-                        f"{name} cannot hold the called {called}: {where}",
-                        "partner",
-                    )
+                check_tally_partner(table, know, state.high_called, name)
             side = (d, state.partner)
         elif contract == "durchmarsch_letzter":
             side = (d,)

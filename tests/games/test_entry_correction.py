@@ -157,6 +157,7 @@ def test_the_api_refuses_a_position_that_is_no_entry_with_a_message(
         f"/api/games/{game.pk}/events/",
         {"expected_seq": game.last_seq, "correct": 999, "events": as_ids(_plays("carl:RU"))},
     )
-    assert response.status_code == 422
-    assert response.json()["detail"]
+    # Bad input on a field, like any other: 400 naming ``correct``, nothing written.
+    assert response.status_code == 400
+    assert response.json()["correct"]
     assert GameEvent.objects.filter(game=game).count() == stored
