@@ -65,7 +65,7 @@ def _choice_labels() -> dict[str, Any]:
 
 def _entry_labels(key: str) -> dict[str, str]:
     # The pages' names of levels and contracts (imported here: games depends on clubs).
-    from games.pages import contract_names, level_names
+    from games.vocabulary import contract_names, level_names
 
     if key == "level_values":
         return level_names()
@@ -77,7 +77,7 @@ def _entry_labels(key: str) -> dict[str, str]:
 
 
 def _card_names(face: str) -> dict[str, str]:
-    from games.pages import card_view
+    from games.vocabulary import card_view
 
     return {code: str(card_view(code, face, GameKind.FUCHSEN)["name"]) for code in REMOVABLE}
 

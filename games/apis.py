@@ -9,14 +9,11 @@ record the engine refuses a 422 carrying the engine's index, code and message.
 
 from __future__ import annotations
 
-import datetime
-import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist, PermissionDenied, ValidationError
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.http import Http404
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -30,9 +27,19 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
-from clubs.models import Club, GameKind, Player, Role, RuleProfile, Season, role_at_least
+from clubs.models import GameKind, Player, Role, RuleProfile, Season, role_at_least
 from clubs.permissions import membership_for
 from games import engine_text, selectors, services, sql
+from games.checks import (
+    MAX_EVENT_BYTES,
+    MAX_EVENTS_PER_REQUEST,
+    MAX_ID,
+    MAX_IDEMPOTENCY_KEY,
+    MAX_SEQ,
+    check_import_records,
+    has_nul,
+    json_size,
+)
 from games.errors import (
     EngineRejected,
     EveningClosed,
@@ -42,17 +49,9 @@ from games.errors import (
     IdempotencyKeyReused,
     StaleSequence,
 )
-from games.events import upcast
 from games.models import Evening, EveningSeat, Game
+from games.presenters import club_face, game_data, game_detail_data
 from stichbuch.api import ReusedFieldsSerializer, paginated_response
-from stichbuch.parsers import json_problem
-
-MAX_EVENTS_PER_REQUEST = 200
-MAX_EVENT_BYTES = 4096
-MAX_IDEMPOTENCY_KEY = 255
-# Ids beyond a signed 64-bit integer are no ids of ours (and SQLite cannot even compare them).
-MAX_ID = 2**63 - 1
-MAX_SEQ = 2**31 - 1
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     name="Idempotency-Key",
@@ -98,54 +97,12 @@ EngineRejectionSerializer = inline_serializer(
 )
 
 
-def _json_size(value: Any) -> int:
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str).encode())
-
-
-def _has_nul(value: Any) -> bool:
-    """True if a NUL character hides in any string or key (PostgreSQL's jsonb refuses it)."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_nul(v) for v in value)
-    return False
-
-
-def check_import_records(records: list[Any]) -> None:
-    """The limits of imported records, the API's and the import page's: no deeper
-    than ``MAX_JSON_DEPTH``, valid Unicode, no NUL character, each of bounded size.
-
-    Raises ``ValidationError`` (``records``: the first problem) before anything is
-    judged or stored.
-    """
-    problem = json_problem(records)
-    if problem is not None:
-        raise ValidationError({"records": [problem]})
-    for i, record in enumerate(records):
-        if _has_nul(record):
-            raise ValidationError(
-                {"records": [_("Record %(i)d contains a NUL character.") % {"i": i}]}
-            )
-        if _json_size(record) > MAX_EVENT_BYTES * (MAX_EVENTS_PER_REQUEST // 4):
-            raise ValidationError({"records": [_("Record %(i)d is too large.") % {"i": i}]})
-
-
 def _evening_names(evening: Evening) -> dict[str, str]:
     """``{str(pk): display_name}`` of everyone who sat at the evening (for an error's sentence)."""
     return {
         str(seat.player_id): seat.player.display_name
         for seat in selectors.evening_seats(evening=evening, active_only=False)
     }
-
-
-def _club_face(game: Game) -> str | None:
-    """The card face of the game's club (one query: the append reads no club)."""
-    face: str | None = (
-        Club.objects.filter(pk=game.evening.club_id).values_list("card_face", flat=True).first()
-    )
-    return face
 
 
 class GamesApi(APIView):
@@ -404,96 +361,6 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     )
 
 
-def iso_datetime(value: datetime.datetime, tz: datetime.tzinfo) -> str:
-    """What ``serializers.DateTimeField`` writes for an aware ``value`` with ``tz`` current.
-
-    The same text (ISO 8601 in the current time zone, UTC as ``Z``) at a
-    quarter of the cost: a full answer writes one per event, on every card.
-    """
-    text = value.astimezone(tz).isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
-
-
-def _event_data(row: selectors.EventRow, tz: datetime.tzinfo) -> dict[str, Any]:
-    """One event as ``GameEventOutputSerializer`` writes it, from a ``game_event_rows`` row."""
-    seq, event_type, payload, schema_version, username, recorded_at = row
-    recorded_at = sql.as_datetime(recorded_at)  # ISO text when read as JSON
-    assert recorded_at is not None  # recorded_at is NOT NULL
-    return {
-        "seq": seq,
-        "type": event_type,
-        "payload": upcast(event_type, payload, schema_version),
-        "schema_version": schema_version,
-        "recorded_by": username,
-        "recorded_at": iso_datetime(recorded_at, tz),
-    }
-
-
-def _game_data(
-    game: Game,
-    *,
-    record: dict[str, Any],
-    rows: list[selectors.EventRow],
-    names: dict[str, str] | None = None,
-    state: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """``GameDetailSerializer``'s answer built by hand (the same keys and values, far cheaper)."""
-    tz = timezone.get_current_timezone()
-    state = state if state is not None else selectors.table_state(record=record)
-    players = selectors.players_legend(club_id=game.evening.club_id, records=[record], known=names)
-    return {
-        "id": game.pk,
-        "evening": game.evening_id,
-        "number": game.number,
-        "game_kind": game.game_kind,
-        "status": game.status,
-        "house_rules": game.house_rules,
-        "players": players,
-        "state": state,
-        "tally": state.get("tally"),
-        "result": game.result,
-        "last_seq": game.last_seq,
-        "created_at": iso_datetime(game.created_at, tz),
-        "finished_at": iso_datetime(game.finished_at, tz) if game.finished_at else None,
-        "events": [_event_data(row, tz) for row in rows],
-        "explanation": _explanation(game, state, players),
-        "reasons": _reasons(game, state, players),
-    }
-
-
-def _reasons(game: Game, state: dict[str, Any], players: dict[str, str]) -> dict[str, Any]:
-    """Why each greyed card may not be played, as the engine's sentences in the request's
-    language with the players' names: ``{"play": {card: sentence}, "face_down": {…}}``
-    (``face_down``: the Macher's cards he may not play as his turned card)."""
-    legal = state.get("legal") or {}
-    refused = legal.get("refused") or {}
-    refused_down = legal.get("refused_face_down") or {}
-    if not refused and not refused_down:
-        return {"play": {}, "face_down": {}}
-    face = _club_face(game)
-    return {
-        "play": {c: engine_text.explain(e, players, face=face) for c, e in refused.items()},
-        "face_down": {
-            c: engine_text.explain(e, players, face=face) for c, e in refused_down.items()
-        },
-    }
-
-
-def _explanation(game: Game, state: dict[str, Any], players: dict[str, str]) -> str | None:
-    """The German (or English) sentence for a record that is invalid as stored (an
-    imported one, say), or None. Appends never store an invalid record, so the club's
-    card face is read only here."""
-    if state.get("status") != "invalid":
-        return None
-    error = (state.get("result") or {}).get("error") or {}
-    return engine_text.explain(error, players, face=_club_face(game))
-
-
-def game_detail_data(game: Game) -> dict[str, Any]:
-    rows = selectors.game_event_rows(game_id=game.pk)
-    return _game_data(game, record=selectors.record_from_rows(game=game, rows=rows), rows=rows)
-
-
 def appended_data(
     appended: services.Appended, *, answer: str = "full", names: dict[str, str] | None = None
 ) -> dict[str, Any]:
@@ -502,7 +369,7 @@ def appended_data(
     ``names``: player names already read (``players_legend``'s ``known``).
     """
     rows = appended.rows[appended.new_from :] if answer == "new" else appended.rows
-    return _game_data(
+    return game_data(
         appended.game, record=appended.record, rows=rows, names=names, state=appended.state
     )
 
@@ -713,13 +580,13 @@ class GameStartApi(GamesApi):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         deal = serializer.validated_data.get("deal")
-        if deal is not None and (_json_size(deal) > MAX_EVENT_BYTES or _has_nul(deal)):
+        if deal is not None and (json_size(deal) > MAX_EVENT_BYTES or has_nul(deal)):
             raise serializers.ValidationError(
                 {"deal": [_("The deal is too large or contains a NUL character.")]}
             )
         events = [dict(event) for event in serializer.validated_data.get("events") or []]
         for i, event in enumerate(events):
-            if _json_size(event) > MAX_EVENT_BYTES or _has_nul(event):
+            if json_size(event) > MAX_EVENT_BYTES or has_nul(event):
                 raise serializers.ValidationError(
                     {
                         "events": [
@@ -735,7 +602,7 @@ class GameStartApi(GamesApi):
             started = services.game_started(
                 evening=evening, user=request.user, deal=deal, events=events, dry_run=dry_run
             )
-            return status.HTTP_200_OK if dry_run else status.HTTP_201_CREATED, _game_data(
+            return status.HTTP_200_OK if dry_run else status.HTTP_201_CREATED, game_data(
                 started.game,
                 record=started.record,
                 rows=started.rows,
@@ -831,11 +698,11 @@ class GameEventAppendApi(GamesApi):
 
         def validate_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for i, event in enumerate(events):
-                if _has_nul(event):
+                if has_nul(event):
                     raise serializers.ValidationError(
                         _("Event %(i)d contains a NUL character.") % {"i": i}
                     )
-                if _json_size(event) > MAX_EVENT_BYTES:
+                if json_size(event) > MAX_EVENT_BYTES:
                     raise serializers.ValidationError(
                         _("Event %(i)d is larger than %(n)d bytes.")
                         % {"i": i, "n": MAX_EVENT_BYTES}
@@ -860,7 +727,7 @@ class GameEventAppendApi(GamesApi):
         key = self.idempotency_key(request)
         with services.game_locked_with_role(game_id=game_id, user=request.user, key=key) as found:
             locked = self.member_game(found, Role.SCORER)
-            self.error_context = lambda: (locked.seat_names, _club_face(locked.game))
+            self.error_context = lambda: (locked.seat_names, club_face(locked.game))
             serializer = self.InputSerializer(data=request.data)
             serializer.is_valid(raise_exception=True)
             data = serializer.validated_data

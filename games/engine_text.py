@@ -315,7 +315,7 @@ class _Words:
     def card(self, code: str) -> str:
         if not self.german:
             return code
-        from games.pages import card_view  # pages imports the services, which import us
+        from games.vocabulary import card_view
 
         return str(card_view(code, self._face(), "")["name"])
 
@@ -338,21 +338,21 @@ class _Words:
     def level(self, value: str) -> str:
         if not self.german:
             return value
-        from games.pages import level_names
+        from games.vocabulary import level_names
 
         return level_names().get(value, value)
 
     def contract(self, value: str) -> str:
         if not self.german:
             return value
-        from games.pages import contract_names
+        from games.vocabulary import contract_names
 
         return contract_names().get(value, value)
 
     def suit(self, value: str) -> str:
         if not self.german:
             return value
-        from games.pages import suit_names
+        from games.vocabulary import suit_names
 
         return suit_names(self._face()).get(_SUIT_LETTER.get(value, ""), value)
 
@@ -441,7 +441,7 @@ def explain(
     sentence = _with_names(message, names)
     if not _german():
         return sentence
-    from games.pages import error_titles
+    from games.vocabulary import error_titles
 
     code = str(error.get("code") or "")
     title = error_titles().get(code) or gettext("Not accepted")

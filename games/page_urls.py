@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import path
 
 from games import pages, tally_pages
+from ledger import pages as ledger_pages
 
 urlpatterns = [
     path("clubs/<slug:slug>/book/", pages.club_book, name="club-book"),
@@ -14,7 +15,7 @@ urlpatterns = [
     path("evenings/<int:evening_id>/close/", pages.evening_close, name="evening-close-page"),
     path("evenings/<int:evening_id>/reopen/", pages.evening_reopen, name="evening-reopen-page"),
     path("evenings/<int:evening_id>/delete/", pages.evening_delete, name="evening-delete-page"),
-    path("evenings/<int:evening_id>/settle/", pages.evening_settle, name="evening-settle"),
+    path("evenings/<int:evening_id>/settle/", ledger_pages.evening_settle, name="evening-settle"),
     path("evenings/<int:evening_id>/seats/add/", pages.seat_add, name="seat-add-page"),
     path(
         "evenings/<int:evening_id>/seats/<int:player_id>/leave/",
@@ -23,10 +24,14 @@ urlpatterns = [
     ),
     path(
         "evenings/<int:evening_id>/transfers/<int:transfer_id>/paid/",
-        pages.transfer_paid,
+        ledger_pages.evening_transfer_paid,
         name="transfer-paid",
     ),
-    path("evenings/<int:evening_id>/payments/new/", pages.payment_new, name="payment-new-page"),
+    path(
+        "evenings/<int:evening_id>/payments/new/",
+        ledger_pages.evening_payment_new,
+        name="payment-new-page",
+    ),
     path("evenings/<int:evening_id>/import/", pages.evening_import, name="evening-import-page"),
     path("evenings/<int:evening_id>/new-game/", pages.game_new, name="game-new"),
     path("evenings/<int:evening_id>/tally/", tally_pages.evening_tally, name="evening-tally"),

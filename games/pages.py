@@ -14,244 +14,53 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
 from clubs.forms import form_messages, id_param
-from clubs.models import Club, GameKind, Membership, Role, Season, role_at_least
+from clubs.models import Club, GameKind, Role, Season, role_at_least
 from clubs.permissions import membership_for
-from engine.rules import FUCHSEN_LEVELS, effective_rules
 from engine.view import table_view
 from games import selectors, services
+from games.access import evening_for, game_for, player_names
+from games.checks import check_import_records
 from games.engine_text import explain
 from games.errors import EngineRejected, GamesError
 from games.forms import EveningNewForm, SeatAddForm
 from games.models import Evening, Game
-
-# --- Cards as the pages show them ----------------------------------------------------------------
-
-SUITS = "EGRS"
-FUCHSEN_TRUMPS = ("EO", "GO", "EU", "GU", "SU", "RU", "RA", "R10", "RK", "RO", "R9", "R8", "R7")
-WITH_CALLED = ("durchmarsch", "durchmarsch_hundert")
-KOENIG_CONTRACTS = (
-    "bettler",
-    "durchmarsch",
-    "durchmarsch_letzter",
-    "plauderer",
-    "durchmarsch_hundert",
-    "zehnermord",
-    "koenigmord",
-    "hundertermord",
-    "schurln",
+from games.presenters import (
+    deck_rows,
+    fuchsen_values,
+    game_detail_data,
+    game_summary,
+    koenig_values,
+    safe_rules,
 )
-AUGEN = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2}
-
-
-def suit_names(face: str) -> dict[str, str]:
-    if face == Club.CardFace.FRENCH:
-        return {
-            "E": pgettext("french suit", "Clubs"),
-            "G": pgettext("french suit", "Spades"),
-            "R": pgettext("french suit", "Hearts"),
-            "S": pgettext("french suit", "Diamonds"),
-        }
-    return {
-        "E": pgettext("german suit", "Acorns"),
-        "G": pgettext("german suit", "Leaves"),
-        "R": pgettext("german suit", "Hearts"),
-        "S": pgettext("german suit", "Bells"),
-    }
-
-
-def rank_labels(face: str) -> dict[str, str]:
-    """What the corner of a card shows."""
-    if face == Club.CardFace.FRENCH:
-        # Translators: the letters on French cards: Dame (Queen), Bube (Jack).
-        q, j = pgettext("french card corner", "Q"), pgettext("french card corner", "J")
-        return {"A": "A", "10": "10", "K": "K", "O": q, "U": j, "9": "9", "8": "8", "7": "7"}
-    return {r: r for r in ("A", "10", "K", "O", "U", "9", "8", "7")}
-
-
-def rank_names(face: str) -> dict[str, str]:
-    if face == Club.CardFace.FRENCH:
-        return {
-            "A": pgettext("french card", "Ace"),
-            "10": pgettext("french card", "Ten"),
-            "K": pgettext("french card", "King"),
-            "O": pgettext("french card", "Queen"),
-            "U": pgettext("french card", "Jack"),
-            "9": pgettext("french card", "Nine"),
-            "8": pgettext("french card", "Eight"),
-            "7": pgettext("french card", "Seven"),
-        }
-    return {
-        "A": pgettext("german card", "Ace"),
-        "10": pgettext("german card", "Ten"),
-        "K": pgettext("german card", "King"),
-        "O": pgettext("german card", "Ober"),
-        "U": pgettext("german card", "Unter"),
-        "9": pgettext("german card", "Nine"),
-        "8": pgettext("german card", "Eight"),
-        "7": pgettext("german card", "Seven"),
-    }
-
-
-def card_view(code: str, face: str, kind: str) -> dict[str, Any]:
-    """What the card templates need to draw ``code``."""
-    suit, rank = code[0], code[1:]
-    return {
-        "code": code,
-        "suit": suit,
-        "rank": rank_labels(face).get(rank, rank),
-        "trump": kind == GameKind.FUCHSEN and code in FUCHSEN_TRUMPS,
-        # Translators: a card's name, e.g. "Ober of Acorns"; German: "Eichel-Ober".
-        "name": _("%(rank)s of %(suit)s")
-        % {"suit": suit_names(face)[suit], "rank": rank_names(face).get(rank, rank)},
-        "sprite": ("f-" if face == Club.CardFace.FRENCH else "g-") + suit,
-    }
-
-
-def level_names() -> dict[str, str]:
-    return {
-        "kontra": _("Kontra"),
-        "re": _("Re"),
-        "supp": _("Supp"),
-        "mort": _("Mort"),
-        "hirsch": _("Hirsch"),
-        "bock": _("Bock"),
-        "feuer": _("Feuer"),
-        "end": _("End"),
-    }
-
-
-def contract_names() -> dict[str, str]:
-    return {
-        "partner": _("with a partner"),
-        "alone": _("alone (Herausspielen)"),
-        "bettler": _("Bettler"),
-        "durchmarsch": _("Durchmarsch"),
-        "durchmarsch_letzter": _("Durchmarsch am Letzten"),
-        "plauderer": _("Plauderer"),
-        "durchmarsch_hundert": _("Durchmarsch mit Hundert"),
-        "zehnermord": _("Zehnermord"),
-        "koenigmord": _("Königmord"),
-        "hundertermord": _("Hundertermord"),
-        "schurln": _("Schurln"),
-    }
-
-
-def reason_names() -> dict[str, str]:
-    return {
-        "played_out": _("played to the end"),
-        "no_kontra": _("nobody said Kontra"),
-        "no_re": _("Kontra without Re"),
-        "fuchs_forgotten": _("Fuchs forgotten"),
-        "decided": _("decided early"),
-        "forfeit": _("forfeited"),
-    }
-
-
-def error_titles() -> dict[str, str]:
-    """A plain heading for each engine error code (the engine's message follows it)."""
-    return {
-        "malformed_record": _("This record cannot be read"),
-        "invalid_rules": _("The house rules are not valid"),
-        "malformed_event": _("This entry is incomplete or malformed"),
-        "unknown_card": _("No such card in this game"),
-        "unknown_player": _("This player does not play in this game"),
-        "invalid_deal": _("The deal is not valid"),
-        "out_of_order": _("That does not fit now"),
-        "not_your_turn": _("Not his turn"),
-        "card_not_in_hand": _("He cannot hold this card"),
-        "card_already_played": _("This card was already played"),
-        "must_follow_suit": _("He must follow suit (Farbzwang)"),
-        "must_overtake": _("He must beat the trick (Stichzwang)"),
-        "must_trump": _("He must trump or overtrump (Trumpfzwang)"),
-        "invalid_call": _("This call is not allowed"),
-        "invalid_bid": _("This bid is not allowed"),
-        "invalid_raise": _("This raise is not allowed"),
-        "invalid_announcement": _("Fuchs cannot be announced here"),
-        "invalid_tally": _("The result does not fit the game"),
-        "face_down_card_mismatch": _("The face-down card does not match"),
-        "game_finished": _("The game is already decided"),
-        "nothing_to_undo": _("Nothing to undo"),
-        "too_many_events": _("This game has too many entries"),
-    }
-
-
-def money(amount: int | float | None, club: Club) -> str:
-    """The amount in the club's unit, a fraction written the local way (26,7 ct)."""
-    if amount is None:
-        return ""
-    shown: int | float | str = amount
-    if isinstance(amount, float):
-        shown = int(amount) if amount.is_integer() else number_format(amount, decimal_pos=1)
-    if club.currency_unit == Club.CurrencyUnit.POINTS:
-        return _("%(v)s pt") % {"v": shown}
-    return _("%(v)s ct") % {"v": shown}
-
-
-def signed_money(amount: int | float | None, club: Club) -> str:
-    """``+40 ct`` / ``-20 ct`` / ``0 ct``: at a glance who is owed and who owes."""
-    text = money(amount, club)
-    return f"+{text}" if amount and amount > 0 else text
-
-
-def fuchsen_values(rules: dict[str, Any]) -> dict[str, int]:
-    """V(L) for every level (``""``: no level yet), under the game's house rules."""
-    values: dict[str, int] = {"": int(rules["min_value"]), "kontra": int(rules["min_value"])}
-    for level in FUCHSEN_LEVELS[1:]:
-        value = int(rules["level_values"][level]) + int(rules["game_cost"])
-        if level == "end":
-            value += int(rules["end_bonus"])
-        values[level] = value
-    return values
-
-
-def koenig_values(rules: dict[str, Any]) -> dict[str, int]:
-    return {contract: int(rules["values"].get(contract, 0)) for contract in KOENIG_CONTRACTS}
-
-
-def safe_rules(kind: str, overrides: dict[str, Any] | None) -> dict[str, Any]:
-    try:
-        return dict(effective_rules(kind, overrides or None))
-    except Exception:  # a stored game always has valid rules; never let a page fail on it
-        return dict(effective_rules(kind, None))
-
+from games.tally_pages import evening_form
+from games.vocabulary import (
+    AUGEN,
+    WITH_CALLED,
+    card_view,
+    contract_names,
+    error_titles,
+    level_names,
+    money,
+    rank_labels,
+    rank_names,
+    reason_names,
+    signed_money,
+    suit_names,
+)
+from ledger.presenters import evening_ledger
 
 # --- Access --------------------------------------------------------------------------------------
-
-
-def _evening_for(
-    request: HttpRequest, evening_id: int, min_role: str = Role.MEMBER
-) -> tuple[Evening, Membership]:
-    try:
-        evening = selectors.evening_get(evening_id=evening_id)
-    except ObjectDoesNotExist:
-        raise Http404 from None
-    return evening, membership_for(request.user, evening.club.slug, min_role)
-
-
-def _game_for(
-    request: HttpRequest, game_id: int, min_role: str = Role.MEMBER
-) -> tuple[Game, Membership]:
-    try:
-        game = selectors.game_get(game_id=game_id)
-    except ObjectDoesNotExist:
-        raise Http404 from None
-    return game, membership_for(request.user, game.evening.club.slug, min_role)
-
-
-def _names(club: Club) -> dict[str, str]:
-    return {str(p.pk): p.display_name for p in club_selectors.player_list(club=club)}
 
 
 def _report(request: HttpRequest, error: Exception, club: Club | None = None) -> None:
@@ -265,7 +74,7 @@ def _report(request: HttpRequest, error: Exception, club: Club | None = None) ->
         title = error_titles().get(code, _("Not accepted"))
         sentence = explain(
             error.error,
-            _names(club) if club is not None else None,
+            player_names(club) if club is not None else None,
             face=club.card_face if club is not None else None,
         )
         # An unknown sentence comes with its heading already.
@@ -277,52 +86,6 @@ def _report(request: HttpRequest, error: Exception, club: Club | None = None) ->
             messages.error(request, message)
 
 
-def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any]:
-    """One line of a games list: who won what, from the cached result."""
-    result = game.result or {}
-    declarers = [names.get(str(p), str(p)) for p in result.get("declarers") or []]
-    payouts = [
-        {"name": names.get(str(p), str(p)), "amount": amount, "text": money(amount, club)}
-        for p, amount in (result.get("payouts") or {}).items()
-    ]
-    payouts.sort(key=lambda row: -row["amount"])
-    contract = result.get("contract")
-    if game.game_kind == GameKind.FUCHSEN:
-        what = level_names().get(
-            result.get("level") or "", pgettext("tally in the replay", "no raise")
-        )
-        if contract == "alone":
-            what = f"{contract_names()['alone']} · {what}"
-    else:
-        what = contract_names().get(contract or "", "")
-    if game.status == Game.Status.FINISHED:
-        won = result.get("won")
-        if won is None:
-            outcome = contract_names().get(contract or "", "")
-        else:
-            if len(declarers) > 1:
-                if won:
-                    text = pgettext("several players", "%(who)s won")
-                else:
-                    text = pgettext("several players", "%(who)s lost")
-            else:
-                text = _("%(who)s won") if won else _("%(who)s lost")
-            outcome = text % {"who": " + ".join(declarers) or "—"}
-    elif game.status == Game.Status.ANNULLED:
-        outcome = _("annulled")
-    else:
-        outcome = _("in progress")
-    return {
-        "game": game,
-        "what": what,
-        "outcome": outcome,
-        "reason": reason_names().get(result.get("reason") or "", ""),
-        "value": money(result.get("value"), club) if result.get("value") is not None else "",
-        "payouts": payouts,
-        "dealer": names.get(str(game.dealer_id), "") if game.dealer_id else "",
-    }
-
-
 # --- Club book -----------------------------------------------------------------------------------
 
 
@@ -331,7 +94,7 @@ def club_book(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's score book: open evenings, the current tables, the latest games."""
     membership = membership_for(request.user, slug)
     club = membership.club
-    names = _names(club)
+    names = player_names(club)
     evenings = list(selectors.evening_list(club=club)[:20])
     open_evenings = [e for e in evenings if e.is_open]
     recent = list(
@@ -445,45 +208,14 @@ def evening_new(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The evening: the table, the games and their results, balances, settlement."""
-    evening, membership = _evening_for(request, evening_id)
+    evening, membership = evening_for(request, evening_id)
     club = evening.club
-    names = _names(club)
+    names = player_names(club)
     seats = selectors.evening_seats(evening=evening)
     games = list(selectors.evening_games(evening=evening))
     proposal = selectors.next_deal(evening=evening) if evening.is_open else None
-    from ledger import selectors as ledger_selectors
-
-    balances = list(ledger_selectors.balance_list(club=club, evening=evening))
-    for row in balances:
-        row["balance_text"] = signed_money(row["balance"], club)
-        row["results_text"] = signed_money(row["results"], club)
-        row["payments_text"] = money(row["payments"], club)
-    plans = [
-        p for p in ledger_selectors.settlement_plan_list(club=club) if p.evening_id == evening.pk
-    ]
-    plan = plans[0] if plans else None
-    transfers = []
-    if plan is not None:
-        for t in plan.transfers.all():
-            transfers.append(
-                {
-                    "t": t,
-                    "amount": money(t.amount, club),
-                    "paid_url": reverse("transfer-paid", args=[evening.pk, t.pk]),
-                }
-            )
+    ledger = evening_ledger(evening)
     in_progress = [g for g in games if g.status == Game.Status.IN_PROGRESS]
-    from ledger.pages import payment_rows, settlement_text
-
-    evening_title = _("Evening of %(date)s") % {
-        "date": date_format(evening.date, "SHORT_DATE_FORMAT")
-    }
-    share_text = settlement_text(
-        heading=f"{club.name} · {evening_title} ({evening.get_game_kind_display()})",
-        balances=balances,
-        transfers=transfers,
-        club=club,
-    )
     # The house rules a new game starts with (selectors.evening_house_rules' choice).
     profile = evening.rule_profile or evening.season.rule_profile
     # Who may be named in a payment typed here: everyone who sat at the evening.
@@ -492,8 +224,6 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
     can_record = role_at_least(membership.role, Role.SCORER)
     tally = None
     if can_record and evening.is_open and proposal is not None and proposal.event is not None:
-        from games.tally_pages import evening_form
-
         tally = evening_form(request, evening)
     context = {
         "club": club,
@@ -508,18 +238,13 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
         # Nothing recorded yet (games, money, a plan): a scorer may take it back.
         "can_delete": role_at_least(membership.role, Role.SCORER)
         and not games
-        and not balances
-        and plan is None,
+        and not ledger["balances"]
+        and ledger["plan"] is None,
         "seats": seats,
         "proposal": proposal,
         "games": [game_summary(g, names, club) for g in reversed(games)],
         "in_progress": in_progress,
-        "balances": balances,
-        "plan": plan,
-        "transfers": transfers,
-        "share_text": share_text,
-        "payments": payment_rows(club, evening=evening),
-        "unbalanced": any(row["balance"] for row in balances),
+        **ledger,
         "records_api": reverse("evening-records", args=[evening.pk]),
         "benched": [
             p
@@ -541,7 +266,7 @@ def _evening_done(
     """Do ``act`` to the evening (for members with ``role``) and say ``done``, or why
     it was refused; then ``then`` (by default back to the evening's page; a refusal
     always goes back there)."""
-    evening, _membership = _evening_for(request, evening_id, role)
+    evening, _membership = evening_for(request, evening_id, role)
     try:
         act(evening)
     except (ValidationError, GamesError) as error:
@@ -596,7 +321,7 @@ def evening_delete(request: HttpRequest, evening_id: int) -> HttpResponse:
 @require_POST
 def seat_add(request: HttpRequest, evening_id: int) -> HttpResponse:
     """A player sits down between games, at the chosen place (the others move on)."""
-    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    evening, _membership = evening_for(request, evening_id, Role.SCORER)
     form = SeatAddForm(request.POST)
     player = (
         club_selectors.player_list(club=evening.club).filter(pk=form.cleaned_data["player"]).first()
@@ -621,7 +346,7 @@ def seat_add(request: HttpRequest, evening_id: int) -> HttpResponse:
 @require_POST
 def seat_leave(request: HttpRequest, evening_id: int, player_id: int) -> HttpResponse:
     """A player gets up between games; his seat stays in the evening's history."""
-    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    evening, _membership = evening_for(request, evening_id, Role.SCORER)
     player = club_selectors.player_list(club=evening.club).filter(pk=player_id).first()
     if player is None:
         raise Http404
@@ -634,63 +359,13 @@ def seat_leave(request: HttpRequest, evening_id: int, player_id: int) -> HttpRes
 
 @login_required
 @require_POST
-def evening_settle(request: HttpRequest, evening_id: int) -> HttpResponse:
-    """Make a settlement plan from the evening's open balances."""
-    from ledger import services as ledger_services
-
-    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
-    try:
-        ledger_services.settlement_plan_create(
-            club=evening.club, created_by=request.user, evening=evening
-        )
-    except ValidationError as error:
-        _report(request, error)
-    return redirect(reverse("evening-page", args=[evening.pk]) + "#settlement")
-
-
-@login_required
-@require_POST
-def transfer_paid(request: HttpRequest, evening_id: int, transfer_id: int) -> HttpResponse:
-    """Mark one transfer of the evening's plan as paid (idempotent: a double tap books once)."""
-    from ledger import services as ledger_services
-    from ledger.models import SettlementTransfer
-
-    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
-    transfer = (
-        SettlementTransfer.objects.filter(
-            pk=transfer_id, plan__evening=evening, plan__club=evening.club
-        )
-        .select_related("plan")
-        .first()
-    )
-    if transfer is None:
-        raise Http404
-    ledger_services.settlement_transfer_mark_paid(transfer=transfer, paid_by=request.user)
-    return redirect(reverse("evening-page", args=[evening.pk]) + "#settlement")
-
-
-@login_required
-@require_POST
-def payment_new(request: HttpRequest, evening_id: int) -> HttpResponse:
-    """Book money one player handed another at the table, for this evening."""
-    from ledger.pages import book_payment
-
-    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
-    book_payment(request, evening.club, evening=evening)
-    return redirect(reverse("evening-page", args=[evening.pk]) + "#balances")
-
-
-@login_required
-@require_POST
 def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Upload a JSON file of records (one, a list, or an evening's export) into the evening."""
-    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    evening, _membership = evening_for(request, evening_id, Role.SCORER)
     upload = request.FILES.get("records")
     if upload is None or (upload.size or 0) > 2_000_000:
         messages.error(request, _("Choose a JSON file of at most 2 MB."))
         return redirect("evening-page", evening_id=evening.pk)
-    from games.apis import check_import_records
-
     try:
         body = json.loads(upload.read().decode("utf-8"))
     except RecursionError:
@@ -734,25 +409,6 @@ def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
 # --- A new game ----------------------------------------------------------------------------------
 
 
-def deck_rows(kind: str, active: int, removed: list[str]) -> list[list[str | None]]:
-    """The cards in play, one row per suit (Fuchsen: the trumps first); None leaves a gap."""
-    if kind == GameKind.KOENIGRUFEN:
-        return [[s + r for r in ("A", "K", "O", "U", "10", "9")] for s in SUITS]
-    gone = set(removed)
-    if active == 4:
-        gone = {s + r for s in SUITS for r in ("8", "7")}
-    elif active != 5:
-        gone = set()
-    rows = [
-        ["EO", "GO", "EU", "GU", "SU", "RU"],
-        ["RA", "R10", "RK", "RO", "R9", "R8", "R7"],
-        ["EA", "E10", "EK", "E9", "E8", "E7"],
-        ["GA", "G10", "GK", "G9", "G8", "G7"],
-        ["SA", "S10", "SK", "SO", "S9", "S8", "S7"],
-    ]
-    return [[None if c in gone else c for c in row] for row in rows]
-
-
 def _parse_hand(text: str) -> list[str]:
     return [c.strip().upper() for c in text.replace(",", " ").split() if c.strip()]
 
@@ -761,7 +417,7 @@ def _parse_hand(text: str) -> list[str]:
 @require_http_methods(["GET", "POST"])
 def game_new(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Deal the next game: the dealer (next clockwise) is pre-filled; hands are optional."""
-    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    evening, _membership = evening_for(request, evening_id, Role.SCORER)
     club = evening.club
     proposal = selectors.next_deal(evening=evening)
     seats = selectors.evening_seats(evening=evening)
@@ -976,13 +632,11 @@ def record_strings() -> dict[str, Any]:
 @login_required
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     """Record a game at the table (or look at it, for members who do not score)."""
-    from games.apis import game_detail_data
-
-    game, membership = _game_for(request, game_id)
+    game, membership = game_for(request, game_id)
     club = game.evening.club
     rules = safe_rules(game.game_kind, game.house_rules)
     data = game_detail_data(game)
-    names = _names(club)
+    names = player_names(club)
     names.update(data.get("players") or {})
     strings = record_strings()
     if club.currency_unit == Club.CurrencyUnit.POINTS:
@@ -1037,10 +691,10 @@ def _augen(code: str, kind: str) -> int:
 @login_required
 def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through a game trick by trick: who played what, the raises, the Augen, the payout."""
-    game, _membership = _game_for(request, game_id)
+    game, _membership = game_for(request, game_id)
     club = game.evening.club
     face, kind = club.card_face, game.game_kind
-    names = _names(club)
+    names = player_names(club)
     record = selectors.game_record(game=game)
     view = table_view(record).to_dict()
     result = view["result"]

@@ -29,21 +29,18 @@ from django.views.decorators.http import require_http_methods
 
 from clubs.models import Club, GameKind, Role
 from games import selectors, services
+from games.access import evening_for, game_for, player_names
 from games.engine_text import explain
 from games.errors import EngineRejected, GamesError
 from games.models import Evening, Game
-from games.pages import (
+from games.presenters import deck_rows, safe_rules
+from games.vocabulary import (
     WITH_CALLED,
-    _evening_for,
-    _game_for,
-    _names,
     card_view,
     contract_names,
-    deck_rows,
     error_titles,
     level_names,
     money,
-    safe_rules,
     signed_money,
 )
 
@@ -132,7 +129,7 @@ class Form:
 def _error_text(error: dict[str, Any], club: Club) -> str:
     code = str(error.get("code", ""))
     title = error_titles().get(code, _("Not accepted"))
-    sentence = explain(error, _names(club), face=club.card_face)
+    sentence = explain(error, player_names(club), face=club.card_face)
     return sentence if sentence.startswith(title) else f"{title}: {sentence}"
 
 
@@ -422,7 +419,7 @@ def _result_of(answer: Any) -> dict[str, Any]:
 def evening_form(request: HttpRequest, evening: Evening, data: QueryDict | None = None) -> Form:
     """The evening's "Ergebnis eintragen" form for the choices in ``data`` (none: a fresh one)."""
     club = evening.club
-    names = _names(club)
+    names = player_names(club)
     choices = Choices.from_post(data if data is not None else QueryDict())
     form = Form(kind=evening.game_kind, choices=choices)
     form.extra["club"] = club
@@ -473,7 +470,7 @@ def _saved(request: HttpRequest, to: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def evening_tally(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Record the evening's next deal from what the table counted, in one saving request."""
-    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    evening, _membership = evening_for(request, evening_id, Role.SCORER)
     data = request.POST if request.method == "POST" else None
     form = evening_form(request, evening, data)
     if request.method == "POST" and request.POST.get("save") == "1" and form.ready:
@@ -525,7 +522,7 @@ def _called_card(record: dict[str, Any]) -> str | None:
 def game_form(request: HttpRequest, game: Game, data: QueryDict | None = None) -> Form:
     """The form for a game already under way (late tally), or its partner, or a forgotten Fuchs."""
     club = game.evening.club
-    names = _names(club)
+    names = player_names(club)
     choices = Choices.from_post(data if data is not None else QueryDict())
     form = Form(kind=game.game_kind, choices=choices)
     form.extra["club"] = club
@@ -586,7 +583,7 @@ def game_form(request: HttpRequest, game: Game, data: QueryDict | None = None) -
 def game_tally(request: HttpRequest, game_id: int) -> HttpResponse:
     """The rest of a game recorded card by card, as a tally ("Rest nicht mitschreiben");
     the partner of a game that waits for him; a Fuchs found forgotten afterwards."""
-    game, _membership = _game_for(request, game_id, Role.SCORER)
+    game, _membership = game_for(request, game_id, Role.SCORER)
     data = request.POST if request.method == "POST" else None
     form = game_form(request, game, data)
     if request.method == "POST" and request.POST.get("save") == "1" and form.ready:

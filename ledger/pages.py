@@ -24,11 +24,14 @@ from clubs import selectors as club_selectors
 from clubs.forms import id_param
 from clubs.models import Club, GameKind, Membership, Role, Season, role_at_least
 from clubs.permissions import membership_for
+from games.access import evening_for
 from games.models import Evening, Game
-from games.pages import game_summary, money, signed_money
+from games.presenters import game_summary
+from games.vocabulary import money, signed_money
 from ledger import selectors, services
 from ledger.forms import PaymentForm
 from ledger.models import SettlementTransfer
+from ledger.presenters import payment_rows, settlement_text
 
 # Distinct at a glance, also for the common colour blindnesses (Okabe–Ito, then darker).
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B")
@@ -372,17 +375,6 @@ def season_payment_new(request: HttpRequest, slug: str, season_id: int) -> HttpR
 # --- Payments ----------------------------------------------------------------------------
 
 
-def payment_rows(
-    club: Club, *, evening: Evening | None = None, season: Season | None = None
-) -> list[Any]:
-    """The payments of an evening or a season for ``ledger/_payments.html``, the
-    latest first, each with its amount written the club's way."""
-    payments = list(selectors.payment_list(club=club, evening=evening, season=season))
-    for payment in payments:
-        payment.amount_text = money(payment.amount, club)  # type: ignore[attr-defined]
-    return payments
-
-
 @login_required
 @require_POST
 def payment_reverse(request: HttpRequest, slug: str, payment_id: int) -> HttpResponse:
@@ -414,41 +406,47 @@ def payment_reverse(request: HttpRequest, slug: str, payment_id: int) -> HttpRes
     return redirect("club-book", slug=club.slug)
 
 
-# --- The settlement as a message ------------------------------------------------------------
+# --- An evening's settlement and payments -------------------------------------------------
 
 
-def settlement_text(
-    *,
-    heading: str,
-    balances: Sequence[Mapping[str, Any]],
-    transfers: Sequence[Mapping[str, Any]],
-    club: Club,
-) -> str:
-    """The settlement as plain text for the club's chat: ``heading``, then every
-    player's open balance (the most owed first), then the plan's transfers with the
-    paid ones marked. Amounts are written as on the page.
+@login_required
+@require_POST
+def evening_settle(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Make a settlement plan from the evening's open balances."""
+    evening, _membership = evening_for(request, evening_id, Role.SCORER)
+    try:
+        services.settlement_plan_create(club=evening.club, created_by=request.user, evening=evening)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    return redirect(reverse("evening-page", args=[evening.pk]) + "#settlement")
 
-    ``balances``: rows with ``display_name`` and ``balance`` (``balance_list``);
-    ``transfers``: rows with the ``SettlementTransfer`` as ``t`` and its ``amount``
-    text, as the settlement section gets them. Empty when there is nothing to tell
-    (no balance and no plan).
-    """
-    if not balances and not transfers:
-        return ""
-    lines = [heading]
-    if balances:
-        lines.append(_("Open balances:"))
-        rows = sorted(balances, key=lambda r: (-r["balance"], str(r["display_name"]).lower()))
-        lines += [f"  {r['display_name']}: {signed_money(r['balance'], club)}" for r in rows]
-    if transfers:
-        lines.append(_("Who pays whom:"))
-        for row in transfers:
-            t = row["t"]
-            line = f"  {t.payer.display_name} → {t.payee.display_name}: {row['amount']}"
-            if t.is_paid:
-                line += " (" + _("paid") + ")"
-            lines.append(line)
-    return "\n".join(lines)
+
+@login_required
+@require_POST
+def evening_transfer_paid(request: HttpRequest, evening_id: int, transfer_id: int) -> HttpResponse:
+    """Mark one transfer of the evening's plan as paid (idempotent: a double tap books once)."""
+    evening, _membership = evening_for(request, evening_id, Role.SCORER)
+    transfer = (
+        SettlementTransfer.objects.filter(
+            pk=transfer_id, plan__evening=evening, plan__club=evening.club
+        )
+        .select_related("plan")
+        .first()
+    )
+    if transfer is None:
+        raise Http404
+    services.settlement_transfer_mark_paid(transfer=transfer, paid_by=request.user)
+    return redirect(reverse("evening-page", args=[evening.pk]) + "#settlement")
+
+
+@login_required
+@require_POST
+def evening_payment_new(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Book money one player handed another at the table, for this evening."""
+    evening, _membership = evening_for(request, evening_id, Role.SCORER)
+    book_payment(request, evening.club, evening=evening)
+    return redirect(reverse("evening-page", args=[evening.pk]) + "#balances")
 
 
 # --- The season's settlement ---------------------------------------------------------------

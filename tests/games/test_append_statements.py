@@ -22,9 +22,9 @@ from rest_framework import serializers
 
 from clubs.models import Player, Role
 from games import services
-from games.apis import iso_datetime
 from games.errors import IdempotencyKeyReused
 from games.models import Evening, Game, GameEvent, IdempotencyRecord
+from games.presenters import iso_datetime
 from tests.conftest import PersonaClient
 from tests.factories import MembershipFactory
 from tests.games import records

@@ -25,7 +25,7 @@ from games import engine_text
 from games.engine_text import TEMPLATES, explain, template_for
 from games.events import renamed_events
 from games.models import Evening, Game, GameEvent
-from games.pages import error_titles
+from games.vocabulary import error_titles
 from tests.conftest import PersonaClient
 from tests.games import records
 

@@ -11,7 +11,7 @@ from django.utils import translation
 from clubs.models import Club
 from games.models import Evening
 from ledger.models import SettlementPlan
-from ledger.pages import settlement_text
+from ledger.presenters import settlement_text
 from tests.conftest import PersonaClient
 
 
