@@ -136,7 +136,9 @@ def measure(args: argparse.Namespace) -> None:
         deal = {k: v for k, v in record["events"][0].items() if k != "type"}
         game = services.game_start(evening=evening, user=None, deal=deal)
         events = record["events"][1:]
-        game = services.game_events_append(game=game, user=None, expected_seq=1, events=events[:-1])
+        game = services.game_events_append(
+            game=game, user=None, expected_seq=1, events=events[:-1]
+        ).game
         # The finishing append: the clock starts when it has committed.
         services.game_events_append(
             game=game, user=None, expected_seq=game.last_seq, events=events[-1:]

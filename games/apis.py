@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
+from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
@@ -27,9 +27,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
-from clubs.models import GameKind, Player, Role, RuleProfile, Season, role_at_least
-from clubs.permissions import membership_for
-from games import engine_text, selectors, services, sql
+from clubs.models import GameKind, Player, Role, RuleProfile, Season
+from clubs.permissions import membership_for, require_role
+from games import engine_text, selectors, services
 from games.checks import (
     MAX_EVENT_BYTES,
     MAX_EVENTS_PER_REQUEST,
@@ -50,8 +50,8 @@ from games.errors import (
     StaleSequence,
 )
 from games.models import Evening, EveningSeat, Game
-from games.presenters import club_face, game_data, game_detail_data
-from stichbuch.api import ReusedFieldsSerializer, paginated_response
+from games.presenters import game_data, game_detail_data
+from stichbuch.api import paginated_response
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     name="Idempotency-Key",
@@ -105,6 +105,12 @@ def _evening_names(evening: Evening) -> dict[str, str]:
     }
 
 
+def _game_names_and_face(game_id: int) -> tuple[dict[str, str], str | None]:
+    """The names of everyone who sat at the game's evening and its club's card face."""
+    game = selectors.game_get(game_id=game_id)
+    return _evening_names(game.evening), game.evening.club.card_face
+
+
 class GamesApi(APIView):
     """Base view: turns the games services' own errors into 409 / 422 answers."""
 
@@ -153,7 +159,7 @@ class GamesApi(APIView):
             evening = selectors.evening_get_with_role(evening_id=evening_id, user=user)
         except ObjectDoesNotExist:
             raise Http404 from None
-        self.check_role(getattr(evening, "member_role", None), min_role)
+        require_role(getattr(evening, "member_role", None), min_role)
         return evening
 
     def game_for(self, request: Request, game_id: int, min_role: str) -> Game:
@@ -169,30 +175,8 @@ class GamesApi(APIView):
             game = selectors.game_get_with_role(game_id=game_id, user=user)
         except ObjectDoesNotExist:
             raise Http404 from None
-        self.check_role(getattr(game, "member_role", None), min_role)
+        require_role(getattr(game, "member_role", None), min_role)
         return game
-
-    def member_game(self, found: sql.LockedGame | None, min_role: str) -> sql.LockedGame:
-        """What ``services.game_locked_with_role`` found, if the role suffices.
-
-        404 for an unknown game and for a non-member alike (nothing found), 403
-        for a member whose role is too low.
-        """
-        if found is None:
-            raise Http404
-        self.check_role(found.role, min_role)
-        return found
-
-    @staticmethod
-    def check_role(role: str | None, min_role: str) -> None:
-        """404 for a non-member (``role`` None), 403 for a role below ``min_role``."""
-        if role is None:
-            raise Http404
-        if not role_at_least(role, min_role):
-            raise PermissionDenied(
-                _("This needs the role %(role)s or higher in this club.")
-                % {"role": Role(min_role).label}
-            )
 
     def idempotency_key(self, request: Request) -> str | None:
         key = request.headers.get("Idempotency-Key")
@@ -657,8 +641,7 @@ class GameEventAppendApi(GamesApi):
     error's ``index`` counts the stored events first, ``event_offset`` of them).
     """
 
-    # Validated on every card a table records: its fields are copied once per thread.
-    class InputSerializer(ReusedFieldsSerializer):
+    class InputSerializer(serializers.Serializer[Any]):
         expected_seq = serializers.IntegerField(min_value=0, max_value=MAX_SEQ)
         events = serializers.ListField(
             child=serializers.DictField(),
@@ -720,69 +703,37 @@ class GameEventAppendApi(GamesApi):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        # One transaction from the first statement on, which locks the game's row and
-        # reads the caller's role, the evening's names and the key's fingerprint with
-        # it; the lock covers the append and the stored answer. A refusal (404, 403,
-        # 400, 409, 422) raises out of it and so rolls back, writing nothing.
-        key = self.idempotency_key(request)
-        with services.game_locked_with_role(game_id=game_id, user=request.user, key=key) as found:
-            locked = self.member_game(found, Role.SCORER)
-            self.error_context = lambda: (locked.seat_names, club_face(locked.game))
-            serializer = self.InputSerializer(data=request.data)
+        serializer = self.InputSerializer(data=request.data)
+        try:
+            key = self.idempotency_key(request)
             serializer.is_valid(raise_exception=True)
-            data = serializer.validated_data
-
-            fingerprint = self.fingerprint(request) if key is not None else ""
-
-            dry_run = data["dry_run"]
-            if dry_run:
-                key = None  # a dry run stores no answer: a retry simply judges again
-
-            def respond(appended: services.Appended) -> tuple[int, Any]:
-                # Built from what the append read and wrote: no second look at the events.
-                return (
-                    status.HTTP_200_OK if dry_run else status.HTTP_201_CREATED,
-                    appended_data(appended, answer=data["answer"], names=locked.seat_names),
-                )
-
-            events = [dict(event) for event in data["events"]]
-            if data.get("correct") is not None:
-                stored = (
-                    selectors.record_from_rows(game=locked.game, rows=locked.rows)
-                    if locked.rows is not None
-                    else selectors.game_record(game=locked.game)
-                )
-                try:
-                    corrected = services.corrected_events(
-                        stored=stored["events"], index=data["correct"], replacement=events[0]
-                    )
-                except GamesError as exc:
-                    # A position that names no correctable entry is bad input, like any field.
-                    raise serializers.ValidationError({"correct": [exc.message]}) from exc
-                events = [*corrected, *events[1:]]
-
-            def work() -> tuple[int, Any]:
-                appended = services.game_events_record(
-                    game=locked.game,
-                    user=request.user,
-                    expected_seq=data["expected_seq"],
-                    events=events,
-                    idempotency_key=key,
-                    locked=True,
-                    stored=locked.rows,
-                    answer=respond,
-                    fingerprint=fingerprint,
-                    # The evening's seated players, read with the lock: the club's.
-                    club_players={int(pk) for pk in locked.seat_names},
-                    dry_run=dry_run,
-                )
-                assert appended.answer is not None
-                return appended.answer
-
-            answer = services.idempotent_append(
-                locked=locked, user=request.user, key=key, fingerprint=fingerprint, work=work
-            )
-        return Response(answer.body, status=answer.status)
+        except serializers.ValidationError:
+            # Who may not record here learns only that (404/403), not what was wrong
+            # with his input; the check is a query of its own, so only for bad input.
+            self.game_for(request, game_id, Role.SCORER)
+            raise
+        data = serializer.validated_data
+        # A 422's sentence names the evening's players and the club's cards (read then).
+        self.error_context = lambda: _game_names_and_face(game_id)
+        appended = services.game_events_append(
+            game=game_id,
+            user=request.user,
+            expected_seq=data["expected_seq"],
+            events=[dict(event) for event in data["events"]],
+            correct=data.get("correct"),
+            idempotency_key=key,
+            fingerprint=self.fingerprint(request) if key is not None else "",
+            answer=data["answer"],
+            min_role=Role.SCORER,
+            dry_run=data["dry_run"],
+        )
+        if appended.answer is not None:  # the answer stored for the key, maybe the first one
+            return Response(appended.answer.body, status=appended.answer.status)
+        status_code = status.HTTP_200_OK if data["dry_run"] else status.HTTP_201_CREATED
+        return Response(
+            appended_data(appended, answer=data["answer"], names=appended.names),
+            status=status_code,
+        )
 
 
 # --- Records out ----------------------------------------------------------------------------

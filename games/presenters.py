@@ -18,9 +18,9 @@ from django.utils.translation import pgettext
 
 from clubs.models import Club, GameKind
 from engine.rules import FUCHSEN_LEVELS, effective_rules
-from games import engine_text, selectors, sql
+from games import engine_text, selectors
 from games.events import upcast
-from games.models import Game
+from games.models import Evening, Game
 from games.vocabulary import (
     KOENIG_CONTRACTS,
     SUITS,
@@ -119,7 +119,9 @@ def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any
 
 
 def club_face(game: Game) -> str | None:
-    """The card face of the game's club (one query: the append reads no club)."""
+    """The card face of the game's club (no query if the club came with the game)."""
+    if Evening.club.is_cached(game.evening):
+        return game.evening.club.card_face
     face: str | None = (
         Club.objects.filter(pk=game.evening.club_id).values_list("card_face", flat=True).first()
     )
@@ -139,8 +141,6 @@ def iso_datetime(value: datetime.datetime, tz: datetime.tzinfo) -> str:
 def _event_data(row: selectors.EventRow, tz: datetime.tzinfo) -> dict[str, Any]:
     """One event as ``GameEventOutputSerializer`` writes it, from a ``game_event_rows`` row."""
     seq, event_type, payload, schema_version, username, recorded_at = row
-    recorded_at = sql.as_datetime(recorded_at)  # ISO text when read as JSON
-    assert recorded_at is not None  # recorded_at is NOT NULL
     return {
         "seq": seq,
         "type": event_type,

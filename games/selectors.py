@@ -6,19 +6,32 @@ events, upcast to the current schema; players appear in it as ``str(player.pk)``
 
 from __future__ import annotations
 
+import datetime
 import logging
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import (
+    Aggregate,
+    CharField,
+    Count,
+    Exists,
+    JSONField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
+from django.db.models.functions import Cast
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, GameKind, Membership, Player, Season
 from engine import Result, table_view
 from games import sql
 from games.events import to_event
-from games.models import Evening, EveningSeat, Game, GameEvent
+from games.models import Evening, EveningSeat, Game, GameEvent, IdempotencyRecord
 
 logger = logging.getLogger(__name__)
 
@@ -112,15 +125,76 @@ def game_get_with_role(*, game_id: int, user: Any) -> Game:
     )
 
 
-# A stored event as ``game_event_rows`` reads it: no model instance, no JSON re-wrapping.
-EventRow = sql.EventRow
+# A stored event as ``game_event_rows`` reads it: ``(seq, type, payload, schema_version,
+# recorded_by's username or None, recorded_at)``; no model instance, no JSON re-wrapping.
+EventRow = tuple[int, str, dict[str, Any], int, str | None, datetime.datetime]
 
 
 def game_event_rows(*, game_id: int) -> list[EventRow]:
-    """The game's stored events in order: ``(seq, type, payload, schema_version,
-    recorded_by's username or None, recorded_at)``, one statement (``games.sql``: an
-    append reads them on every card)."""
-    return sql.event_rows(game_id=game_id)
+    """The game's stored events in seq order, as ``EventRow`` tuples (one statement: an
+    append reads them on every card, so no model instances are built)."""
+    rows = (
+        GameEvent.objects.filter(game_id=game_id)
+        .order_by("seq")
+        .values_list(
+            "seq", "type", "payload", "schema_version", "recorded_by__username", "recorded_at"
+        )
+    )
+    return list(rows)
+
+
+class _JSONObjectAgg(Aggregate):
+    """``{key: value, …}`` of the rows as one JSON object (an ORM aggregate:
+    ``jsonb_object_agg`` on PostgreSQL, ``json_group_object`` on SQLite)."""
+
+    function = "JSONB_OBJECT_AGG"
+    output_field = JSONField()
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="JSON_GROUP_OBJECT", **extra)
+
+
+def game_for_append(*, game_id: int, user: Any, key: str | None, members_only: bool) -> Game | None:
+    """Lock the game's row (inside the caller's transaction) and read what an append
+    needs first, in one statement.
+
+    The game comes with its evening and club, and annotated with ``member_role``
+    (``user``'s role in the club, None for a stranger), ``seat_names``
+    (``{str(pk): display_name}`` of the club's players who sat at the evening: the
+    answer's legend, nearly always) and ``key_fingerprint`` (the fingerprint stored
+    for ``user``'s idempotency ``key``, None without one). ``members_only``: a user
+    who is no member of the club finds nothing and locks nothing (None, as for an
+    unknown game).
+
+    The lock is the game row's only (``FOR UPDATE OF``): it serialises appends to
+    one game. The annotations are read as of the statement's start: a key stored
+    while it waited for the lock is not seen (the game has then moved on, and the
+    caller looks again).
+    """
+    user_id = getattr(user, "pk", None)  # None: a service's own caller, no user
+    membership = Membership.objects.filter(
+        club_id=OuterRef("evening__club_id"), user_id=user_id
+    ).order_by()
+    names = (
+        EveningSeat.objects.filter(
+            evening_id=OuterRef("evening_id"), player__club_id=OuterRef("evening__club_id")
+        )
+        .order_by()
+        .values("evening_id")
+        .annotate(names=_JSONObjectAgg(Cast("player_id", CharField()), "player__display_name"))
+        .values("names")
+    )
+    games = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("evening", "evening__club")
+        .annotate(member_role=Subquery(membership.values("role")[:1]), seat_names=Subquery(names))
+    )
+    if key is not None:
+        stored = IdempotencyRecord.objects.filter(user_id=user_id, key=key).order_by()
+        games = games.annotate(key_fingerprint=Subquery(stored.values("fingerprint")[:1]))
+    if members_only:
+        games = games.filter(Exists(membership))
+    return games.filter(pk=game_id).order_by().first()
 
 
 def record_from_rows(*, game: Game, rows: list[EventRow]) -> dict[str, Any]:
@@ -198,7 +272,15 @@ def players_legend(
     }
     if known is not None and all(str(pk) in known for pk in ids):
         return {str(pk): known[str(pk)] for pk in sorted(ids)}
-    return sql.player_names(club_id=club_id, ids=ids)
+    return player_names(club_id=club_id, ids=ids)
+
+
+def player_names(*, club_id: int, ids: set[int]) -> dict[str, str]:
+    """``{str(pk): display_name}`` of the club's players among ``ids``, by id (one statement)."""
+    if not ids:
+        return {}
+    found = Player.objects.filter(club_id=club_id, pk__in=ids).order_by("pk")
+    return {str(pk): name for pk, name in found.values_list("pk", "display_name")}
 
 
 def game_export(*, game: Game, events: list[GameEvent] | None = None) -> dict[str, Any]:

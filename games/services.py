@@ -2,7 +2,8 @@
 
 They raise Django's ``ValidationError`` for input a user can get wrong (400) and
 the errors of ``games.errors`` for conflicts (409) and engine rejections (422).
-Permission to call them is checked by the caller (``clubs.permissions``).
+Permission to call them is checked by the caller (``clubs.permissions``), but for the
+append, which reads the role with its lock and decides with ``require_role``.
 
 The engine decides what is legal: the services never judge an event
 themselves, they replay the stored events plus the new ones and store the new
@@ -16,8 +17,7 @@ import datetime
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Collection, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,8 +28,9 @@ from django.utils.translation import gettext as _
 
 import engine
 from clubs.models import Club, GameKind, Player, RuleProfile, Season
+from clubs.permissions import require_role
 from engine.rules import effective_rules
-from games import selectors, sql
+from games import presenters, selectors, sql
 from games.engine_text import explain
 from games.errors import (
     MAX_GAME_EVENTS,
@@ -43,7 +44,7 @@ from games.errors import (
     TooManyEvents,
 )
 from games.events import CURRENT_SCHEMA_VERSION, renamed_events, split_event
-from games.models import Evening, EveningSeat, Game, IdempotencyRecord
+from games.models import Evening, EveningSeat, Game, GameEvent, IdempotencyRecord
 from ledger.models import LedgerEntry, Payment, SettlementPlan
 from ledger.services import ledger_sync_game
 
@@ -336,18 +337,38 @@ def _apply_result(
 
 def _new_events(
     game: Game, events: list[dict[str, Any]], *, first_seq: int, user: Any, key: str | None
-) -> sql.NewEvents:
+) -> list[GameEvent]:
+    """The events as unsaved rows, seqs ``first_seq, first_seq + 1, …``, stamped now."""
     authenticated = getattr(user, "is_authenticated", False)
-    return sql.NewEvents(
-        game_id=game.pk,
-        first_seq=first_seq,
-        events=[split_event(event) for event in events],
-        schema_version=CURRENT_SCHEMA_VERSION,
-        user_id=user.pk if authenticated else None,
-        username=user.get_username() if authenticated else None,
-        recorded_at=timezone.now(),
-        key=key,
-    )
+    now = timezone.now()
+    return [
+        GameEvent(
+            game_id=game.pk,
+            seq=seq,
+            type=kind,
+            payload=payload,
+            schema_version=CURRENT_SCHEMA_VERSION,
+            recorded_by=user if authenticated else None,
+            recorded_at=now,
+            idempotency_key=key,
+        )
+        for seq, (kind, payload) in enumerate(map(split_event, events), start=first_seq)
+    ]
+
+
+def _event_rows(new: list[GameEvent]) -> list[selectors.EventRow]:
+    """The new events as ``selectors.game_event_rows`` reads them back once written."""
+    return [
+        (
+            event.seq,
+            event.type,
+            event.payload,
+            event.schema_version,
+            event.recorded_by.get_username() if event.recorded_by is not None else None,
+            event.recorded_at,
+        )
+        for event in new
+    ]
 
 
 def _store_events(
@@ -358,179 +379,242 @@ def _store_events(
     Returns them as ``selectors.game_event_rows`` would read them back.
     """
     new = _new_events(game, events, first_seq=first_seq, user=user, key=key)
-    sql.events_insert(new)
-    return new.rows()
+    if new:  # an imported record may have none
+        GameEvent.objects.bulk_create(new)
+    return _event_rows(new)
+
+
+def _game_update(game: Game) -> None:
+    """Write what an append changes of the game's row (one statement)."""
+    Game.objects.filter(pk=game.pk).update(
+        status=game.status,
+        result=game.result,
+        last_seq=game.last_seq,
+        finished_at=game.finished_at,
+        dealer_id=game.dealer_id,
+    )
+
+
+# --- Append: check, then do ------------------------------------------------------------------
+
+
+@dataclass
+class Judged:
+    """``game_append_check``'s verdict: the events to append (a correction's undos and
+    replays included), the whole record with them, the engine's result, the game as
+    it would be (an unsaved copy) and, if asked for, the table view of the record."""
+
+    events: list[dict[str, Any]]
+    record: dict[str, Any]
+    result: engine.Result
+    game: Game
+    state: dict[str, Any] | None
+
+
+def game_append_check(
+    *,
+    game: Game,
+    stored: list[selectors.EventRow],
+    expected_seq: int,
+    events: list[dict[str, Any]],
+    correct: int | None = None,
+    club_players: Collection[int] = (),
+    with_state: bool = False,
+) -> Judged:
+    """Judge appending ``events`` to ``game`` whose events are ``stored``; writes nothing.
+
+    ``correct``: the position of a stored event that ``events[0]`` replaces
+    (``corrected_events``). ``club_players``: ids known to be the club's players (the
+    evening's seats), so a dealer among them needs no look at the database.
+    ``with_state``: also draw the table (``selectors.table_state``; one replay serves
+    both). Raises ``EveningClosed``, ``StaleSequence`` (``expected_seq`` is not the
+    game's ``last_seq``), ``ValidationError`` (``correct`` names no correctable entry;
+    a deal seats a stranger), ``TooManyEvents`` and ``EngineRejected`` (the record
+    would be invalid; the error's index counts the stored events first).
+    """
+    if not game.evening.is_open:
+        raise EveningClosed(_("This evening is closed: its games cannot change any more."))
+    if expected_seq != game.last_seq:
+        raise StaleSequence(current_seq=game.last_seq, expected_seq=expected_seq)
+    record = selectors.record_from_rows(game=game, rows=stored)
+    if correct is not None:
+        try:
+            corrected = corrected_events(
+                stored=record["events"], index=correct, replacement=events[0]
+            )
+        except GamesError as error:
+            # A position that names no correctable entry is bad input, like any field.
+            raise ValidationError({"correct": [error.message]}) from error
+        events = [*corrected, *events[1:]]
+    # Seqs run 1..last_seq without gaps: last_seq is the number of stored events.
+    if game.last_seq + len(events) > MAX_GAME_EVENTS:
+        raise TooManyEvents(total=game.last_seq + len(events), event_offset=game.last_seq)
+    _check_deals_seat_club_players(game.evening, events)
+    record["events"] = record["events"] + list(events)
+    state: dict[str, Any] | None = None
+    result = None
+    if with_state:
+        state, result = selectors.table_state_and_result(record=record)
+    if result is None:
+        result = _replay(record)
+    if result.status == "invalid":
+        raise EngineRejected(error=_error_dict(result), event_offset=len(stored))
+    # The game as it would be: a copy, so that the caller's instance stays as stored.
+    after = copy.copy(game)
+    after.last_seq += len(events)
+    _apply_result(after, result, record, club_players=club_players)
+    return Judged(events=events, record=record, result=result, game=after, state=state)
 
 
 @dataclass
 class Appended:
-    """What an append wrote and read, for an answer that needs no second look at the database.
+    """What an append judged and wrote, for an answer that needs no second look.
 
-    ``rows`` are the game's events as ``selectors.game_event_rows`` reads them:
-    the stored ones, then the new ones (``new_from`` is the index of the first
-    new one); ``record`` is the record the engine replayed (the whole game).
+    ``rows``: the game's events as ``selectors.game_event_rows`` reads them, the
+    stored ones then the new ones (``new_from``: the index of the first new one);
+    ``record``: the whole record the engine judged; ``state``: its table view (if
+    asked for); ``names``: ``{str(pk): display_name}`` of the evening's seated
+    players, read with the lock. ``answer``: with an idempotency key, the answer
+    stored for it (``replayed``: this request is a retry, nothing was appended and
+    only ``game`` is set, as it is now).
     """
 
     game: Game
     rows: list[selectors.EventRow]
     new_from: int
     record: dict[str, Any]
-    answer: tuple[int, Any] | None = None
-    state: dict[str, Any] | None = None  # selectors.table_state of ``record``, if computed
+    state: dict[str, Any] | None = None
+    names: dict[str, str] = field(default_factory=dict)
+    answer: IdempotentAnswer | None = None
 
 
 def game_events_append(
     *,
-    game: Game,
+    game: Game | int,
     user: Any,
     expected_seq: int,
     events: list[dict[str, Any]],
+    correct: int | None = None,
     idempotency_key: str | None = None,
-    dry_run: bool = False,
-) -> Game:
-    """Append ``events`` to the game if the client saw its latest state and the record stays valid.
-
-    Raises ``StaleSequence`` if ``expected_seq`` is not the game's ``last_seq``,
-    ``EngineRejected`` (nothing written) if the engine finds the combined record
-    invalid, ``EveningClosed`` if the evening is closed.
-
-    ``dry_run``: judge the events exactly so, but write nothing (no event, no
-    idempotency record, no ledger): the answer is the game as it would be, an
-    unsaved copy (the page shows a tally's payouts before it is saved).
-    """
-    return game_events_record(
-        game=game,
-        user=user,
-        expected_seq=expected_seq,
-        events=events,
-        idempotency_key=idempotency_key,
-        dry_run=dry_run,
-    ).game
-
-
-def game_events_record(
-    *,
-    game: Game,
-    user: Any,
-    expected_seq: int,
-    events: list[dict[str, Any]],
-    idempotency_key: str | None = None,
-    locked: bool = False,
-    stored: list[selectors.EventRow] | None = None,
-    answer: Callable[[Appended], tuple[int, Any]] | None = None,
     fingerprint: str = "",
-    club_players: Collection[int] = (),
+    answer: str = "full",
+    min_role: str | None = None,
     dry_run: bool = False,
 ) -> Appended:
-    """``game_events_append``, also returning the events and the record (for the answer).
+    """Append ``events`` to the game if the client saw its latest state and the record
+    stays valid: one transaction, which locks the game's row (``select_for_update``),
+    judges (``game_append_check``) and writes the events (``bulk_create``), the game's
+    new state and, with an ``idempotency_key``, the key's answer.
 
-    ``dry_run``: as ``game_events_append``'s; ``appended.game`` is then an unsaved
-    copy of the game as it would be, and no idempotency key is written.
+    ``min_role``: ``user`` must be a member of the game's club with this role
+    (``clubs.permissions.require_role``: 404 for a stranger, who locks nothing, 403
+    for a role too low); without it the caller has decided. With an
+    ``idempotency_key`` (request ``fingerprint``) a retry gets the first answer back
+    (``appended.answer.replayed``) and the answer is stored with the events: the game
+    as ``games.presenters.game_data`` shows it, all its events or (``answer="new"``)
+    only the new ones. ``dry_run``: judge the events exactly so, write nothing;
+    ``appended.game`` is then an unsaved copy of the game as it would be.
 
-    ``locked=True`` is the caller's word that it runs this inside its own
-    transaction, has locked ``game``'s row in it with ``game_lock`` (which reads
-    the evening and club too) and lets any error here roll that transaction back:
-    then the row is not read again and no savepoint is taken. ``stored``: the
-    game's events as read under that lock (else they are read here).
-
-    ``answer``: builds the request's answer from what was appended, before it is
-    written; it is then stored as ``appended.answer`` and, with an
-    ``idempotency_key``, written as the key's answer (request ``fingerprint``)
-    together with the events.
+    Raises ``game_append_check``'s errors (nothing written), ``IdempotencyKeyReused``
+    if the key answered a different request, ``Game.DoesNotExist`` for an unknown id.
+    A game in progress before and after holds no money; any change of status syncs
+    the ledger in the same transaction.
     """
-    arguments: dict[str, Any] = {
-        "user": user,
-        "expected_seq": expected_seq,
-        "events": events,
-        "idempotency_key": idempotency_key,
-        "answer": answer,
-        "fingerprint": fingerprint,
-        "club_players": club_players,
-        "dry_run": dry_run,
-    }
-    if locked:
-        # No atomic block of its own, not even without a savepoint: leaving one by
-        # an exception would doom the caller's transaction, and the caller may
-        # still read after a StaleSequence (``idempotent_append``).
-        if not transaction.get_connection().in_atomic_block:
-            raise RuntimeError("game_events_record(locked=True) needs the caller's transaction")
-        return _record(game=game, stored=stored, **arguments)
-    with transaction.atomic():
-        return _record(game=game_lock(game=game), stored=None, **arguments)
+    key = None if dry_run else idempotency_key
+    game_id = game if isinstance(game, int) else game.pk
+    try:
+        with transaction.atomic():
+            return _append(
+                game_id=game_id,
+                user=user,
+                expected_seq=expected_seq,
+                events=events,
+                correct=correct,
+                key=key,
+                fingerprint=fingerprint,
+                answer=answer,
+                min_role=min_role,
+                dry_run=dry_run,
+            )
+    except IntegrityError as error:
+        # A different request stored this key meanwhile (an append to another game):
+        # the unique (user, key) refused it, and everything was rolled back.
+        if key is not None and _is_key_conflict(error):
+            raise _key_reused() from None
+        raise
 
 
-def _record(
+def _append(
     *,
-    game: Game,
+    game_id: int,
     user: Any,
     expected_seq: int,
     events: list[dict[str, Any]],
-    idempotency_key: str | None,
-    stored: list[selectors.EventRow] | None,
-    answer: Callable[[Appended], tuple[int, Any]] | None,
+    correct: int | None,
+    key: str | None,
     fingerprint: str,
-    club_players: Collection[int],
-    dry_run: bool = False,
+    answer: str,
+    min_role: str | None,
+    dry_run: bool,
 ) -> Appended:
-    evening = game.evening
-    if not evening.is_open:
-        raise EveningClosed(_("This evening is closed: its games cannot change any more."))
-    if expected_seq != game.last_seq:
-        raise StaleSequence(current_seq=game.last_seq, expected_seq=expected_seq)
-    # Seqs run 1..last_seq without gaps: last_seq is the number of stored events.
-    if game.last_seq + len(events) > MAX_GAME_EVENTS:
-        raise TooManyEvents(total=game.last_seq + len(events), event_offset=game.last_seq)
-    _check_deals_seat_club_players(evening, events)
-    status_before = game.status
-    # Plain tuples, not model instances: the replay needs only type, payload and version.
-    if stored is None:
-        stored = selectors.game_event_rows(game_id=game.pk)
-    record = selectors.record_from_rows(game=game, rows=stored)
-    record["events"] = record["events"] + list(events)
-    # With an answer to build, the table view's replay is the judgement (one
-    # replay for both); without, the replay alone.
-    state: dict[str, Any] | None = None
-    view_result = None
-    if answer is not None:
-        state, view_result = selectors.table_state_and_result(record=record)
-    result = view_result if view_result is not None else _replay(record)
-    if result.status == "invalid":
-        raise EngineRejected(error=_error_dict(result), event_offset=len(stored))
-    new = _new_events(game, events, first_seq=game.last_seq + 1, user=user, key=idempotency_key)
-    if dry_run:
-        # The game as it would be: a copy, so that the caller's instance stays as stored.
-        game = copy.copy(game)
-    game.last_seq += len(events)
-    _apply_result(game, result, record, club_players=club_players)
-    if dry_run:
-        appended = Appended(
-            game=game, rows=stored + new.rows(), new_from=len(stored), record=record, state=state
-        )
-        if answer is not None:
-            appended.answer = answer(appended)
-        return appended
-    # Only a finished game holds money, and every change of status syncs the ledger
-    # in its own transaction: a game in progress before and after this append holds
-    # nothing and needs no sync (which would cost three queries and two savepoints on
-    # nearly every append). The sync reads neither the events nor the game's row, so
-    # it may come before they are written.
-    if status_before != Game.Status.IN_PROGRESS or game.status != Game.Status.IN_PROGRESS:
-        _ledger_sync(game, club_players=club_players)
-    appended = Appended(
-        game=game, rows=stored + new.rows(), new_from=len(stored), record=record, state=state
+    locked = selectors.game_for_append(
+        game_id=game_id, user=user, key=key, members_only=min_role is not None
     )
-    key_answer = None
-    if answer is not None:
-        appended.answer = answer(appended)
-        if idempotency_key is not None:
-            key_answer = sql.KeyAnswer(
-                user_id=user.pk,
-                key=idempotency_key,
-                fingerprint=fingerprint,
-                status=appended.answer[0],
-                body=appended.answer[1],
-            )
-    sql.append_write(game=game, new=new, answer=key_answer)
+    if min_role is not None:
+        require_role(locked.member_role if locked is not None else None, min_role)  # type: ignore[attr-defined]
+    if locked is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    names: dict[str, str] = locked.seat_names or {}  # type: ignore[attr-defined]
+    if key is not None and locked.key_fingerprint is not None:  # type: ignore[attr-defined]
+        replayed = _stored_answer(user=user, key=key, fingerprint=fingerprint)
+        if replayed is not None:
+            return Appended(game=locked, rows=[], new_from=0, record={}, answer=replayed)
+    stored = selectors.game_event_rows(game_id=game_id)
+    try:
+        judged = game_append_check(
+            game=locked,
+            stored=stored,
+            expected_seq=expected_seq,
+            events=events,
+            correct=correct,
+            club_players={int(pk) for pk in names},
+            with_state=True,
+        )
+    except StaleSequence:
+        # The lock waited for another request, maybe this one's original: its key
+        # is committed now, though the locking statement could not see it.
+        replayed = _stored_answer(user=user, key=key, fingerprint=fingerprint) if key else None
+        if replayed is not None:
+            return Appended(game=locked, rows=[], new_from=0, record={}, answer=replayed)
+        raise
+    new = _new_events(locked, judged.events, first_seq=locked.last_seq + 1, user=user, key=key)
+    appended = Appended(
+        game=judged.game,
+        rows=stored + _event_rows(new),
+        new_from=len(stored),
+        record=judged.record,
+        state=judged.state,
+        names=names,
+    )
+    if dry_run:
+        return appended
+    if locked.status != Game.Status.IN_PROGRESS or judged.game.status != Game.Status.IN_PROGRESS:
+        _ledger_sync(judged.game, club_players={int(pk) for pk in names})
+    GameEvent.objects.bulk_create(new)
+    _game_update(judged.game)
+    if key is not None:
+        rows = appended.rows[appended.new_from :] if answer == "new" else appended.rows
+        body = presenters.game_data(
+            judged.game, record=judged.record, rows=rows, names=names, state=judged.state
+        )
+        IdempotencyRecord.objects.create(
+            user_id=user.pk,
+            key=key,
+            fingerprint=fingerprint,
+            response_status=201,
+            response_body=body,
+        )
+        appended.answer = IdempotentAnswer(status=201, body=body, replayed=False)
     return appended
 
 
@@ -688,7 +772,7 @@ def game_started(
             created_at=timezone.now(),
         )
         _apply_result(game, result, record, club_players=club_players)
-        rows = _new_events(game, all_events, first_seq=1, user=user, key=None).rows()
+        rows = _event_rows(_new_events(game, all_events, first_seq=1, user=user, key=None))
         return Started(game=game, rows=rows, record=record, names=seated, state=state)
     game, rows = _new_game(
         evening=evening,
@@ -974,7 +1058,7 @@ def idempotency_lookup(*, user: Any, key: str, fingerprint: str) -> IdempotencyR
 
     Raises ``IdempotencyKeyReused`` if the key answered a different request.
     """
-    stored = sql.idempotency_get(user_id=user.pk, key=key)
+    stored = IdempotencyRecord.objects.filter(user_id=user.pk, key=key).order_by().first()
     if stored is not None and stored.fingerprint != fingerprint:
         raise _key_reused()
     return stored
@@ -1047,78 +1131,28 @@ def _idempotent_call_keyed(
             status=stored.response_status, body=stored.response_body, replayed=True
         )
     status, body = work()
-    sql.idempotency_put(
+    IdempotencyRecord.objects.create(
         user_id=user.pk,
         key=key,
         fingerprint=fingerprint,
-        status=status,
-        body=body,
-        at=timezone.now(),
+        response_status=status,
+        response_body=body,
     )
     return IdempotentAnswer(status=status, body=body, replayed=False)
 
 
-@contextmanager
-def game_locked_with_role(
-    *, game_id: int, user: Any, key: str | None = None
-) -> Iterator[sql.LockedGame | None]:
-    """A transaction holding the game's row lock, with what an append needs to know first.
-
-    Yields ``sql.LockedGame`` (the game as ``game_lock`` reads it, ``user``'s
-    role in its club, the evening's players' names, and the fingerprint stored
-    for ``key`` if any), or None for an unknown game or a user who is not a
-    member of its club (who locks nothing). One statement takes
-    the lock and reads it all (``games.sql``). Whatever the block raises (a
-    refusal, a conflict, an engine error) rolls the transaction back, which also
-    releases the lock.
-    """
-    with transaction.atomic():
-        yield sql.game_lock_with_role(game_id=game_id, user_id=user.pk, key=key)
-
-
-def idempotent_append(
-    *,
-    locked: sql.LockedGame,
-    user: Any,
-    key: str | None,
-    fingerprint: str,
-    work: Callable[[], tuple[int, Any]],
-) -> IdempotentAnswer:
-    """``idempotent_call`` for an append inside ``game_locked_with_role``'s transaction.
-
-    ``work`` appends and writes the key's answer with the events
-    (``game_events_record(answer=...)``). The key was looked up by the locking
-    statement itself (``locked.key_fingerprint``). That look saw the database as
-    it was when the statement began: if the key's original request committed
-    while this one waited for the lock, the game has moved on and ``work``
-    raises ``StaleSequence``; the key is then looked up again and its stored
-    answer returned. A different request under a key stored meanwhile (by an
-    append to another game) fails on the key's unique constraint: the whole
-    transaction is rolled back and the key reported as reused.
-    """
-    if key is None:
-        status, body = work()
-        return IdempotentAnswer(status=status, body=body, replayed=False)
-    if locked.key_fingerprint is not None:
-        stored = idempotency_lookup(user=user, key=key, fingerprint=fingerprint)
-        if stored is not None:
-            return _replayed(stored)
-    try:
-        status, body = work()
-    except StaleSequence:
-        stored = idempotency_lookup(user=user, key=key, fingerprint=fingerprint)
-        if stored is not None:
-            return _replayed(stored)
-        raise
-    except IntegrityError as error:
-        if sql.is_key_conflict(error):
-            raise _key_reused() from None
-        raise
-    return IdempotentAnswer(status=status, body=body, replayed=False)
-
-
-def _replayed(stored: IdempotencyRecord) -> IdempotentAnswer:
+def _stored_answer(*, user: Any, key: str, fingerprint: str) -> IdempotentAnswer | None:
+    """The answer stored for this request's key (replayed), or None if the key is new."""
+    stored = idempotency_lookup(user=user, key=key, fingerprint=fingerprint)
+    if stored is None:
+        return None
     return IdempotentAnswer(status=stored.response_status, body=stored.response_body, replayed=True)
+
+
+def _is_key_conflict(error: Exception) -> bool:
+    """True if ``error`` is the (user, key) unique constraint of the idempotency records."""
+    text = str(error)
+    return "games_idempotency_unique_key" in text or IdempotencyRecord._meta.db_table in text
 
 
 def game_lock(*, game: Game) -> Game:
@@ -1197,4 +1231,4 @@ def game_entry_correct(
             expected_seq=expected_seq,
             events=[*events, *(then or [])],
             idempotency_key=idempotency_key,
-        )
+        ).game

@@ -1,5 +1,4 @@
-"""Project-wide REST API pieces: pagination, the exception handler and an input
-serializer for the hottest request.
+"""Project-wide REST API pieces: pagination and the exception handler.
 
 Bad input is always a 400 that names the fields; it is never a 500. Services
 raise Django's ``ValidationError`` (they know nothing of DRF), and this handler
@@ -10,53 +9,20 @@ turns it into the same shape DRF's own serializer errors have:
 from __future__ import annotations
 
 import logging
-import threading
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError, IntegrityError
 from django.db.models import QuerySet
-from django.utils.functional import cached_property
 from rest_framework import exceptions, status
 from rest_framework.pagination import BasePagination, PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
-from rest_framework.utils.serializer_helpers import BindingDict
 from rest_framework.views import APIView, set_rollback
 from rest_framework.views import exception_handler as drf_exception_handler
 
 logger = logging.getLogger(__name__)
-
-
-class ReusedFieldsSerializer(Serializer[Any]):
-    """An input serializer whose fields are copied once per thread, not per instance.
-
-    DRF deep-copies the declared fields for every serializer instance, so that an
-    instance may change its own; a serializer of request input never does, and
-    for the recording API's append the copy was most of the validation (60 µs of
-    100, on every card a table records). The copy made for a thread is bound to
-    each new instance of the class in turn (``parent``), so the contract is: a
-    thread validates one instance of such a class at a time, as a view does with
-    its input (no instance kept beyond its request, none nested in another of
-    its class). Fields are never changed on an instance.
-    """
-
-    _reused = threading.local()
-
-    @cached_property
-    def fields(self) -> BindingDict:
-        reused: dict[Any, BindingDict] = self._reused.__dict__
-        fields = reused.get(type(self))
-        if fields is None:
-            fields = reused[type(self)] = BindingDict(self)
-            for name, field in self.get_fields().items():
-                fields[name] = field
-            return fields
-        fields.serializer = self
-        for field in fields.values():
-            field.parent = self
-        return fields
 
 
 class DefaultPagination(PageNumberPagination):

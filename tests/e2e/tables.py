@@ -63,5 +63,5 @@ def record_game(evening: Evening, players: dict[str, Player], record: dict[str, 
     if len(events) > 1:
         game = services.game_events_append(
             game=game, user=None, expected_seq=game.last_seq, events=events[1:]
-        )
+        ).game
     return game

@@ -380,7 +380,7 @@ def test_the_rest_of_a_game_recorded_card_by_card_is_entered_as_a_tally(
     # The deal proposes Anna as dealer: Bert leads; the call and the first trick as recorded.
     game = services.game_events_append(
         game=game, user=None, expected_seq=game.last_seq, events=events
-    )
+    ).game
     page = phone
     log_in(page, live_server.url, username, f"/games/{game.pk}/")
     page.click("#tally-late")

@@ -202,7 +202,7 @@ def test_the_services_take_the_events_and_the_dry_run_too(evening: Evening, as_i
         expected_seq=1,
         events=[{"type": "annul"}],
         dry_run=True,
-    )
+    ).game
     assert tallied.status == "annulled"
     game.refresh_from_db()
     assert game.status == "in_progress" and game.last_seq == 1

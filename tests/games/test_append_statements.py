@@ -1,8 +1,6 @@
-"""The append's hand-written statements (``games.sql``) answer as the ORM-built ones did.
+"""The append's few statements answer exactly as a later read does, and stay few.
 
-These run on SQLite and on PostgreSQL alike: the two take different paths in
-``games.sql`` (PostgreSQL reads the events with the lock and writes everything
-in one statement), and both must give the same answers.
+These run on SQLite and on PostgreSQL alike (``DATABASE_URL``).
 """
 
 from __future__ import annotations
@@ -13,7 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from hypothesis import given
@@ -21,7 +19,7 @@ from hypothesis import strategies as st
 from rest_framework import serializers
 
 from clubs.models import Player, Role
-from games import services
+from games import selectors, services
 from games.errors import IdempotencyKeyReused
 from games.models import Evening, Game, GameEvent, IdempotencyRecord
 from games.presenters import iso_datetime
@@ -99,8 +97,57 @@ def test_an_append_names_a_club_player_who_does_not_sit_at_the_evening(
     )
 
 
+def _statements(queries: CaptureQueriesContext) -> list[str]:
+    """The statements Django ran, but the test's own savepoints (a request has none)."""
+    return [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+
+
+@pytest.mark.parametrize("key", [None, "card-2"], ids=["no key", "with a key"])
+def test_an_append_costs_at_most_five_statements(
+    scorer: PersonaClient, dealt_game: Game, as_ids: Any, key: str | None
+) -> None:
+    events = as_ids(records.NO_KONTRA)
+    with CaptureQueriesContext(connection) as queries:
+        appended = services.game_events_append(
+            game=dealt_game.pk,
+            user=scorer.user,
+            expected_seq=1,
+            events=events[:2],
+            idempotency_key=key,
+            fingerprint="request",
+            answer="new",
+            min_role=Role.SCORER,
+        )
+    statements = _statements(queries)
+    # The lock (with the role, the names and the key), the events, their insert, the
+    # game's update, and the key's answer.
+    assert len(statements) == (5 if key else 4), statements
+    assert appended.game.last_seq == 3
+    assert IdempotencyRecord.objects.filter(key="card-2").exists() == (key is not None)
+
+
+def test_a_retry_with_its_key_costs_two_statements_and_gets_the_first_answer(
+    scorer: PersonaClient, dealt_game: Game, as_ids: Any
+) -> None:
+    body = {"expected_seq": 1, "events": as_ids(records.NO_KONTRA[:1])}
+    first = scorer.post(_url(dealt_game), body, HTTP_IDEMPOTENCY_KEY="K")
+    with CaptureQueriesContext(connection) as queries:
+        again = scorer.post(_url(dealt_game), body, HTTP_IDEMPOTENCY_KEY="K")
+    assert (
+        (again.status_code, again.json())
+        == (first.status_code, first.json())
+        == (
+            201,
+            first.json(),
+        )
+    )
+    ours = [q for q in _statements(queries) if "games_" in q]
+    assert len(ours) == 2, ours  # the lock that sees the key, and the key's answer
+    assert GameEvent.objects.filter(game=dealt_game).count() == 2
+
+
 def test_a_key_stored_after_the_locking_look_still_refuses_a_different_request(
-    dealt_game: Game, as_ids: Any
+    dealt_game: Game, as_ids: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     user = User.objects.create_user("late-key")
     MembershipFactory.create(club=dealt_game.evening.club, user=user, role=Role.SCORER)
@@ -109,29 +156,24 @@ def test_a_key_stored_after_the_locking_look_still_refuses_a_different_request(
     )
     # The locking statement looked before the key was stored (as when it waited for
     # another append's commit): it saw no key.
-    with (
-        pytest.raises(IdempotencyKeyReused),
-        services.game_locked_with_role(game_id=dealt_game.pk, user=user) as found,
-    ):
-        assert found is not None and found.key_fingerprint is None
+    looked = selectors.game_for_append
 
-        def work() -> tuple[int, Any]:
-            appended = services.game_events_record(
-                game=found.game,
-                user=user,
-                expected_seq=1,
-                events=as_ids(records.NO_KONTRA[:1]),
-                idempotency_key="K",
-                locked=True,
-                stored=found.rows,
-                answer=lambda appended: (201, {"last_seq": appended.game.last_seq}),
-                fingerprint="this request",
-            )
-            assert appended.answer is not None
-            return appended.answer
+    def blind(**kwargs: Any) -> Game | None:
+        game = looked(**kwargs)
+        if game is not None:
+            game.key_fingerprint = None  # type: ignore[attr-defined]
+        return game
 
-        services.idempotent_append(
-            locked=found, user=user, key="K", fingerprint="this request", work=work
+    monkeypatch.setattr(selectors, "game_for_append", blind)
+    with pytest.raises(IdempotencyKeyReused):
+        services.game_events_append(
+            game=dealt_game.pk,
+            user=user,
+            expected_seq=1,
+            events=as_ids(records.NO_KONTRA[:1]),
+            idempotency_key="K",
+            fingerprint="this request",
+            min_role=Role.SCORER,
         )
     assert GameEvent.objects.filter(game=dealt_game).count() == 1
     dealt_game.refresh_from_db()
@@ -145,23 +187,32 @@ def test_the_locking_statement_reads_the_role_the_names_and_the_stored_key(
     assert scorer.user is not None
     body = {"expected_seq": 1, "events": as_ids(records.NO_KONTRA[:1])}
     assert scorer.post(_url(dealt_game), body, HTTP_IDEMPOTENCY_KEY="K1").status_code == 201
-    with services.game_locked_with_role(game_id=dealt_game.pk, user=scorer.user, key="K1") as found:
+    with transaction.atomic():
+        found = selectors.game_for_append(
+            game_id=dealt_game.pk, user=scorer.user, key="K1", members_only=True
+        )
         assert found is not None
-        assert found.role == "scorer"
-        assert found.key_fingerprint is not None
-        assert found.game.last_seq == 2 and found.game.evening.is_open
-        assert found.seat_names == {
+        assert found.member_role == "scorer"  # type: ignore[attr-defined]
+        assert found.key_fingerprint is not None  # type: ignore[attr-defined]
+        assert found.last_seq == 2 and found.evening.is_open
+        assert found.seat_names == {  # type: ignore[attr-defined]
             str(players[name].pk): name.title() for name in ("anna", "bert", "carl", "dora", "emil")
         }
-        # The events come with the lock where the database can (PostgreSQL).
-        if found.rows is not None:
-            assert [row[:2] for row in found.rows] == [(1, "deal"), (2, "call")]
     # A stranger to the club finds nothing, as for an unknown game (and locks nothing).
     outsider = User.objects.create_user("outsider-of-this-club")
-    with services.game_locked_with_role(game_id=dealt_game.pk, user=outsider) as found:
-        assert found is None
-    with services.game_locked_with_role(game_id=dealt_game.pk + 1000, user=scorer.user) as found:
-        assert found is None
+    with transaction.atomic():
+        assert (
+            selectors.game_for_append(
+                game_id=dealt_game.pk, user=outsider, key=None, members_only=True
+            )
+            is None
+        )
+        assert (
+            selectors.game_for_append(
+                game_id=dealt_game.pk + 1000, user=scorer.user, key=None, members_only=True
+            )
+            is None
+        )
 
 
 def test_a_record_without_events_is_not_imported_as_an_empty_game(

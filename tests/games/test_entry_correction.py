@@ -47,7 +47,7 @@ def game(evening: Evening, as_ids: Any) -> Game:
     started = services.game_start(evening=evening, user=None, deal=as_ids([DEAL])[0])
     return services.game_events_append(
         game=started, user=None, expected_seq=started.last_seq, events=as_ids(BEFORE)
-    )
+    ).game
 
 
 def test_the_later_card_that_proves_the_mistake_is_refused_naming_the_entry(

@@ -80,7 +80,7 @@ def test_finishing_a_game_books_its_payouts_in_the_ledger(
 def test_an_undo_after_the_finish_takes_the_booking_back(dealt_game: Game, as_ids: Any) -> None:
     game = services.game_events_append(
         game=dealt_game, user=None, expected_seq=1, events=as_ids(records.NO_KONTRA)
-    )
+    ).game
     services.game_events_append(game=game, user=None, expected_seq=8, events=[{"type": "undo"}])
     totals = LedgerEntry.objects.filter(game=game).values("player_id").annotate(t=Sum("amount"))
     assert {row["t"] for row in totals} == {0}

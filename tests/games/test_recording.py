@@ -27,7 +27,7 @@ def test_appended_events_get_consecutive_seqs_and_finish_the_game(
 ) -> None:
     game = services.game_events_append(
         game=dealt_game, user=None, expected_seq=1, events=as_ids(records.NO_KONTRA)
-    )
+    ).game
     assert game.last_seq == 8
     assert list(game.events.values_list("seq", flat=True)) == list(range(1, 9))
     assert game.status == Game.Status.FINISHED
@@ -72,18 +72,18 @@ def test_an_undo_is_recorded_as_an_event_and_takes_the_last_one_back(
 ) -> None:
     game = services.game_events_append(
         game=dealt_game, user=None, expected_seq=1, events=as_ids(records.NO_KONTRA)
-    )
+    ).game
     assert game.status == Game.Status.FINISHED
     game = services.game_events_append(
         game=game, user=None, expected_seq=8, events=[{"type": "undo"}]
-    )
+    ).game
     assert game.status == Game.Status.IN_PROGRESS
     assert game.finished_at is None
     assert game.result["awaiting"] == "raise_or_end"
     assert list(game.events.values_list("type", flat=True))[-2:] == ["end_raising", "undo"]
     game = services.game_events_append(
         game=game, user=None, expected_seq=9, events=[{"type": "end_raising"}]
-    )
+    ).game
     assert game.status == Game.Status.FINISHED
     assert game.last_seq == 10
 
@@ -96,7 +96,7 @@ def test_an_annulment_is_recorded_as_an_event_and_voids_the_game(
         user=None,
         expected_seq=1,
         events=[*as_ids(records.NO_KONTRA[:3]), {"type": "annul", "reason": "misdeal"}],
-    )
+    ).game
     assert game.status == Game.Status.ANNULLED
     assert game.result == {"status": "annulled", "game": "fuchsen"}
     assert game.finished_at is not None

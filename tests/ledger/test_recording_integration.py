@@ -56,7 +56,7 @@ def record_example(table: Table, example: dict[str, Any]) -> tuple[Game, dict[in
     )
     events = renamed(example["record"]["events"], ids)
     game = games.game_start(evening=evening, user=None, deal=events[0])
-    game = games.game_events_append(game=game, user=None, expected_seq=1, events=events[1:])
+    game = games.game_events_append(game=game, user=None, expected_seq=1, events=events[1:]).game
     payouts = {int(ids[name]): amount for name, amount in example["expected"]["payouts"].items()}
     return game, payouts
 
@@ -82,13 +82,13 @@ def test_an_undo_of_the_last_card_reverses_and_replaying_it_books_again(
     last = example["record"]["events"][-1]
     game = games.game_events_append(
         game=game, user=None, expected_seq=game.last_seq, events=[{"type": "undo"}]
-    )
+    ).game
     assert game.status == Game.Status.IN_PROGRESS
     assert set(game_entry_totals(game=game).values()) == {0}
     ids = {name: table.pk(i) for i, name in enumerate(NAMES)}
     game = games.game_events_append(
         game=game, user=None, expected_seq=game.last_seq, events=[renamed(last, ids)]
-    )
+    ).game
     assert game_entry_totals(game=game) == payouts
     kinds = list(LedgerEntry.objects.filter(game=game).values_list("kind", flat=True))
     assert kinds == ["result"] * 5 + ["reversal"] * 5 + ["result"] * 5
@@ -99,7 +99,7 @@ def test_an_annulled_game_leaves_every_balance_at_zero(example: dict[str, Any]) 
     game, _payouts = record_example(table, example)
     game = games.game_events_append(
         game=game, user=None, expected_seq=game.last_seq, events=[{"type": "annul"}]
-    )
+    ).game
     assert game.status == Game.Status.ANNULLED
     assert set(balance_map(club=table.club).values()) == {0}
 
@@ -116,12 +116,12 @@ def test_the_finishing_append_books_without_a_savepoint_or_a_second_lock(
     )
     events = renamed(example["record"]["events"], ids)
     game = games.game_start(evening=evening, user=None, deal=events[0])
-    game = games.game_events_append(game=game, user=None, expected_seq=1, events=events[1:-1])
+    game = games.game_events_append(game=game, user=None, expected_seq=1, events=events[1:-1]).game
     ProjectionState.objects.get_or_create(season_id=table.season.pk)  # the season's first change
     with CaptureQueriesContext(connection) as finishing:
         game = games.game_events_append(
             game=game, user=None, expected_seq=game.last_seq, events=events[-1:]
-        )
+        ).game
     assert game.status == Game.Status.FINISHED
     statements = [query["sql"] for query in finishing.captured_queries]
     # One savepoint: the append's own transaction, nested in the test's.

@@ -1,11 +1,9 @@
-"""An append that waited for the game's lock sees the game as the other append left it.
+"""An append that waited for the game's lock judges the game as the other append left it,
+and a stranger to the club neither takes nor waits for that lock.
 
-PostgreSQL's locking statement reads the game's events in the same statement
-(``games.sql``). A statement that waits for a row lock gets the row as the
-other transaction committed it, but its subqueries still see the database as
-it was when the statement began: the events read with the lock then miss the
-other append's. The statement must notice (``last_seq``) and leave the events
-to be read afresh, so the waiting append judges the whole game.
+The lock is the game row's (``select_for_update``); the events are read by the
+next statement, after the lock is held, so they include everything the other
+append committed.
 """
 
 from __future__ import annotations
@@ -16,9 +14,11 @@ from typing import Any
 
 import pytest
 from django.db import connection, transaction
+from django.http import Http404
 
 from clubs.models import Role
 from games import selectors, services
+from games.models import GameEvent
 from tests.factories import MembershipFactory, UserFactory
 from tests.reliability.helpers import Table, make_table
 
@@ -30,7 +30,23 @@ def table() -> Table:
     return make_table()
 
 
-def test_a_lock_that_waited_for_another_append_reads_the_events_afresh(table: Table) -> None:
+def _member(table: Table) -> Any:
+    user = UserFactory.create()
+    MembershipFactory.create(club=table.club, user=user, role=Role.SCORER)
+    return user
+
+
+def _hold_lock(game_id: int, user: Any, holding: threading.Event, release: Any) -> None:
+    with transaction.atomic():
+        found = selectors.game_for_append(game_id=game_id, user=user, key=None, members_only=True)
+        assert found is not None
+        holding.set()
+        release()
+
+
+def test_an_append_that_waited_for_the_lock_judges_the_other_appends_events(
+    table: Table,
+) -> None:
     record = table.record(seed=5)
     game = table.start(record)
     scorer = _member(table)
@@ -39,47 +55,40 @@ def test_a_lock_that_waited_for_another_append_reads_the_events_afresh(table: Ta
 
     def first_append() -> None:
         try:
-            with services.game_locked_with_role(game_id=game.pk, user=scorer) as found:
-                assert found is not None
-                services.game_events_record(
-                    game=found.game,
-                    user=None,
-                    expected_seq=1,
-                    events=record["events"][1:3],
-                    locked=True,
-                    stored=found.rows,
+            with transaction.atomic():
+                services.game_events_append(
+                    game=game.pk, user=scorer, expected_seq=1, events=record["events"][1:3]
                 )
                 holding.set()
-                time.sleep(1.0)  # the second statement is waiting for the lock meanwhile
+                time.sleep(1.0)  # the second append is waiting for the lock meanwhile
         finally:
             connection.close()
 
-    def second_lock() -> None:
+    def second_append() -> None:
         try:
             holding.wait(timeout=30)
-            with services.game_locked_with_role(game_id=game.pk, user=scorer) as found:
-                assert found is not None
-                seen["last_seq"] = found.game.last_seq
-                seen["rows"] = found.rows
-                seen["fresh"] = selectors.game_event_rows(game_id=game.pk)
+            appended = services.game_events_append(
+                game=game.pk,
+                user=scorer,
+                expected_seq=3,
+                events=record["events"][3:4],
+                min_role=Role.SCORER,
+            )
+            seen["last_seq"] = appended.game.last_seq
+        except Exception as error:  # reported below
+            seen["error"] = error
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=first_append), threading.Thread(target=second_lock)]
+    threads = [threading.Thread(target=first_append), threading.Thread(target=second_append)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
-    assert seen["last_seq"] == 3
-    # The events of the statement's own snapshot (only the deal) were not taken.
-    assert seen["rows"] is None
-    assert [row[0] for row in seen["fresh"]] == [1, 2, 3]
-
-
-def _member(table: Table) -> Any:
-    user = UserFactory.create()
-    MembershipFactory.create(club=table.club, user=user, role=Role.SCORER)
-    return user
+    assert "error" not in seen, seen.get("error")
+    assert seen["last_seq"] == 4
+    seqs = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    assert seqs == [1, 2, 3, 4]
 
 
 def test_a_stranger_to_the_club_neither_takes_nor_waits_for_the_games_lock(table: Table) -> None:
@@ -92,14 +101,11 @@ def test_a_stranger_to_the_club_neither_takes_nor_waits_for_the_games_lock(table
 
     def hold_the_lock() -> None:
         try:
-            with services.game_locked_with_role(game_id=game.pk, user=scorer) as found:
-                assert found is not None
-                holding.set()
-                done.wait(timeout=30)
+            _hold_lock(game.pk, scorer, holding, lambda: done.wait(timeout=30))
         finally:
             connection.close()
 
-    def stranger_looks() -> None:
+    def stranger_appends() -> None:
         try:
             holding.wait(timeout=30)
             with transaction.atomic():
@@ -107,18 +113,22 @@ def test_a_stranger_to_the_club_neither_takes_nor_waits_for_the_games_lock(table
                 # at once instead of waiting for the scorer.
                 with connection.cursor() as cursor:
                     cursor.execute("SET LOCAL lock_timeout = '50ms'")
-                with services.game_locked_with_role(game_id=game.pk, user=stranger) as found:
-                    seen["found"] = found
+                services.game_events_append(
+                    game=game.pk,
+                    user=stranger,
+                    expected_seq=1,
+                    events=record["events"][1:2],
+                    min_role=Role.SCORER,
+                )
         except Exception as error:  # reported below
             seen["error"] = error
         finally:
             done.set()
             connection.close()
 
-    threads = [threading.Thread(target=hold_the_lock), threading.Thread(target=stranger_looks)]
+    threads = [threading.Thread(target=hold_the_lock), threading.Thread(target=stranger_appends)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
-    assert "error" not in seen, seen.get("error")
-    assert seen["found"] is None
+    assert isinstance(seen.get("error"), Http404), seen.get("error")

@@ -48,7 +48,7 @@ def play_through(table: Table, seed: int) -> Game:
     game = table.start(record)
     return services.game_events_append(
         game=game, user=None, expected_seq=1, events=record["events"][1:]
-    )
+    ).game
 
 
 def rebuilt(season_id: int) -> dict[str, Any]:
@@ -156,7 +156,7 @@ def test_an_append_whose_ledger_write_dies_writes_no_event_and_no_cent(
     # The client retries the same request: it is recorded once, booked once.
     game = services.game_events_append(
         game=game, user=None, expected_seq=1, events=record["events"][1:]
-    )
+    ).game
     assert stored_events(game) == record["events"]
     assert money_by_player(table.club) == payouts_by_player(table.club)
     assert ledger_services.ledger_repair_season(season_id=table.evening.season_id) == 0
@@ -174,7 +174,7 @@ def test_a_rebuild_equals_the_incremental_projections_after_random_recording(
         with django_capture_on_commit_callbacks(execute=True):
             return services.game_events_append(
                 game=game, user=None, expected_seq=game.last_seq, events=events
-            )
+            ).game
 
     for step in range(36):
         roll = rng.random()

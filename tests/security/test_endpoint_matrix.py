@@ -74,7 +74,7 @@ def world(
 ) -> World:
     game = services.game_events_append(
         game=dealt_game, user=None, expected_seq=1, events=as_ids(records.NO_KONTRA)
-    )
+    ).game
     ledger_services.season_projections_recompute(season_id=evening.season_id)
     plan = ledger_services.settlement_plan_create(club=club, created_by=None, evening=evening)
     transfer = SettlementTransfer.objects.filter(plan=plan).first()
