@@ -29,7 +29,6 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club, GameKind, Membership, Player, Season
 from engine import Result, table_view
-from games import sql
 from games.events import to_event
 from games.models import Evening, EveningSeat, Game, GameEvent, IdempotencyRecord
 
@@ -79,14 +78,38 @@ def evening_get(*, evening_id: int) -> Evening:
 def evening_get_with_role(*, evening_id: int, user: Any) -> Evening:
     """``evening_get`` plus ``member_role``: ``user``'s role in the evening's club.
 
-    One statement (``sql.evening_with_role``: every evening request starts with
-    it); ``member_role`` is None for a non-member. Raises ``Evening.DoesNotExist``
-    for an unknown id.
+    One statement (the membership is a subquery); ``member_role`` is None for a
+    non-member. Raises ``Evening.DoesNotExist`` for an unknown id.
     """
-    evening = sql.evening_with_role(evening_id=evening_id, user_id=user.pk)
-    if evening is None:
-        raise Evening.DoesNotExist(f"no evening {evening_id}")
-    return evening
+    role = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=user.pk).order_by()
+    return (
+        Evening.objects.select_related("club", "season", "rule_profile")
+        .annotate(member_role=Subquery(role.values("role")[:1]))
+        .get(pk=evening_id)
+    )
+
+
+def evening_for_update(*, evening_id: int) -> Evening | None:
+    """Lock the evening's row (inside the caller's transaction) and read it afresh with
+    its club and season; None if it is gone.
+
+    ``FOR NO KEY UPDATE`` of the evening's row only: see ``services._lock_evening``.
+    """
+    return (
+        Evening.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("club", "season")
+        .filter(pk=evening_id)
+        .first()
+    )
+
+
+def seated_names(*, evening_id: int) -> dict[str, str]:
+    """``{str(player pk): display_name}`` of the evening's active seats, clockwise (the
+    order of ``evening_seats``). One statement."""
+    seats = EveningSeat.objects.filter(evening_id=evening_id, left_at__isnull=True).order_by(
+        "position", "joined_at", "id"
+    )
+    return {str(pk): name for pk, name in seats.values_list("player_id", "player__display_name")}
 
 
 def evening_seats(*, evening: Evening, active_only: bool = True) -> list[EveningSeat]:
@@ -171,9 +194,9 @@ def game_for_append(*, game_id: int, user: Any, key: str | None, members_only: b
     while it waited for the lock is not seen (the game has then moved on, and the
     caller looks again).
     """
-    user_id = getattr(user, "pk", None)  # None: a service's own caller, no user
+    # ``user`` None (a service's own caller) is no member: its role reads None.
     membership = Membership.objects.filter(
-        club_id=OuterRef("evening__club_id"), user_id=user_id
+        club_id=OuterRef("evening__club_id"), user=user
     ).order_by()
     names = (
         EveningSeat.objects.filter(
@@ -190,7 +213,7 @@ def game_for_append(*, game_id: int, user: Any, key: str | None, members_only: b
         .annotate(member_role=Subquery(membership.values("role")[:1]), seat_names=Subquery(names))
     )
     if key is not None:
-        stored = IdempotencyRecord.objects.filter(user_id=user_id, key=key).order_by()
+        stored = IdempotencyRecord.objects.filter(user=user, key=key).order_by()
         games = games.annotate(key_fingerprint=Subquery(stored.values("fingerprint")[:1]))
     if members_only:
         games = games.filter(Exists(membership))

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -30,7 +31,7 @@ import engine
 from clubs.models import Club, GameKind, Player, RuleProfile, Season
 from clubs.permissions import require_role
 from engine.rules import effective_rules
-from games import presenters, selectors, sql
+from games import presenters, selectors
 from games.engine_text import explain
 from games.errors import (
     MAX_GAME_EVENTS,
@@ -156,10 +157,9 @@ def _lock_evening(evening: Evening) -> Evening:
     KEY SHARE locks on the evening and season rows. A plain ``FOR UPDATE`` (which
     also locked the joined season and club) blocked those inserts while this
     transaction went on to wait for the ProjectionState row: a deadlock.
-    Returns the evening read afresh under the lock, with its club and season
-    (``sql.evening_lock``, one statement written once: every game start takes it).
+    Returns the evening read afresh under the lock, with its club and season.
     """
-    locked = sql.evening_lock(evening_id=evening.pk)
+    locked = selectors.evening_for_update(evening_id=evening.pk)
     if locked is None:
         # Deleted (``evening_delete``) after the caller found it.
         raise EveningClosed(_("This evening has been deleted."))
@@ -674,8 +674,11 @@ def _new_game(
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
     _apply_result(game, result, record, club_players=club_players)
-    # Numbered the evening's next under the evening's lock, which every caller holds.
-    sql.game_insert(game=game)
+    # Numbered the evening's next under the evening's lock, which every caller holds
+    # (the unique (evening, number) stays the last guard).
+    last = Game.objects.filter(evening_id=evening.pk).aggregate(number=Max("number"))["number"]
+    game.number = (last or 0) + 1
+    game.save(force_insert=True)
     rows = _store_events(game, events, first_seq=1, user=user, key=None)
     # A game in progress holds no money (see ``_record``): only an imported record
     # that is already over has anything to book.
@@ -747,7 +750,7 @@ def game_started(
         seated = {str(player.pk): player.display_name for player in proposal.players}
     else:
         deal_event = {**deal, "type": "deal"}
-        seated = sql.seated_names(evening_id=evening.pk)
+        seated = selectors.seated_names(evening_id=evening.pk)
         if not _deal_names(deal_event) <= seated.keys():
             raise ValidationError(
                 {"deal": _("The deal may seat only players at this evening's table (by id).")}

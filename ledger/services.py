@@ -39,7 +39,6 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Player, Season
 from games.models import Evening, Game
 from ledger import projections, selectors
-from ledger import sql as ledger_sql
 from ledger.models import (
     LedgerEntry,
     Payment,
@@ -103,7 +102,14 @@ def wanted_amounts(*, game_id: int, status: str, result: Any) -> dict[int, int]:
 
 def _booked_amounts(*, game_id: int) -> dict[int, int]:
     """What the ledger holds for the game now: {player pk: sum of its entries}, zeros left out."""
-    return ledger_sql.booked_amounts(game_id=game_id)
+    booked = (
+        LedgerEntry.objects.filter(game_id=game_id)
+        .order_by("player_id")
+        .values("player_id")
+        .annotate(total=Sum("amount"))
+        .values_list("player_id", "total")
+    )
+    return {player_id: total for player_id, total in booked if total}
 
 
 def _sync_entries(
@@ -211,7 +217,7 @@ def _sync_game(*, game: Game, evening: Evening, club_players: Collection[int] = 
     _check_players_of_club(
         club_id=evening.club_id, player_ids=wanted, game_id=game.pk, known=club_players
     )
-    ledger_sql.entries_insert(entries)
+    LedgerEntry.objects.bulk_create(entries)
     projection_version_bump(season_id=evening.season_id)
     projection_request(season_id=evening.season_id)
 
@@ -226,7 +232,8 @@ def projection_version_bump(*, season_id: int) -> None:
     serializes changes of one season with each other and with the write
     phase of its projection: short, and what makes ``version`` exact.
     """
-    if not ledger_sql.version_bump(season_id=season_id):
+    bumped = ProjectionState.objects.filter(season_id=season_id).update(version=F("version") + 1)
+    if not bumped:
         # get_or_create retries the read if a concurrent transaction created it first.
         ProjectionState.objects.get_or_create(season_id=season_id)
         ProjectionState.objects.filter(season_id=season_id).update(version=F("version") + 1)

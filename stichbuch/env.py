@@ -96,10 +96,11 @@ def database_from_url(url: str, *, name: str = "DATABASE_URL", base_dir: Path) -
         except ValueError:
             raise ImproperlyConfigured(f"{name} has a bad port: {url!r}.") from None
         options: dict[str, Any] = dict(parse_qsl(parts.query))
-        # Prepared statements (psycopg's threshold; Django turns them off unless
-        # asked): the recording path's hand-written statements ask to be prepared
-        # (games.sql), which saves PostgreSQL planning them on every card. Behind a
-        # pooler in transaction mode, ?prepare_threshold=none turns them off.
+        # Server-side prepared statements (psycopg's threshold; Django turns them off
+        # unless asked): a statement the ORM sends five times on a connection (every
+        # append's lock, read and writes) is then planned once per connection, not on
+        # every card. Behind a pooler in transaction mode, ?prepare_threshold=none
+        # turns them off.
         threshold = str(options.pop("prepare_threshold", "5")).strip().lower()
         if threshold in ("none", ""):
             options["prepare_threshold"] = None
