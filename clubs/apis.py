@@ -28,7 +28,6 @@ from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 import engine
@@ -37,6 +36,7 @@ from clubs.models import Club, GameKind, Invitation, Membership, Player, Role, R
 from clubs.names import username_clean
 from clubs.permissions import membership_for
 from stichbuch.api import paginated_response
+from stichbuch.throttling import AuthRateThrottle
 
 T = TypeVar("T")
 
@@ -156,7 +156,7 @@ class AuthTokenApi(APIView):
     permission_classes = [AllowAny]
     # Per client address, whatever the username: axes locks one name out, this slows
     # down guessing across many names (settings: DEFAULT_THROTTLE_RATES["auth"]).
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [AuthRateThrottle]
     throttle_scope = "auth"
 
     class InputSerializer(serializers.Serializer[Any]):
@@ -192,7 +192,7 @@ class AuthSignupApi(APIView):
 
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [AuthRateThrottle]
     throttle_scope = "auth"
 
     class InputSerializer(serializers.Serializer[Any]):
@@ -243,7 +243,7 @@ class AuthPasswordApi(APIView):
 
     # Guessing the current password through a stolen token or session is slowed
     # down like logging in.
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [AuthRateThrottle]
     throttle_scope = "auth"
 
     class InputSerializer(serializers.Serializer[Any]):

@@ -113,6 +113,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Authentication -------------------------------------------------------------
 
 AUTHENTICATION_BACKENDS = [
+    # Failed logins per address across usernames (password spraying), then axes.
+    "stichbuch.throttling.AddressLoginLimitBackend",
     # Axes first: it refuses a locked-out username/address before a password is checked.
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -152,10 +154,32 @@ AXES_RESET_ON_SUCCESS = True
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+# Failed logins from one address, whatever the usernames, within AXES_COOLOFF_TIME
+# before that address is locked out (stichbuch.throttling): against password spraying.
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 30)
 # How many reverse proxies (each appending to X-Forwarded-For) stand in front of
-# gunicorn; 0 means clients connect directly. Used to find the client's address.
+# gunicorn; 0 means clients connect directly. The one setting from which axes, the
+# API throttles and the address limit find the client (stichbuch.client_ip).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "stichbuch.client_ip.client_ip"
+
+# --- Cache ----------------------------------------------------------------------
+
+# Throttle and login-failure counts live here. Several gunicorn processes must share
+# them (CACHE_URL=redis://...), else each process counts on its own; the embedded
+# setup keeps the process-local cache.
+CACHE_URL = env_str("CACHE_URL", "")
+if CACHE_URL:
+    if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            "CACHE_URL must be a Redis URL (redis://, rediss:// or unix://), "
+            f"not {CACHE_URL.split(':', 1)[0]!r}."
+        )
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Internationalisation -------------------------------------------------------
 
@@ -214,10 +238,13 @@ REST_FRAMEWORK: dict[str, Any] = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Logging in and signing up over the API, per client address (see AuthTokenApi).
-    "DEFAULT_THROTTLE_RATES": {"auth": env_str("AUTH_THROTTLE_RATE", "30/minute")},
-    # The client address is the one our proxy adds to X-Forwarded-For (a client's own
-    # entries there are not trusted); 0 = no proxy, use REMOTE_ADDR.
-    "NUM_PROXIES": env_int("NUM_PROXIES", 0 if DEBUG else 1),
+    "DEFAULT_THROTTLE_RATES": {
+        "auth": env_str("AUTH_THROTTLE_RATE", "30/minute"),
+        # Password-reset mails to one account (e-mail address), whoever asks.
+        "password-reset-account": env_str("PASSWORD_RESET_ACCOUNT_RATE", "3/hour"),
+    },
+    # "auth" throttles find the client address through stichbuch.client_ip
+    # (TRUSTED_PROXY_COUNT), not through DRF's own NUM_PROXIES.
     "DEFAULT_PAGINATION_CLASS": "stichbuch.api.DefaultPagination",
     # JSON with Django's body size limit, a depth limit and valid Unicode only.
     "DEFAULT_PARSER_CLASSES": [
