@@ -298,7 +298,18 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 60)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 90)
 # Periodic tasks: apps add their entries here (e.g. the ledger's repair task).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
-CELERY_BEAT_SCHEDULE["ledger-repair"] = {"task": "ledger.repair_projections", "schedule": 300.0}
+# The repair of seasons left behind (a broker outage, a lost worker), under the
+# catch-up's lock (stichbuch.catch_up); when nothing is behind it is one query.
+PROJECTION_REPAIR_SECONDS = env_int("PROJECTION_REPAIR_SECONDS", 15)
+CELERY_BEAT_SCHEDULE["ledger-repair"] = {
+    "task": "stichbuch.catch_up_projections",
+    "schedule": float(PROJECTION_REPAIR_SECONDS),
+}
+# A worker that lost the broker retries every few seconds, for as long as it takes,
+# and catches up on the projections once connected (stichbuch.catch_up.Consumer).
+CELERY_WORKER_CONSUMER = "stichbuch.catch_up:Consumer"
+WORKER_RECONNECT_MAX_SECONDS = env_int("WORKER_RECONNECT_MAX_SECONDS", 5)
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BEAT_SCHEDULE["ledger-close"] = {"task": "ledger.close_expired_seasons", "schedule": 3600}
 
 # --- Logging ------------------------------------------------------------------------
