@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served by the app (not a CDN)
+    "csp",
     "django_htmx",
     "axes",
     "clubs",
@@ -72,6 +74,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Axes last, as its documentation asks: it turns a lockout into a 429.
     "axes.middleware.AxesMiddleware",
@@ -210,6 +213,26 @@ STORAGES: dict[str, dict[str, Any]] = {
 
 # --- Security: strict whenever DEBUG is off -----------------------------------
 
+# Content-Security-Policy (django-csp): scripts, styles, images and connections
+# from this origin only; no inline script, no inline <style> element. Style
+# *attributes* stay allowed: the recording page's script and the chart legend set
+# computed sizes and colours with them (no script can run through one).
+CONTENT_SECURITY_POLICY: dict[str, Any] = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 X_FRAME_OPTIONS = "DENY"
@@ -260,6 +283,11 @@ REST_FRAMEWORK: dict[str, Any] = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS = {
+    # /api/docs/ loads Swagger UI from this app's static files, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No badge fetched from the public validator: the CSP allows no other origin.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "TITLE": "Stichbuch API",
     "DESCRIPTION": "The score book of a card club: Fuchsen and Gradener Königrufen.",
     "VERSION": "0.1.0",
