@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "stichbuch.api.refuse_empty_query_parameters",
     # Axes last, as its documentation asks: it turns a lockout into a 429.
     "axes.middleware.AxesMiddleware",
 ]

@@ -26,3 +26,6 @@ urlpatterns = [
     path("", include("games.page_urls")),
     path("", include("ledger.page_urls")),
 ]
+
+# Under /api/ a URL that matches nothing answers JSON, as the API's other refusals do.
+handler404 = "stichbuch.api.not_found"
