@@ -28,7 +28,6 @@ from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 import engine
@@ -36,7 +35,14 @@ from clubs import selectors, services
 from clubs.models import Club, GameKind, Invitation, Membership, Player, Role, RuleProfile, Season
 from clubs.names import username_clean
 from clubs.permissions import membership_for
-from stichbuch.api import paginated_response
+from stichbuch.api import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictDateField,
+    StrictSlugField,
+    paginated_response,
+)
+from stichbuch.throttling import AuthRateThrottle
 
 T = TypeVar("T")
 
@@ -136,9 +142,16 @@ class RuleProfileOutputSerializer(serializers.ModelSerializer[RuleProfile]):
 # --- Accounts -------------------------------------------------------------------------------
 
 
+class _AddressOrNullField(serializers.EmailField):
+    """An account's e-mail address, or null when it has none (never "")."""
+
+    def to_representation(self, value: Any) -> Any:
+        return str(value) if value else None
+
+
 class UserOutputSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
-    email = serializers.EmailField()
+    email = _AddressOrNullField(allow_null=True)
     clubs = serializers.SerializerMethodField()
 
     def get_clubs(self, user: Any) -> list[dict[str, str]]:
@@ -156,7 +169,7 @@ class AuthTokenApi(APIView):
     permission_classes = [AllowAny]
     # Per client address, whatever the username: axes locks one name out, this slows
     # down guessing across many names (settings: DEFAULT_THROTTLE_RATES["auth"]).
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [AuthRateThrottle]
     throttle_scope = "auth"
 
     class InputSerializer(serializers.Serializer[Any]):
@@ -192,7 +205,7 @@ class AuthSignupApi(APIView):
 
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [AuthRateThrottle]
     throttle_scope = "auth"
 
     class InputSerializer(serializers.Serializer[Any]):
@@ -243,7 +256,7 @@ class AuthPasswordApi(APIView):
 
     # Guessing the current password through a stolen token or session is slowed
     # down like logging in.
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [AuthRateThrottle]
     throttle_scope = "auth"
 
     class InputSerializer(serializers.Serializer[Any]):
@@ -304,9 +317,9 @@ class ClubCreateApi(APIView):
     """Found a club: its creator becomes its owner."""
 
     class InputSerializer(serializers.Serializer[Any]):
-        name = serializers.CharField(max_length=100)
-        slug = serializers.SlugField(max_length=60, required=False)
-        time_zone = serializers.CharField(max_length=64, default="Europe/Vienna")
+        name = StrictCharField(max_length=100)
+        slug = StrictSlugField(max_length=60, required=False)
+        time_zone = StrictCharField(max_length=64, default="Europe/Vienna")
         currency_unit = serializers.ChoiceField(
             choices=Club.CurrencyUnit.choices, default=Club.CurrencyUnit.CENT
         )
@@ -344,7 +357,7 @@ class ClubUpdateApi(APIView):
     """Change the club's name, time zone, unit or card faces (owner/admin)."""
 
     class InputSerializer(serializers.Serializer[Any]):
-        name = serializers.CharField(max_length=100, required=False)
+        name = StrictCharField(max_length=100, required=False)
         time_zone = serializers.CharField(max_length=64, required=False)
         currency_unit = serializers.ChoiceField(choices=Club.CurrencyUnit.choices, required=False)
         card_face = serializers.ChoiceField(choices=Club.CardFace.choices, required=False)
@@ -535,7 +548,7 @@ class PlayerCreateApi(APIView):
     """Add a guest player (scorers too: a guest turns up at the table)."""
 
     class InputSerializer(serializers.Serializer[Any]):
-        display_name = serializers.CharField(max_length=60)
+        display_name = StrictCharField(max_length=60)
 
     @extend_schema(request=InputSerializer, responses={201: PlayerOutputSerializer})
     def post(self, request: Request, slug: str) -> Response:
@@ -548,8 +561,8 @@ class PlayerCreateApi(APIView):
 
 class PlayerUpdateApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
-        display_name = serializers.CharField(max_length=60, required=False)
-        is_active = serializers.BooleanField(required=False)
+        display_name = StrictCharField(max_length=60, required=False)
+        is_active = StrictBooleanField(required=False)
 
     @extend_schema(request=InputSerializer, responses=PlayerOutputSerializer)
     def post(self, request: Request, slug: str, player_id: int) -> Response:
@@ -590,7 +603,7 @@ class SeasonCreateApi(APIView):
         name = serializers.CharField(max_length=100)
         game_kind = serializers.ChoiceField(choices=GameKind.choices)
         start = serializers.DateField()
-        end = serializers.DateField(required=False, allow_null=True, default=None)
+        end = StrictDateField(required=False, allow_null=True, default=None)
         rule_profile = serializers.IntegerField(required=False, allow_null=True, min_value=1)
 
     @extend_schema(request=InputSerializer, responses={201: SeasonOutputSerializer})
@@ -613,7 +626,7 @@ class SeasonCreateApi(APIView):
 
 class SeasonCloseApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
-        end = serializers.DateField(required=False, allow_null=True, default=None)
+        end = StrictDateField(required=False, allow_null=True, default=None)
 
     @extend_schema(request=InputSerializer, responses=SeasonOutputSerializer)
     def post(self, request: Request, slug: str, season_id: int) -> Response:
@@ -671,7 +684,7 @@ class RuleProfileCreateApi(APIView):
 
 class RuleProfileUpdateApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
-        name = serializers.CharField(max_length=100, required=False)
+        name = StrictCharField(max_length=100, required=False)
         overrides = serializers.JSONField(required=False)
 
     @extend_schema(request=InputSerializer, responses=RuleProfileOutputSerializer)

@@ -44,6 +44,7 @@ from clubs.models import (
 )
 from clubs.permissions import membership_for
 from clubs.rule_form import HouseRulesForm, changes_from_defaults
+from stichbuch.throttling import ClientAddressRateThrottle
 
 
 def _next_url(request: HttpRequest, default: str = "/") -> str:
@@ -113,7 +114,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
     )
 
 
-class _ResetThrottle(SimpleRateThrottle):
+class _ResetThrottle(ClientAddressRateThrottle):
     """DRF's "auth" rate for the reset form, per client address: the form mails a
     member, so it must not be a way to flood his inbox."""
 
@@ -123,11 +124,26 @@ class _ResetThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": "password-reset", "ident": self.get_ident(request)}
 
 
+class _ResetAccountThrottle(SimpleRateThrottle):
+    """Reset mails per account (the address asked for), from however many client
+    addresses: a fresh address per request must not flood one inbox either. Counted
+    whether or not an account has that address, so the answer tells nobody."""
+
+    scope = "password-reset-account"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        email = str(request.POST.get("email", "")).strip().casefold()
+        if not email:
+            return None  # the form refuses it; nothing is mailed
+        return self.cache_format % {"scope": self.scope, "ident": email}
+
+
 class PasswordResetView(auth_views.PasswordResetView):
     """Ask for a link to set a new password, mailed to the account's address.
 
     The answer is the same whether or not an account has that address (nobody learns
-    who is a member); too many requests from one address get a 429."""
+    who is a member); too many requests from one client address, or for one e-mail
+    address, get a 429."""
 
     template_name = "registration/password_reset.html"
     email_template_name = "registration/password_reset_email.txt"
@@ -135,16 +151,17 @@ class PasswordResetView(auth_views.PasswordResetView):
     success_url = reverse_lazy("password-reset-done")
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        # DRF's throttle on a plain Django request: it reads only the client address
-        # (request.META) and keeps its count in Django's cache.
-        throttle: Any = _ResetThrottle()
-        if not throttle.allow_request(request, None):
-            form = self.get_form()
-            form.is_valid()
-            form.add_error(None, _("Too many requests from here. Please wait a minute."))
-            response = self.render_to_response(self.get_context_data(form=form))
-            response.status_code = 429
-            return response
+        # DRF's throttles on a plain Django request: they read the client address
+        # (request.META) or the form, and keep their counts in Django's cache.
+        throttles: list[Any] = [_ResetThrottle(), _ResetAccountThrottle()]
+        for throttle in throttles:
+            if not throttle.allow_request(request, None):
+                form = self.get_form()
+                form.is_valid()
+                form.add_error(None, _("Too many requests from here. Please wait a minute."))
+                response = self.render_to_response(self.get_context_data(form=form))
+                response.status_code = 429
+                return response
         return super().post(request, *args, **kwargs)
 
 

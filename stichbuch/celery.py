@@ -14,3 +14,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "stichbuch.settings")
 app = Celery("stichbuch")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Catch up on projections as soon as a worker (re)connects to the broker.
+from stichbuch.catch_up import CatchUpOnConnect  # noqa: E402
+
+app.steps["consumer"].add(CatchUpOnConnect)

@@ -54,6 +54,12 @@ class JSONParser(parsers.JSONParser):
         except ValueError as error:
             raise exceptions.ParseError(f"JSON parse error - {error}") from None
         check_json(data)
+        if not isinstance(data, dict | list):
+            # Operations take an object (the import also a list of records); a bare
+            # null, number or string would otherwise pass as "no fields given".
+            raise exceptions.ParseError(
+                {"non_field_errors": [_("The body must be a JSON object.")]}
+            )
         return data
 
 

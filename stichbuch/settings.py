@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served by the app (not a CDN)
+    "csp",
     "django_htmx",
     "axes",
     "clubs",
@@ -72,7 +74,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "stichbuch.api.refuse_empty_query_parameters",
     # Axes last, as its documentation asks: it turns a lockout into a 429.
     "axes.middleware.AxesMiddleware",
 ]
@@ -113,6 +117,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Authentication -------------------------------------------------------------
 
 AUTHENTICATION_BACKENDS = [
+    # Failed logins per address across usernames (password spraying), then axes.
+    "stichbuch.throttling.AddressLoginLimitBackend",
     # Axes first: it refuses a locked-out username/address before a password is checked.
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -152,10 +158,32 @@ AXES_RESET_ON_SUCCESS = True
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+# Failed logins from one address, whatever the usernames, within AXES_COOLOFF_TIME
+# before that address is locked out (stichbuch.throttling): against password spraying.
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 30)
 # How many reverse proxies (each appending to X-Forwarded-For) stand in front of
-# gunicorn; 0 means clients connect directly. Used to find the client's address.
+# gunicorn; 0 means clients connect directly. The one setting from which axes, the
+# API throttles and the address limit find the client (stichbuch.client_ip).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "stichbuch.client_ip.client_ip"
+
+# --- Cache ----------------------------------------------------------------------
+
+# Throttle and login-failure counts live here. Several gunicorn processes must share
+# them (CACHE_URL=redis://...), else each process counts on its own; the embedded
+# setup keeps the process-local cache.
+CACHE_URL = env_str("CACHE_URL", "")
+if CACHE_URL:
+    if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            "CACHE_URL must be a Redis URL (redis://, rediss:// or unix://), "
+            f"not {CACHE_URL.split(':', 1)[0]!r}."
+        )
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Internationalisation -------------------------------------------------------
 
@@ -186,6 +214,26 @@ STORAGES: dict[str, dict[str, Any]] = {
 
 # --- Security: strict whenever DEBUG is off -----------------------------------
 
+# Content-Security-Policy (django-csp): scripts, styles, images and connections
+# from this origin only; no inline script, no inline <style> element. Style
+# *attributes* stay allowed: the recording page's script and the chart legend set
+# computed sizes and colours with them (no script can run through one).
+CONTENT_SECURITY_POLICY: dict[str, Any] = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 X_FRAME_OPTIONS = "DENY"
@@ -214,10 +262,13 @@ REST_FRAMEWORK: dict[str, Any] = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Logging in and signing up over the API, per client address (see AuthTokenApi).
-    "DEFAULT_THROTTLE_RATES": {"auth": env_str("AUTH_THROTTLE_RATE", "30/minute")},
-    # The client address is the one our proxy adds to X-Forwarded-For (a client's own
-    # entries there are not trusted); 0 = no proxy, use REMOTE_ADDR.
-    "NUM_PROXIES": env_int("NUM_PROXIES", 0 if DEBUG else 1),
+    "DEFAULT_THROTTLE_RATES": {
+        "auth": env_str("AUTH_THROTTLE_RATE", "30/minute"),
+        # Password-reset mails to one account (e-mail address), whoever asks.
+        "password-reset-account": env_str("PASSWORD_RESET_ACCOUNT_RATE", "3/hour"),
+    },
+    # "auth" throttles find the client address through stichbuch.client_ip
+    # (TRUSTED_PROXY_COUNT), not through DRF's own NUM_PROXIES.
     "DEFAULT_PAGINATION_CLASS": "stichbuch.api.DefaultPagination",
     # JSON with Django's body size limit, a depth limit and valid Unicode only.
     "DEFAULT_PARSER_CLASSES": [
@@ -233,6 +284,11 @@ REST_FRAMEWORK: dict[str, Any] = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS = {
+    # /api/docs/ loads Swagger UI from this app's static files, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No badge fetched from the public validator: the CSP allows no other origin.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "TITLE": "Stichbuch API",
     "DESCRIPTION": "The score book of a card club: Fuchsen and Gradener Königrufen.",
     "VERSION": "0.1.0",
@@ -271,7 +327,18 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 60)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 90)
 # Periodic tasks: apps add their entries here (e.g. the ledger's repair task).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
-CELERY_BEAT_SCHEDULE["ledger-repair"] = {"task": "ledger.repair_projections", "schedule": 300.0}
+# The repair of seasons left behind (a broker outage, a lost worker), under the
+# catch-up's lock (stichbuch.catch_up); when nothing is behind it is one query.
+PROJECTION_REPAIR_SECONDS = env_int("PROJECTION_REPAIR_SECONDS", 15)
+CELERY_BEAT_SCHEDULE["ledger-repair"] = {
+    "task": "stichbuch.catch_up_projections",
+    "schedule": float(PROJECTION_REPAIR_SECONDS),
+}
+# A worker that lost the broker retries every few seconds, for as long as it takes,
+# and catches up on the projections once connected (stichbuch.catch_up.Consumer).
+CELERY_WORKER_CONSUMER = "stichbuch.catch_up:Consumer"
+WORKER_RECONNECT_MAX_SECONDS = env_int("WORKER_RECONNECT_MAX_SECONDS", 5)
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BEAT_SCHEDULE["ledger-close"] = {"task": "ledger.close_expired_seasons", "schedule": 3600}
 
 # --- Logging ------------------------------------------------------------------------

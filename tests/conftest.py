@@ -73,6 +73,16 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _throttle_counts_cleared() -> Iterator[None]:
+    """Throttle and login-failure counts live in the process's cache: one test's
+    failed logins from 127.0.0.1 must not lock out the next test's."""
+    yield
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _db_connection_kept_across_requests() -> Iterator[None]:
     """Keep the test's database connection open while the app serves requests.
 

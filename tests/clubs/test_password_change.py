@@ -224,7 +224,11 @@ def test_an_unknown_address_gets_the_same_answer_and_no_mail() -> None:
 
 
 def test_asking_for_links_again_and_again_is_throttled(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"auth": "2/minute"})
+    monkeypatch.setattr(
+        SimpleRateThrottle,
+        "THROTTLE_RATES",
+        {"auth": "2/minute", "password-reset-account": "100/hour"},
+    )
     UserFactory.create(username="resi", email="resi@example.org")
     client = Client()
     statuses = [

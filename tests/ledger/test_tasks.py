@@ -58,4 +58,6 @@ def test_an_open_season_past_its_end_is_closed_and_others_are_left_alone() -> No
 
 def test_the_beat_schedule_runs_the_repair_and_the_season_closing() -> None:
     tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
-    assert {"ledger.repair_projections", "ledger.close_expired_seasons"} <= tasks
+    # The repair runs through the catch-up, which calls ledger.repair_projections
+    # under a lock (stichbuch.catch_up).
+    assert {"stichbuch.catch_up_projections", "ledger.close_expired_seasons"} <= tasks

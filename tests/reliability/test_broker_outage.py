@@ -66,23 +66,24 @@ def restore_celery() -> Iterator[None]:
     app.conf.update(saved)
 
 
-@pytest.fixture
-def redis_url() -> Iterator[Callable[[], str]]:
-    """Start a throwaway redis-server on a free port when asked; stop it afterwards."""
-    started: list[subprocess.Popen[bytes]] = []
-    workdir = tempfile.TemporaryDirectory()
+class RedisServers:
+    """Throwaway redis-server processes on free ports, stopped and restarted at will."""
 
-    def start() -> str:
-        port = free_port()
-        process = subprocess.Popen(
+    def __init__(self, workdir: str) -> None:
+        self.workdir = workdir
+        self.running: dict[int, subprocess.Popen[bytes]] = {}
+
+    def start(self, port: int | None = None) -> str:
+        """Start a server (on ``port``, or a free one); returns its URL once it answers."""
+        port = port or free_port()
+        self.running[port] = subprocess.Popen(
             [
                 *("redis-server", "--bind", "127.0.0.1", "--port", str(port)),
-                *("--save", "", "--appendonly", "no", "--dir", workdir.name),
+                *("--save", "", "--appendonly", "no", "--dir", self.workdir),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        started.append(process)
         for _ in range(100):
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
@@ -91,11 +92,31 @@ def redis_url() -> Iterator[Callable[[], str]]:
                 time.sleep(0.1)
         return f"redis://127.0.0.1:{port}/0"
 
-    yield start
-    for process in started:
-        process.terminate()
+    def stop(self, port: int) -> None:
+        """The broker goes down: its process ends, its connections drop."""
+        process = self.running.pop(port)
+        process.kill()
         process.wait(timeout=10)
-    workdir.cleanup()
+
+    def stop_all(self) -> None:
+        for process in self.running.values():
+            process.terminate()
+            process.wait(timeout=10)
+        self.running.clear()
+
+
+@pytest.fixture
+def redis_servers() -> Iterator[RedisServers]:
+    with tempfile.TemporaryDirectory() as workdir:
+        servers = RedisServers(workdir)
+        yield servers
+        servers.stop_all()
+
+
+@pytest.fixture
+def redis_url(redis_servers: RedisServers) -> Callable[[], str]:
+    """Start a throwaway redis-server on a free port when asked; stopped afterwards."""
+    return redis_servers.start
 
 
 def wait_until(condition: Callable[[], bool], what: str, attempts: int = 300) -> None:
@@ -178,3 +199,85 @@ def test_with_the_broker_down_games_and_money_are_recorded_and_the_repair_catche
         )
     )
     assert {p: n for p, n in standings.items() if n} == payouts_by_player(table.club)
+
+
+def test_after_a_broker_outage_a_reconnecting_worker_catches_up_without_waiting_for_beat(
+    restore_celery: None, redis_servers: RedisServers
+) -> None:
+    """Broker up with a worker; the broker dies; games are recorded; the broker comes
+    back on the same address. No beat runs here: the worker's reconnect alone must
+    bring the season up to date (the time it took is printed, not asserted)."""
+    from celery.contrib.testing.worker import start_worker
+
+    table = make_table()
+    user = UserFactory.create(username="scorer")
+    MembershipFactory.create(club=table.club, user=user, role=Role.SCORER)
+    client = APIClient()
+    client.force_authenticate(user)
+    season_id = table.evening.season_id
+
+    url = redis_servers.start()
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    point_celery_at(url)
+    with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+        assert record_game(client, table, 1)["status"] == "finished"
+        wait_until(
+            lambda: ProjectionState.objects.get(season_id=season_id).games == 1,
+            "the worker to project the first game",
+        )
+
+        redis_servers.stop(port)
+        for seed in (2, 3, 4):
+            assert record_game(client, table, seed)["status"] == "finished"
+        state = ProjectionState.objects.get(season_id=season_id)
+        assert state.is_behind and state.games == 1  # booked, not projected
+        assert money_by_player(table.club) == payouts_by_player(table.club)
+
+        redis_servers.start(port)
+        back = time.monotonic()
+        wait_until(
+            lambda: not ProjectionState.objects.get(season_id=season_id).is_behind,
+            "the reconnected worker to catch up",
+            attempts=900,
+        )
+        print(f"caught up {time.monotonic() - back:.1f} s after the broker came back")
+
+    state = ProjectionState.objects.get(season_id=season_id)
+    assert state.games == 4
+    standings = dict(
+        StandingRow.objects.filter(season_id=season_id, evening__isnull=True).values_list(
+            "player_id", "net"
+        )
+    )
+    assert {p: n for p, n in standings.items() if n} == payouts_by_player(table.club)
+
+
+def test_a_catch_up_while_another_runs_leaves_the_repair_to_it(
+    restore_celery: None,
+) -> None:
+    """Several workers reconnecting at once (and beat) send several catch-ups: one
+    repairs, the others see its lock and do nothing."""
+    from django.core.cache import cache
+
+    from stichbuch.catch_up import LOCK_KEY, catch_up_projections
+
+    table = make_table()
+    season_id = table.evening.season_id
+    point_celery_at(f"redis://127.0.0.1:{free_port()}/0")  # nobody listens
+    user = UserFactory.create(username="scorer")
+    MembershipFactory.create(club=table.club, user=user, role=Role.SCORER)
+    client = APIClient()
+    client.force_authenticate(user)
+    record_game(client, table, 1)
+    runs_before = ProjectionState.objects.get(season_id=season_id).runs
+
+    cache.set(LOCK_KEY, "another worker")
+    assert catch_up_projections() is None
+    assert ProjectionState.objects.get(season_id=season_id).is_behind
+    cache.delete(LOCK_KEY)
+
+    assert catch_up_projections() == [season_id]
+    assert catch_up_projections() == []  # nothing behind any more: no second computation
+    state = ProjectionState.objects.get(season_id=season_id)
+    assert not state.is_behind and state.runs == runs_before + 1
+    assert cache.get(LOCK_KEY) is None
