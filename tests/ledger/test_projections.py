@@ -33,7 +33,15 @@ from ledger.selectors import (
     seasons_behind,
     standing_list,
 )
-from tests.ledger.factories import StandingsConfigFactory, Table, annul, finish, make_table, reopen
+from tests.ledger.factories import (
+    StandingsConfigFactory,
+    Table,
+    annul,
+    finish,
+    make_table,
+    reopen,
+    zero_sum,
+)
 from tests.reliability.helpers import projections_snapshot
 
 pytestmark = pytest.mark.django_db
@@ -44,22 +52,6 @@ Capture = Callable[..., Any]
 def snapshot(table: Table) -> dict[str, Any]:
     """Everything projected for the table's season, comparable with ==."""
     return projections_snapshot(table.season.pk)
-
-
-def zero_sum(rng: random.Random, table: Table, seated: int = 4) -> tuple[dict[str, int], list[str]]:
-    players = rng.sample(range(len(table.players)), seated)
-    declarers = [table.pk(players[0])] + ([table.pk(players[1])] if rng.random() < 0.7 else [])
-    value = rng.choice([10, 20, 40, 80])
-    sign = 1 if rng.random() < 0.5 else -1
-    opponents = [table.pk(i) for i in players if table.pk(i) not in declarers]
-    payouts = dict.fromkeys((table.pk(i) for i in players), 0)
-    for opponent in opponents:
-        payouts[opponent] = -sign * value
-    share = sign * value * len(opponents)
-    payouts[declarers[0]] = share - (sign * value if len(declarers) > 1 else 0)
-    if len(declarers) > 1:
-        payouts[declarers[1]] = sign * value
-    return payouts, declarers
 
 
 @pytest.fixture
