@@ -537,6 +537,10 @@ class PlayerGame(models.Model):
     played_at = models.DateTimeField(_("played at"))
     payout = models.BigIntegerField(_("payout"))
     role = models.CharField(_("role"), max_length=8, choices=Role.choices)
+    # The game's ``won`` as its result says (did the declaring side win; null: no
+    # declaring side, or the result does not say): with the roles and payouts, what
+    # the rating step needs, so games after a changed one are folded from their rows.
+    won = models.BooleanField(_("declarers won"), null=True, blank=True)
     rated = models.BooleanField(_("rated"))
     mu = models.FloatField(_("mu"))
     sigma = models.FloatField(_("sigma"))
@@ -559,6 +563,40 @@ class PlayerGame(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id}, player {self.player_id}: {self.payout:+d}"
+
+
+class AllTimeRow(models.Model):
+    """One player's line in the club's all-time table of one game ("ewige Tabelle"):
+    his season lines summed over every season of that game, kept as a projection
+    (each change of a season table adds its difference here), so the table is read,
+    not summed over every season on request. ``seasons``: those he played games in."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
+    game_kind = models.CharField(_("game"), max_length=20)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    seasons = models.IntegerField(_("seasons"), default=0)
+    net = models.BigIntegerField(_("net"), default=0)
+    games = models.IntegerField(_("games"), default=0)
+    wins = models.IntegerField(_("wins"), default=0)
+    macher_games = models.IntegerField(_("games as Macher"), default=0)
+    macher_wins = models.IntegerField(_("wins as Macher"), default=0)
+    partner_games = models.IntegerField(_("games as partner"), default=0)
+
+    class Meta:
+        verbose_name = _("all-time line")
+        verbose_name_plural = _("all-time lines")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "game_kind", "player"], name="ledger_all_time_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}/{self.game_kind}/{self.player_id}: {self.net}"
 
 
 class ProjectionChange(models.Model):

@@ -247,6 +247,7 @@ PLAYER_GAME_FIELDS = (
     "played_at",
     "payout",
     "role",
+    "won",
     "rated",
     "mu",
     "sigma",
@@ -265,6 +266,7 @@ def _player_game(
         "played_at": outcome.played_at,
         "payout": outcome.payout(player),
         "role": role_of(outcome, player),
+        "won": outcome.won,
         "rated": rated,
         "mu": state.mu,
         "sigma": state.sigma,
@@ -299,6 +301,25 @@ def _player_games_of(
                 _player_game(outcome, evening_of[outcome.game_id], player, point is not None, state)
             )
     return rows
+
+
+def outcome_from_rows(rows: Sequence[Mapping[str, Any]]) -> GameOutcome:
+    """The outcome of a game as its ``PlayerGame`` rows (all of them) hold it: what
+    the rating step and the sums need, without reading the game's result again (which
+    may have changed since: that change is applied by its own ``ProjectionChange``)."""
+    first = rows[0]
+    by_role: dict[str, list[str]] = defaultdict(list)
+    for row in rows:
+        by_role[row["role"]].append(str(row["player_id"]))
+    return GameOutcome(
+        game_id=first["game_id"],
+        played_at=first["played_at"],
+        kind="",
+        payouts={str(row["player_id"]): row["payout"] for row in rows},
+        active=tuple(str(row["player_id"]) for row in rows if row["role"] != "out"),
+        declarers=(*by_role["macher"], *by_role["partner"]),
+        won=first["won"],
+    )
 
 
 # --- A game's contribution, as the incremental projection adds and subtracts it ------------

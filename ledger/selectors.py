@@ -11,12 +11,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet, Sum
+from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from clubs.models import Club, GameKind, Season
 from games.models import Evening, Game
 from ledger.models import (
+    AllTimeRow,
     LedgerEntry,
     Payment,
     PlayerGame,
@@ -178,44 +179,36 @@ def all_time_table(*, club: Club, game_kind: str) -> list[dict[str, Any]]:
 
     Rows are dicts ``{rank, player_id, display_name, seasons, games, wins, net,
     win_pct, per_game, macher_games, macher_wins}``; players with equal net share a
-    rank. Read from the season tables (the projections), so a game just finished
-    counts once its season's table has it.
+    rank. Read from the ``AllTimeRow`` projection (kept with the season tables), so a
+    game just finished counts once its season's table has it.
     """
     rows = (
-        StandingRow.objects.filter(
-            season__club=club, season__game_kind=game_kind, evening__isnull=True, games__gt=0
+        AllTimeRow.objects.filter(club=club, game_kind=game_kind, games__gt=0)
+        .annotate(display_name=F("player__display_name"))
+        .order_by("-net", "-games", "display_name", "player_id")
+        .values(
+            "player_id",
+            "display_name",
+            "seasons",
+            "games",
+            "wins",
+            "net",
+            "macher_games",
+            "macher_wins",
         )
-        .values("player_id", display_name=F("player__display_name"))
-        .annotate(
-            seasons=Count("season_id", distinct=True),
-            games_sum=Sum("games"),
-            wins_sum=Sum("wins"),
-            net_sum=Sum("net"),
-            macher_games_sum=Sum("macher_games"),
-            macher_wins_sum=Sum("macher_wins"),
-        )
-        .order_by("-net_sum", "-games_sum", "display_name", "player_id")
     )
     table: list[dict[str, Any]] = []
     for row in rows:
-        games = int(row["games_sum"])
-        net = int(row["net_sum"])
+        games, net = row["games"], row["net"]
         rank = len(table) + 1
         if table and table[-1]["net"] == net:
             rank = table[-1]["rank"]
         table.append(
             {
                 "rank": rank,
-                "player_id": row["player_id"],
-                "display_name": row["display_name"],
-                "seasons": row["seasons"],
-                "games": games,
-                "wins": int(row["wins_sum"]),
-                "net": net,
-                "win_pct": round(100 * int(row["wins_sum"]) / games, 1),
+                **row,
+                "win_pct": round(100 * row["wins"] / games, 1),
                 "per_game": round(net / games, 2),
-                "macher_games": int(row["macher_games_sum"]),
-                "macher_wins": int(row["macher_wins_sum"]),
             }
         )
     return table

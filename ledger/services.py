@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Q, QuerySet, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -41,6 +41,7 @@ from games.models import Evening, Game
 from ledger import projections, selectors
 from ledger import sql as ledger_sql
 from ledger.models import (
+    AllTimeRow,
     LedgerEntry,
     Payment,
     PlayerGame,
@@ -317,6 +318,14 @@ def _rebuild_season(season_id: int, series: SeasonSeries) -> int:
     computed = projections.compute_season(
         rows=selectors.season_game_rows(season_id=season_id), rules=rules
     )
+    _all_time_add(
+        season,
+        _season_figures(season_id),
+        {
+            int(row.standing.player_id): [getattr(row.standing, f) for f in FIGURES]
+            for row in computed.table
+        },
+    )
     _replace_changed(
         StandingRow.objects.filter(season_id=season_id),
         projections.standing_values(season_id=season_id, computed=computed),
@@ -378,12 +387,17 @@ def _apply_game_changes(season_id: int, series: SeasonSeries, game_ids: set[int]
         .exclude(game_id__in=game_ids)
         .values(*projections.PLAYER_GAME_FIELDS)
     )
-    later_ids = {r["game_id"] for r in later}
+    # The games after the first changed one are folded from their own rows: a result
+    # read from the games now could hold a change committed since the changes were
+    # read, which its own ProjectionChange will apply (subtracting what is stored).
+    later_games: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for r in later:
+        later_games[r["game_id"]].append(r)
     refold = list(new_outcomes)
-    for row in selectors.season_game_rows(season_id=season_id, game_ids=later_ids):
-        outcome = projections.readable_outcome(row)
-        if outcome is not None:
-            refold.append((row.evening_id, outcome))
+    refold += [
+        (rows[0]["evening_id"], projections.outcome_from_rows(rows))
+        for rows in later_games.values()
+    ]
     refold.sort(key=lambda item: (item[1].played_at, item[1].game_id))
 
     removed = old_rows + later  # every row at or after ``first``
@@ -472,7 +486,7 @@ def _apply_standings(season_id: int, old: list[dict[str, Any]], new: list[dict[s
                 total = deltas[scope].setdefault(r["player_id"], [0] * len(contribution))
                 for i, figure in enumerate(contribution):
                     total[i] += sign * figure
-    season = Season.objects.only("club_id").get(pk=season_id)
+    season = Season.objects.only("club_id", "game_kind").get(pk=season_id)
     rules = standings_rules_for(club_id=season.club_id)
     # A player whose figures come to nothing is still listed if he sat in a game of
     # the table (paid 0): the rows of the new games say so, else one indexed look.
@@ -486,8 +500,7 @@ def _apply_standings(season_id: int, old: list[dict[str, Any]], new: list[dict[s
             else stored.filter(evening_id=scope)
         )
         figures = {
-            player: list(values)
-            for player, *values in stored.values_list("player_id", *projections.STANDING_FIGURES)
+            player: list(values) for player, *values in stored.values_list("player_id", *FIGURES)
         }
         for player, change in delta.items():
             total = figures.setdefault(player, [0] * len(change))
@@ -502,6 +515,8 @@ def _apply_standings(season_id: int, old: list[dict[str, Any]], new: list[dict[s
         ]
         for player in gone:
             del figures[player]
+        if scope is None:
+            _all_time_add(season, _season_figures(season_id), figures)
         standings = [PlayerStanding(str(player), *figures[player]) for player in sorted(figures)]
         table = season_table(standings, rules.min_games if scope is None else 0, rules.tie_break)
         rows = [
@@ -511,6 +526,82 @@ def _apply_standings(season_id: int, old: list[dict[str, Any]], new: list[dict[s
             for i, row in enumerate(table, start=1)
         ]
         _replace_changed(stored, rows, key=("player_id",), batch_size=2000)
+
+
+FIGURES = projections.STANDING_FIGURES
+
+
+def _season_figures(season_id: int) -> dict[int, list[int]]:
+    """The season table's figures as stored: {player id: ``FIGURES``}."""
+    return {
+        player: list(values)
+        for player, *values in StandingRow.objects.filter(
+            season_id=season_id, evening__isnull=True
+        ).values_list("player_id", *FIGURES)
+    }
+
+
+def _all_time_add(
+    season: Season, before: Mapping[int, list[int]], after: Mapping[int, list[int]]
+) -> None:
+    """Add the difference between the season table's figures ``before`` and ``after``
+    a change to the club's all-time table of the season's game (O(players changed)).
+    A season counts for a player while he has games in it."""
+    games = FIGURES.index("games")
+    rows = {
+        row.player_id: row
+        for row in AllTimeRow.objects.filter(
+            club_id=season.club_id,
+            game_kind=season.game_kind,
+            player_id__in=set(before) | set(after),
+        )
+    }
+    for player in sorted(set(before) | set(after)):
+        old = before.get(player, [0] * len(FIGURES))
+        new = after.get(player, [0] * len(FIGURES))
+        if old == new:
+            continue
+        row = rows.get(player) or AllTimeRow(
+            club_id=season.club_id, game_kind=season.game_kind, player_id=player
+        )
+        for name, was, now in zip(FIGURES, old, new, strict=True):
+            setattr(row, name, getattr(row, name) + now - was)
+        row.seasons += int(new[games] > 0) - int(old[games] > 0)
+        row.save()
+
+
+def all_time_rebuild(*, club_id: int | None = None) -> int:
+    """Recompute the all-time lines (of one club, or of all) from the stored season
+    tables; returns how many lines there are. The rebuild's last step, after every
+    season table was rebuilt from the results."""
+    lines = (
+        AllTimeRow.objects.all() if club_id is None else AllTimeRow.objects.filter(club_id=club_id)
+    )
+    seasons = StandingRow.objects.filter(evening__isnull=True)
+    if club_id is not None:
+        seasons = seasons.filter(season__club_id=club_id)
+    sums = (
+        seasons.values("season__club_id", "season__game_kind", "player_id")
+        .annotate(
+            seasons_played=Count("season_id", filter=Q(games__gt=0)),
+            **{f"sum_{name}": Sum(name) for name in FIGURES},
+        )
+        .order_by()
+    )
+    fresh = [
+        AllTimeRow(
+            club_id=row["season__club_id"],
+            game_kind=row["season__game_kind"],
+            player_id=row["player_id"],
+            seasons=row["seasons_played"],
+            **{name: int(row[f"sum_{name}"]) for name in FIGURES},
+        )
+        for row in sums
+    ]
+    with transaction.atomic():
+        lines.delete()
+        AllTimeRow.objects.bulk_create(fresh, batch_size=2000)
+    return len(fresh)
 
 
 def _appears(season_id: int, scope: int | None, player_id: int) -> bool:

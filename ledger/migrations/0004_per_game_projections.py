@@ -66,6 +66,10 @@ class Migration(migrations.Migration):
                         verbose_name="role",
                     ),
                 ),
+                (
+                    "won",
+                    models.BooleanField(blank=True, null=True, verbose_name="declarers won"),
+                ),
                 ("rated", models.BooleanField(verbose_name="rated")),
                 ("mu", models.FloatField(verbose_name="mu")),
                 ("sigma", models.FloatField(verbose_name="sigma")),

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from games.models import Game
 from ledger import services
-from ledger.models import ProjectionChange, ProjectionState
+from ledger.models import AllTimeRow, ProjectionChange, ProjectionState
 from ledger.selectors import balance_map
 from tests.ledger.factories import Table, annul, finish, make_table, reopen, zero_sum
 from tests.reliability.helpers import projections_snapshot
@@ -94,10 +94,22 @@ def rebuilt(season_id: int) -> dict[str, Any]:
     return projections_snapshot(season_id)
 
 
+def all_time(club_id: int) -> list[tuple[Any, ...]]:
+    return list(
+        AllTimeRow.objects.filter(club_id=club_id)
+        .exclude(games=0, net=0, seasons=0)
+        .order_by("game_kind", "player_id")
+        .values_list("game_kind", "player_id", "seasons", *services.FIGURES)
+    )
+
+
 def check_equal_to_rebuild(season: Season) -> None:
     season_id = season.table.season.pk
     incremental = projections_snapshot(season_id)
+    incremental_all_time = all_time(season.table.club.pk)
     assert rebuilt(season_id) == incremental
+    services.all_time_rebuild(club_id=season.table.club.pk)
+    assert all_time(season.table.club.pk) == incremental_all_time
     finished = Game.objects.filter(
         evening__season_id=season_id, status=Game.Status.FINISHED
     ).count()
