@@ -40,6 +40,7 @@ from clubs.models import Club, Player, Season
 from games.models import Evening, Game
 from ledger import projections, selectors
 from ledger import sql as ledger_sql
+from ledger.bulk import player_games_insert
 from ledger.models import (
     AllTimeRow,
     LedgerEntry,
@@ -339,10 +340,7 @@ def _rebuild_season(season_id: int, series: SeasonSeries) -> int:
         batch_size=500,
     )
     PlayerGame.objects.filter(season_id=season_id).delete()
-    PlayerGame.objects.bulk_create(
-        [PlayerGame(season_id=season_id, **row) for row in computed.player_games],
-        batch_size=5000,
-    )
+    player_games_insert(season_id=season_id, rows=computed.player_games)
     series.head_to_head = computed.head_to_head
     series.h2h_numerators = projections.numerators_as_json(computed.numerators)
     series.save(update_fields=["head_to_head", "h2h_numerators"])
@@ -414,9 +412,7 @@ def _apply_game_changes(season_id: int, series: SeasonSeries, game_ids: set[int]
     fresh_rows = projections.fold_games(refold, states)
     PlayerGame.objects.filter(_at_or_after(first), season_id=season_id).delete()
     PlayerGame.objects.filter(game_id__in=game_ids).delete()
-    PlayerGame.objects.bulk_create(
-        [PlayerGame(season_id=season_id, **row) for row in fresh_rows], batch_size=5000
-    )
+    player_games_insert(season_id=season_id, rows=fresh_rows)
 
     changed_new = [r for r in fresh_rows if r["game_id"] in game_ids]
     _apply_standings(season_id, old_rows, changed_new)
