@@ -541,6 +541,9 @@ class PlayerGame(models.Model):
     # declaring side, or the result does not say): with the roles and payouts, what
     # the rating step needs, so games after a changed one are folded from their rows.
     won = models.BooleanField(_("declarers won"), null=True, blank=True)
+    # The engine's contract and the game's value, as its result says (the statistics').
+    contract = models.CharField(_("contract"), max_length=20, blank=True, default="")
+    value = models.IntegerField(_("value"), null=True, blank=True)
     rated = models.BooleanField(_("rated"))
     mu = models.FloatField(_("mu"))
     sigma = models.FloatField(_("sigma"))

@@ -74,6 +74,7 @@ def outcome_from_result(row: GameRow) -> GameOutcome:
     if strangers:
         raise ValueError(f"game {row.game_id}: {strangers[0]!r} is not a player id")
     won = result.get("won")
+    value = result.get("value")
     return GameOutcome(
         game_id=row.game_id,
         played_at=row.played_at,
@@ -83,6 +84,7 @@ def outcome_from_result(row: GameRow) -> GameOutcome:
         declarers=declarers,
         won=won if isinstance(won, bool) else None,
         contract=str(result.get("contract") or ""),
+        value=value if type(value) is int else None,
     )
 
 
@@ -248,6 +250,8 @@ PLAYER_GAME_FIELDS = (
     "payout",
     "role",
     "won",
+    "contract",
+    "value",
     "rated",
     "mu",
     "sigma",
@@ -267,6 +271,8 @@ def _player_game(
         "payout": outcome.payout(player),
         "role": role_of(outcome, player),
         "won": outcome.won,
+        "contract": outcome.contract,
+        "value": outcome.value,
         "rated": rated,
         "mu": state.mu,
         "sigma": state.sigma,
@@ -319,6 +325,8 @@ def outcome_from_rows(rows: Sequence[Mapping[str, Any]]) -> GameOutcome:
         active=tuple(str(row["player_id"]) for row in rows if row["role"] != "out"),
         declarers=(*by_role["macher"], *by_role["partner"]),
         won=first["won"],
+        contract=first["contract"],
+        value=first["value"],
     )
 
 

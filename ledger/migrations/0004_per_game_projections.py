@@ -70,6 +70,13 @@ class Migration(migrations.Migration):
                     "won",
                     models.BooleanField(blank=True, null=True, verbose_name="declarers won"),
                 ),
+                (
+                    "contract",
+                    models.CharField(
+                        blank=True, default="", max_length=20, verbose_name="contract"
+                    ),
+                ),
+                ("value", models.IntegerField(blank=True, null=True, verbose_name="value")),
                 ("rated", models.BooleanField(verbose_name="rated")),
                 ("mu", models.FloatField(verbose_name="mu")),
                 ("sigma", models.FloatField(verbose_name="sigma")),
