@@ -16,6 +16,7 @@ from django.db.models.functions import Coalesce
 
 from clubs.models import Club, GameKind, Season
 from games.models import Evening, Game
+from ledger import statistics
 from ledger.models import (
     AllTimeRow,
     LedgerEntry,
@@ -212,6 +213,23 @@ def all_time_table(*, club: Club, game_kind: str) -> list[dict[str, Any]]:
             }
         )
     return table
+
+
+def player_statistics(
+    *, player_id: int, season: Season | None = None, club: Club | None = None, game_kind: str = ""
+) -> dict[str, Any]:
+    """The player's statistics (``ledger.statistics``) over one season, or, with
+    ``club`` and ``game_kind`` instead, over every season of that game (all-time);
+    read from his ``PlayerGame`` rows."""
+    rows = PlayerGame.objects.filter(player_id=player_id)
+    if season is not None:
+        rows = rows.filter(season=season)
+        game_kind = season.game_kind
+    else:
+        rows = rows.filter(season__club=club, season__game_kind=game_kind)
+    return statistics.player_statistics(
+        game_kind, rows.values("role", "contract", "payout", "value").iterator(chunk_size=5000)
+    )
 
 
 def all_time_games(*, club: Club) -> list[str]:
