@@ -47,6 +47,16 @@ urlpatterns = [
     ),
     path(f"{season}/series/", apis.SeasonSeriesApi.as_view(), name="season-series"),
     path(
+        f"{season}/players/<int:player_id>/statistics/",
+        apis.SeasonPlayerStatisticsApi.as_view(),
+        name="season-player-statistics",
+    ),
+    path(
+        f"{club}/players/<int:player_id>/statistics/",
+        apis.AllTimePlayerStatisticsApi.as_view(),
+        name="all-time-player-statistics",
+    ),
+    path(
         f"{club}/standings-config/",
         apis.StandingsConfigDetailApi.as_view(),
         name="standings-config",

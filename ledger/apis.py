@@ -598,6 +598,61 @@ class SeasonRatingHistoryApi(APIView):
         return Response(RatingHistorySerializer(rating).data)
 
 
+class PlayerStatisticsOutputSerializer(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField()
+    season = serializers.IntegerField(allow_null=True)
+    game = serializers.CharField()
+    unit = serializers.CharField()
+    statistics = serializers.DictField(
+        help_text=(
+            "Fuchsen: games, wins, net, average_value; roles {macher, hilfer, opponent} "
+            "and alone, each {games, wins, net}; not_recorded: figures the engine's "
+            "results do not report. Königrufen: games, wins, net, average_value; "
+            "contracts {contract: {games, won, net}} as declarer; schurln_lost."
+        )
+    )
+
+
+def _statistics_response(club: Any, player_id: int, season: Season | None, game: str) -> Response:
+    get_or_404(Player.objects.get, club=club, pk=player_id)
+    figures = selectors.player_statistics(
+        player_id=player_id, season=season, club=club, game_kind=game
+    )
+    data = {
+        "player_id": player_id,
+        "season": season.pk if season is not None else None,
+        "game": game,
+        "unit": club.currency_unit,
+        "statistics": figures,
+    }
+    return Response(PlayerStatisticsOutputSerializer(data).data)
+
+
+class SeasonPlayerStatisticsApi(APIView):
+    """One player's statistics in the season: per role (Fuchsen) or per contract
+    (Königrufen), counted from his games' results."""
+
+    @extend_schema(responses=PlayerStatisticsOutputSerializer)
+    def get(self, request: Request, slug: str, season_id: int, player_id: int) -> Response:
+        club = membership_for(request.user, slug).club
+        season = get_or_404(Season.objects.get, club=club, pk=season_id)
+        return _statistics_response(club, player_id, season, season.game_kind)
+
+
+class AllTimePlayerStatisticsApi(APIView):
+    """One player's statistics over every season of one game (``?game=``)."""
+
+    class FilterSerializer(serializers.Serializer[Any]):
+        game = serializers.ChoiceField(choices=GameKind.choices, default=GameKind.FUCHSEN)
+
+    @extend_schema(parameters=[FilterSerializer], responses=PlayerStatisticsOutputSerializer)
+    def get(self, request: Request, slug: str, player_id: int) -> Response:
+        club = membership_for(request.user, slug).club
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        return _statistics_response(club, player_id, None, filters.validated_data["game"])
+
+
 class SeriesOutputSerializer(serializers.Serializer[Any]):
     season = serializers.IntegerField()
     unit = serializers.CharField()

@@ -11,14 +11,17 @@ Two kinds of tables live here:
   together sums to zero, and an entry is never changed or deleted. A
   correction is a new entry (a reversal). So every balance — of an evening, a
   season, a club — is a plain ``SUM`` and always sums to zero across players.
-- **Projections** — ``StandingRow``, ``PlayerRating``, ``SeasonSeries`` and
-  their checkpoint ``ProjectionState``. They are derived from the games'
-  stored results by the Celery task in ``ledger.tasks``, replaced wholesale on
-  every recomputation and can be rebuilt at any time
-  (``manage.py rebuild_projections``).
+- **Projections** — ``PlayerGame`` (each finished game's contribution, per
+  player), ``StandingRow``, ``PlayerRating``, ``SeasonSeries``, their checkpoint
+  ``ProjectionState`` and the outbox of changes not yet applied,
+  ``ProjectionChange``. They are derived from the games' stored results by the
+  Celery task in ``ledger.tasks``, game by game, and can be rebuilt at any time
+  from the results alone (``manage.py rebuild_projections``).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -433,11 +436,8 @@ class StandingRow(models.Model):
 
 
 class PlayerRating(models.Model):
-    """A player's openskill rating after a season's games, with its history.
-
-    ``history`` is a list of ``[game_id, mu, sigma, ordinal]``, one per game he
-    was rated in, in game order.
-    """
+    """A player's openskill rating after a season's games (his latest ``PlayerGame``
+    row's), and how many games rated it."""
 
     season = models.ForeignKey(
         Season, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("season")
@@ -449,12 +449,11 @@ class PlayerRating(models.Model):
     sigma = models.FloatField(_("sigma"))
     ordinal = models.FloatField(_("ordinal"))
     games = models.PositiveIntegerField(_("rated games"), default=0)
-    history = models.JSONField(_("history"), default=list)
-    # A digest of ``history`` (``ledger.projections.history_digest``): the projection
-    # compares it instead of reading every history back.
-    history_digest = models.CharField(
-        _("history digest"), max_length=32, blank=True, default="", editable=False
-    )
+
+    # The history is not stored here (rewriting it would cost a game per game played):
+    # ``ledger.selectors.rating_get`` sets it from the player's ``PlayerGame`` rows,
+    # a list of ``[game_id, mu, sigma, ordinal]``, one per rated game, in game order.
+    history: list[list[Any]]
 
     class Meta:
         ordering = ["season_id", "-ordinal", "player_id"]
@@ -471,13 +470,24 @@ class PlayerRating(models.Model):
 
 
 class SeasonSeries(models.Model):
-    """A season's chart series: running net per player, and head-to-head balances."""
+    """A season's head-to-head balances, and the row one projection run locks.
+
+    ``head_to_head`` is ``ledger.series.head_to_head`` rounded for JSON;
+    ``h2h_numerators`` keeps it exact as sums: ``{"a,b": {"total": n}}`` is the sum
+    of the numerators of what ``a`` took from ``b`` over the games whose winnings
+    came to ``total`` (``ledger.projections``), so a game changes it by adding or
+    subtracting its own numerators. The running net per player (the chart) is not
+    stored here: ``ledger.selectors.season_series_get`` sets ``cumulative`` from
+    the ``PlayerGame`` rows.
+    """
 
     season = models.OneToOneField(
         Season, on_delete=models.CASCADE, related_name="series", verbose_name=_("season")
     )
-    cumulative = models.JSONField(_("cumulative net"), default=dict)
     head_to_head = models.JSONField(_("head to head"), default=dict)
+    h2h_numerators = models.JSONField(_("head-to-head numerators"), default=dict)
+
+    cumulative: dict[str, Any]
 
     class Meta:
         verbose_name = _("season series")
@@ -485,3 +495,132 @@ class SeasonSeries(models.Model):
 
     def __str__(self) -> str:
         return f"series of season {self.season_id}"
+
+
+class PlayerGame(models.Model):
+    """One player's part in one finished game of a season, as projected.
+
+    The game's contribution to every projection, per player: his payout and role
+    (what the standings add up), the running net after it (the chart's point) and
+    his rating after it (the rating's step; unchanged where the game could not be
+    rated). Games are in ``(played_at, game_id)`` order; a game finished or changed
+    out of that order rewrites the rows from it on (``ledger.services``). Every
+    player in the game's payouts or among its active players has a row.
+    """
+
+    class Role(models.TextChoices):
+        MACHER = "macher", _("Macher")
+        PARTNER = "partner", _("partner")
+        OPPONENT = "opponent", _("opponent")
+        ALONE = "alone", _("every man for himself")
+        OUT = "out", _("sat out")
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="+", verbose_name=_("season")
+    )
+    evening = models.ForeignKey(
+        "games.Evening", on_delete=models.CASCADE, related_name="+", verbose_name=_("evening")
+    )
+    # No constraint: inserting a row must not take a share lock on the game's row,
+    # which a recording transaction holds for update (the season's row is locked
+    # by ``SeasonSeries`` anyway, and a finished game is never deleted).
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
+        verbose_name=_("game"),
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    played_at = models.DateTimeField(_("played at"))
+    payout = models.BigIntegerField(_("payout"))
+    role = models.CharField(_("role"), max_length=8, choices=Role.choices)
+    # The game's ``won`` as its result says (did the declaring side win; null: no
+    # declaring side, or the result does not say): with the roles and payouts, what
+    # the rating step needs, so games after a changed one are folded from their rows.
+    won = models.BooleanField(_("declarers won"), null=True, blank=True)
+    # The engine's contract and the game's value, as its result says (the statistics').
+    contract = models.CharField(_("contract"), max_length=20, blank=True, default="")
+    value = models.IntegerField(_("value"), null=True, blank=True)
+    rated = models.BooleanField(_("rated"))
+    mu = models.FloatField(_("mu"))
+    sigma = models.FloatField(_("sigma"))
+    ordinal = models.FloatField(_("ordinal"))
+    net_after = models.BigIntegerField(_("net after the game"))
+
+    class Meta:
+        ordering = ["season_id", "played_at", "game_id", "player_id"]
+        verbose_name = _("player's game")
+        verbose_name_plural = _("players' games")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="ledger_playergame_unique")
+        ]
+        indexes = [
+            models.Index(fields=["season", "played_at", "game"], name="ledger_pg_season_order"),
+            models.Index(
+                fields=["season", "player", "played_at", "game"], name="ledger_pg_player_order"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}, player {self.player_id}: {self.payout:+d}"
+
+
+class AllTimeRow(models.Model):
+    """One player's line in the club's all-time table of one game ("ewige Tabelle"):
+    his season lines summed over every season of that game, kept as a projection
+    (each change of a season table adds its difference here), so the table is read,
+    not summed over every season on request. ``seasons``: those he played games in."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
+    game_kind = models.CharField(_("game"), max_length=20)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    seasons = models.IntegerField(_("seasons"), default=0)
+    net = models.BigIntegerField(_("net"), default=0)
+    games = models.IntegerField(_("games"), default=0)
+    wins = models.IntegerField(_("wins"), default=0)
+    macher_games = models.IntegerField(_("games as Macher"), default=0)
+    macher_wins = models.IntegerField(_("wins as Macher"), default=0)
+    partner_games = models.IntegerField(_("games as partner"), default=0)
+
+    class Meta:
+        verbose_name = _("all-time line")
+        verbose_name_plural = _("all-time lines")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "game_kind", "player"], name="ledger_all_time_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}/{self.game_kind}/{self.player_id}: {self.net}"
+
+
+class ProjectionChange(models.Model):
+    """A change the season's projections have not taken in yet (an outbox row).
+
+    Written in the transaction that changes the input: ``game_id`` for a game that
+    finished, was taken back, annulled or changed its result (the ledger's sync),
+    ``None`` for a change of the whole season (the club's ranking rules). A
+    projection run takes the rows it finds, applies them and deletes them in one
+    transaction, so every change is applied once.
+    """
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="+", verbose_name=_("season")
+    )
+    game_id = models.BigIntegerField(_("game"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("projection change")
+        verbose_name_plural = _("projection changes")
+        indexes = [models.Index(fields=["season"], name="ledger_change_season")]
+
+    def __str__(self) -> str:
+        return f"season {self.season_id}: game {self.game_id}"

@@ -1,32 +1,38 @@
 """From games' stored results to the rows of the projections — no database access.
 
-``ledger.selectors.season_game_rows`` reads a season's finished games;
-:func:`outcome_from_result` turns each into a :class:`GameOutcome` and
-:func:`compute_season` runs the pure functions (standings, season table,
-ratings, chart series) over them. The service then replaces the stored rows
-with :func:`standing_values` / :func:`rating_values`. The incremental task and
-``rebuild_projections`` both go through here, so they cannot differ.
+Two ways to the same rows, and the tests hold them equal:
+
+- **The rebuild** (:func:`compute_season`): every finished game of the season, read
+  by ``ledger.selectors.season_game_rows``, through the pure functions (standings,
+  tables, ratings, head-to-head) from nothing.
+- **Per game** (``ledger.services.season_projections_recompute``): each finished game
+  has one ``PlayerGame`` row per player holding its contribution (payout and role:
+  the standings' sums; the running net: the chart's point) and the rating after it.
+  A game added after the others costs one rating step (:func:`fold_games`) and the
+  sums of its rows (:func:`standing_contribution`, :func:`numerators_of_rows`); a
+  game changed out of order folds the games from it on again.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
-from collections import OrderedDict, defaultdict
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
+from openskill.models import PlackettLuce
+
 from ledger.ratings import RatedGames, rate_games_from, rating_teams
-from ledger.series import as_cents, cumulative_net
+from ledger.series import as_cents
 from ledger.standings import (
     GameOutcome,
-    PlayerStanding,
     StandingsConfig,
     TableRow,
+    in_game_order,
     player_standings,
     season_table,
 )
@@ -43,9 +49,6 @@ class GameRow:
     played_at: datetime
     kind: str
     result: Mapping[str, Any]
-    # A digest of the fields above as stored (``selectors.season_game_fingerprints``),
-    # when it was read with them: the memo then knows the row without reading it.
-    fingerprint: str | None = None
 
 
 def outcome_from_result(row: GameRow) -> GameOutcome:
@@ -71,6 +74,7 @@ def outcome_from_result(row: GameRow) -> GameOutcome:
     if strangers:
         raise ValueError(f"game {row.game_id}: {strangers[0]!r} is not a player id")
     won = result.get("won")
+    value = result.get("value")
     return GameOutcome(
         game_id=row.game_id,
         played_at=row.played_at,
@@ -80,7 +84,13 @@ def outcome_from_result(row: GameRow) -> GameOutcome:
         declarers=declarers,
         won=won if isinstance(won, bool) else None,
         contract=str(result.get("contract") or ""),
+        value=value if type(value) is int else None,
     )
+
+
+# Per pair of players (a, b), a < b: per total winnings of a game, the summed numerators
+# of what a took from b (see ``head_to_head_exact``).
+_Numerators = dict[tuple[str, str], dict[int, int]]
 
 
 @dataclass
@@ -91,205 +101,267 @@ class SeasonProjections:
     table: list[TableRow] = field(default_factory=list)
     evening_tables: dict[int, list[TableRow]] = field(default_factory=dict)
     ratings: dict[str, dict[str, Any]] = field(default_factory=dict)
-    cumulative: dict[str, Any] = field(default_factory=dict)
+    rated_games: dict[str, int] = field(default_factory=dict)
+    numerators: _Numerators = field(default_factory=dict)
     head_to_head: dict[str, dict[str, float]] = field(default_factory=dict)
+    player_games: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class _Evening:
-    """One evening as computed: its games, the tie-break keys, its table and its
-    head-to-head numerators (``_h2h_numerators``)."""
-
-    games: tuple[GameOutcome, ...]
-    tie_break: tuple[str, ...]
-    table: list[TableRow]
-    numerators: _Numerators
-
-
-@dataclass(frozen=True)
-class _SeasonMemo:
-    """What one computation of a season saw and gave, for the next one to go on from."""
-
-    rated: RatedGames
-    # game id -> (its row as read, its outcome): an unchanged row keeps its outcome
-    games: dict[int, tuple[GameRow, GameOutcome]]
-    evenings: dict[int, _Evening]
-
-
-# The last computation of the most recently projected seasons, in this process. A
-# finishing game changes one evening and adds one game at the end of the season:
-# the ratings (openskill, game after game: most of a large season's cost) go on
-# from the games that did not change, and the evenings that did not change keep
-# their tables. Only a shortcut: every entry is compared with the games read from
-# the database, so a stale or missing entry costs time, never a wrong figure.
-# Bounded by seasons and by the games they hold together: an entry costs about 2.5 kB
-# a game with its row (measured: 1.6 kB without), so some 50 MB at most per process.
-# The newest season is kept whatever its size.
-_MEMO_SEASONS = 32
-_MEMO_GAMES = 20_000
-_memo: OrderedDict[Hashable, _SeasonMemo] = OrderedDict()
-_memo_lock = threading.Lock()
-
-
-def forget_memo() -> None:
-    """Drop every remembered season (the next computation of each starts afresh)."""
-    with _memo_lock:
-        _memo.clear()
-
-
-def _remembered(key: Hashable | None) -> _SeasonMemo | None:
-    if key is None:
-        return None
-    with _memo_lock:
-        memo = _memo.get(key)
-        if memo is not None:
-            _memo.move_to_end(key)
-        return memo
-
-
-def _remember(key: Hashable | None, memo: _SeasonMemo) -> None:
-    if key is None:
-        return
-    with _memo_lock:
-        _memo[key] = memo
-        _memo.move_to_end(key)
-        games = sum(len(entry.games) for entry in _memo.values())
-        while len(_memo) > 1 and (len(_memo) > _MEMO_SEASONS or games > _MEMO_GAMES):
-            _, oldest = _memo.popitem(last=False)
-            games -= len(oldest.games)
-
-
-def known_rows(
-    memo_key: Hashable, fingerprints: Mapping[int, str]
-) -> tuple[list[GameRow], list[int]]:
-    """The rows of ``fingerprints``' games that the last computation for ``memo_key``
-    read with the same fingerprint, and the ids of the others (to be read)."""
-    memo = _remembered(memo_key)
-    read = memo.games if memo is not None else {}
-    rows: list[GameRow] = []
-    missing: list[int] = []
-    for game_id, fingerprint in fingerprints.items():
-        known = read.get(game_id)
-        if known is not None and known[0].fingerprint == fingerprint:
-            rows.append(known[0])
-        else:
-            missing.append(game_id)
-    return rows, missing
-
-
-def compute_season(
-    *, rows: Iterable[GameRow], rules: StandingsConfig, memo_key: Hashable | None = None
-) -> SeasonProjections:
-    """Run standings, tables, ratings and series over a season's finished games.
+def compute_season(*, rows: Iterable[GameRow], rules: StandingsConfig) -> SeasonProjections:
+    """Run standings, tables, ratings and head-to-head over a season's finished games,
+    from nothing but their results (the rebuild's path).
 
     A game whose result cannot be read as an outcome, or cannot be rated, is
     logged and left out of what it breaks (its money is in the ledger all the
     same): one bad row must not stop a club's tables.
-
-    With ``memo_key`` (the season's id) the computation goes on from this
-    process's last one for the same key where the games agree (see ``_memo``);
-    the result is the same as without it. ``None`` computes everything afresh.
     """
-    previous = _remembered(memo_key)
-    read = previous.games if previous is not None else {}
-    games_read: dict[int, tuple[GameRow, GameOutcome]] = {}
     outcomes: list[GameOutcome] = []
     by_evening: dict[int, list[GameOutcome]] = defaultdict(list)
+    evening_of: dict[int, int] = {}
     for row in rows:
-        before_row = read.get(row.game_id)
-        if before_row is not None and before_row[0] == row:
-            outcome = before_row[1]
-        else:
-            try:
-                outcome = outcome_from_result(row)
-            except (ValueError, TypeError, AttributeError):
-                logger.exception("game %s: its result cannot be projected; left out", row.game_id)
-                continue
-        games_read[row.game_id] = (row, outcome)
+        outcome = readable_outcome(row)
+        if outcome is None:
+            continue
         outcomes.append(outcome)
         by_evening[row.evening_id].append(outcome)
+        evening_of[row.game_id] = row.evening_id
 
     projected = SeasonProjections(games=len(outcomes))
-    # An evening is one night: everyone who played is ranked, by the club's keys. Its
-    # standings and head-to-head sums are kept with its games, and the season's are
-    # their sums (every figure of a standing is a count or a sum of payouts), so an
-    # unchanged evening is not gone through again.
     tie_break = tuple(rules.tie_break)
-    known = previous.evenings if previous is not None else {}
-    evenings: dict[int, _Evening] = {}
     for evening_id, evening_outcomes in sorted(by_evening.items()):
-        games = tuple(evening_outcomes)
-        before = known.get(evening_id)
-        if before is not None and before.tie_break == tie_break and before.games == games:
-            evening = before
-        else:
-            evening = _Evening(
-                games,
-                tie_break,
-                season_table(player_standings(games), 0, tie_break),
-                _h2h_numerators(games),
-            )
-        evenings[evening_id] = evening
-        projected.evening_tables[evening_id] = evening.table
-    projected.table = season_table(
-        _summed_standings(evening.table for evening in evenings.values()),
-        rules.min_games,
-        rules.tie_break,
-    )
-
-    ratable = []
-    for outcome in outcomes:
-        try:
-            rating_teams(outcome)
-        except ValueError:
-            logger.warning("game %s cannot be rated; left out of the ratings", outcome.game_id)
-            continue
-        ratable.append(outcome)
-    rated = rate_games_from(ratable, previous.rated if previous is not None else None)
-    ratings = rated.ratings
-    _remember(memo_key, _SeasonMemo(rated, games_read, evenings))
+        projected.evening_tables[evening_id] = season_table(
+            player_standings(evening_outcomes), 0, tie_break
+        )
+    projected.table = season_table(player_standings(outcomes), rules.min_games, tie_break)
+    ratable = [outcome for outcome in outcomes if ratable_outcome(outcome)]
+    rated = rate_games_from(ratable, None)
     projected.ratings = {
-        player: {
-            "mu": rating.mu,
-            "sigma": rating.sigma,
-            "ordinal": rating.ordinal,
-            "history": [list(point) for point in ratings.history[player]],
-            "digest": history_digest(ratings.history[player]),
-        }
-        for player, rating in ratings.ratings.items()
+        player: {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal}
+        for player, rating in rated.ratings.ratings.items()
     }
-    projected.cumulative = cumulative_net(outcomes).as_dict()
-    projected.head_to_head = as_cents(
-        _h2h_from(evening.numerators for evening in evenings.values())
-    )
+    projected.rated_games = {p: len(h) for p, h in rated.ratings.history.items()}
+    projected.numerators = _h2h_numerators(outcomes)
+    projected.head_to_head = as_cents(_h2h_from([projected.numerators]))
+    projected.player_games = _player_games_of(in_game_order(outcomes), evening_of, rated)
     return projected
 
 
-def _summed_standings(tables: Iterable[list[TableRow]]) -> list[PlayerStanding]:
-    """The standings over the games of all ``tables`` (each an evening's), sorted by
-    player id: ``player_standings`` of all their games, as every field adds up."""
-    totals: dict[str, list[int]] = {}
-    for table in tables:
-        for row in table:
-            s = row.standing
-            figures = (
-                s.net,
-                s.games,
-                s.wins,
-                s.macher_games,
-                s.macher_wins,
-                s.partner_games,
+def readable_outcome(row: GameRow) -> GameOutcome | None:
+    """The row's outcome, or ``None`` (logged) when its result cannot be projected."""
+    try:
+        return outcome_from_result(row)
+    except (ValueError, TypeError, AttributeError):
+        logger.exception("game %s: its result cannot be projected; left out", row.game_id)
+        return None
+
+
+def ratable_outcome(outcome: GameOutcome) -> bool:
+    """Whether the game can be rated (else it is logged and left out of the ratings)."""
+    try:
+        rating_teams(outcome)
+    except ValueError:
+        logger.warning("game %s cannot be rated; left out of the ratings", outcome.game_id)
+        return False
+    return True
+
+
+def role_of(outcome: GameOutcome, player: str) -> str:
+    """The player's ``PlayerGame.Role`` value in the game."""
+    if player not in outcome.active:
+        return "out"
+    if not outcome.declarers:
+        return "alone"
+    if player == outcome.declarers[0]:
+        return "macher"
+    return "partner" if player in outcome.declarers else "opponent"
+
+
+def _players_of(outcome: GameOutcome) -> list[str]:
+    return sorted({*outcome.payouts, *outcome.active}, key=int)
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """A player's figures after some game: his rating, his running net, his rated games."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+    net: int = 0
+    rated: int = 0
+
+
+def fresh_state(model: PlackettLuce | None = None) -> PlayerState:
+    """The state of a player before his first game: the model's default rating."""
+    rating = (model or PlackettLuce()).rating()
+    return PlayerState(rating.mu, rating.sigma, rating.ordinal())
+
+
+def fold_games(
+    ordered: Sequence[tuple[int, GameOutcome]],
+    states: dict[str, PlayerState],
+    model: PlackettLuce | None = None,
+) -> list[dict[str, Any]]:
+    """The ``PlayerGame`` rows of ``ordered`` ((evening id, outcome) in game order),
+    going on from ``states`` (each player's state before the first of them; a player
+    missing starts fresh). ``states`` is brought up to after the last game.
+
+    Cost: one rating step per game, O(players) each. The rating step is the one
+    ``ledger.ratings.rate_games_from`` takes, so a fold over every game from fresh
+    states equals the rebuild's ratings exactly.
+    """
+    model = model if model is not None else PlackettLuce()
+    start = fresh_state(model)
+    rows: list[dict[str, Any]] = []
+    for evening_id, outcome in ordered:
+        rated: set[str] = set()
+        if ratable_outcome(outcome):
+            teams, ranks = rating_teams(outcome)
+            before = [
+                [model.rating(*_mu_sigma(states.get(p, start))) for p in team] for team in teams
+            ]
+            after = model.rate(before, ranks=ranks)
+            for team, new in zip(teams, after, strict=True):
+                for player, rating in zip(team, new, strict=True):
+                    old = states.get(player, start)
+                    states[player] = PlayerState(
+                        rating.mu, rating.sigma, rating.ordinal(), old.net, old.rated + 1
+                    )
+                    rated.add(player)
+        for player in _players_of(outcome):
+            old = states.get(player, start)
+            state = states[player] = PlayerState(
+                old.mu, old.sigma, old.ordinal, old.net + outcome.payout(player), old.rated
             )
-            total = totals.get(s.player_id)
-            if total is None:
-                totals[s.player_id] = list(figures)
-            else:
-                for i, figure in enumerate(figures):
-                    total[i] += figure
-    return [PlayerStanding(player, *totals[player]) for player in sorted(totals)]
+            rows.append(_player_game(outcome, evening_id, player, player in rated, state))
+    return rows
 
 
-_Numerators = dict[tuple[str, str], dict[int, int]]
+def _mu_sigma(state: PlayerState) -> tuple[float, float]:
+    return state.mu, state.sigma
+
+
+# The fields of a ``PlayerGame`` row but its season, as :func:`fold_games` gives them.
+PLAYER_GAME_FIELDS = (
+    "game_id",
+    "evening_id",
+    "player_id",
+    "played_at",
+    "payout",
+    "role",
+    "won",
+    "contract",
+    "value",
+    "rated",
+    "mu",
+    "sigma",
+    "ordinal",
+    "net_after",
+)
+
+
+def _player_game(
+    outcome: GameOutcome, evening_id: int, player: str, rated: bool, state: PlayerState
+) -> dict[str, Any]:
+    return {
+        "game_id": outcome.game_id,
+        "evening_id": evening_id,
+        "player_id": int(player),
+        "played_at": outcome.played_at,
+        "payout": outcome.payout(player),
+        "role": role_of(outcome, player),
+        "won": outcome.won,
+        "contract": outcome.contract,
+        "value": outcome.value,
+        "rated": rated,
+        "mu": state.mu,
+        "sigma": state.sigma,
+        "ordinal": state.ordinal,
+        "net_after": state.net,
+    }
+
+
+def _player_games_of(
+    ordered: Sequence[GameOutcome], evening_of: Mapping[int, int], rated: RatedGames
+) -> list[dict[str, Any]]:
+    """The rows of the whole season from the rebuild's own ratings (their history),
+    not from :func:`fold_games`: the equality tests compare two computations."""
+    points = {
+        (point.game_id, player): point
+        for player, history in rated.ratings.history.items()
+        for point in history
+    }
+    start = fresh_state()
+    states: dict[str, PlayerState] = {}
+    rows: list[dict[str, Any]] = []
+    for outcome in ordered:
+        for player in _players_of(outcome):
+            old = states.get(player, start)
+            point = points.get((outcome.game_id, player))
+            if point is not None:
+                old = PlayerState(point.mu, point.sigma, point.ordinal, old.net, old.rated + 1)
+            state = states[player] = PlayerState(
+                old.mu, old.sigma, old.ordinal, old.net + outcome.payout(player), old.rated
+            )
+            rows.append(
+                _player_game(outcome, evening_of[outcome.game_id], player, point is not None, state)
+            )
+    return rows
+
+
+def outcome_from_rows(rows: Sequence[Mapping[str, Any]]) -> GameOutcome:
+    """The outcome of a game as its ``PlayerGame`` rows (all of them) hold it: what
+    the rating step and the sums need, without reading the game's result again (which
+    may have changed since: that change is applied by its own ``ProjectionChange``)."""
+    first = rows[0]
+    by_role: dict[str, list[str]] = defaultdict(list)
+    for row in rows:
+        by_role[row["role"]].append(str(row["player_id"]))
+    return GameOutcome(
+        game_id=first["game_id"],
+        played_at=first["played_at"],
+        kind="",
+        payouts={str(row["player_id"]): row["payout"] for row in rows},
+        active=tuple(str(row["player_id"]) for row in rows if row["role"] != "out"),
+        declarers=(*by_role["macher"], *by_role["partner"]),
+        won=first["won"],
+        contract=first["contract"],
+        value=first["value"],
+    )
+
+
+# --- A game's contribution, as the incremental projection adds and subtracts it ------------
+
+STANDING_FIGURES = ("net", "games", "wins", "macher_games", "macher_wins", "partner_games")
+
+
+def standing_contribution(row: Mapping[str, Any]) -> tuple[int, ...]:
+    """What a ``PlayerGame`` row adds to its player's standing, as ``STANDING_FIGURES``
+    (the same counts as ``ledger.standings.player_standings``)."""
+    active = row["role"] != "out"
+    won = active and row["payout"] > 0
+    macher = row["role"] == "macher"
+    return (
+        row["payout"],
+        int(active),
+        int(won),
+        int(macher),
+        int(macher and won),
+        int(row["role"] == "partner"),
+    )
+
+
+def numerators_of_rows(rows: Iterable[Mapping[str, Any]]) -> _Numerators:
+    """The head-to-head numerators of the games whose ``PlayerGame`` rows these are
+    (every row of each game): the same as :func:`_h2h_numerators` of their outcomes."""
+    by_game: dict[int, dict[str, int]] = defaultdict(dict)
+    for row in rows:
+        if row["role"] != "out":
+            by_game[row["game_id"]][str(row["player_id"])] = row["payout"]
+    numerators: _Numerators = {}
+    for payouts in by_game.values():
+        _add_numerators(numerators, payouts, payouts)
+    return numerators
 
 
 def head_to_head_exact(outcomes: Iterable[GameOutcome]) -> dict[str, dict[str, Fraction]]:
@@ -310,16 +382,56 @@ def _h2h_numerators(outcomes: Iterable[GameOutcome]) -> _Numerators:
     first took from the second, summed per total winnings of a game."""
     numerators: _Numerators = {}
     for outcome in outcomes:
-        payouts = outcome.payouts
-        winnings = sum(amount for amount in payouts.values() if amount > 0)
-        for a, b in combinations(sorted(outcome.active), 2):
-            per_total = numerators.setdefault((a, b), {})
-            pa, pb = payouts.get(a, 0), payouts.get(b, 0)
-            if winnings and pa * pb < 0:
-                per_total[winnings] = per_total.get(winnings, 0) + (
-                    pa * -pb if pa > 0 else -(pb * -pa)
-                )
+        _add_numerators(numerators, outcome.payouts, outcome.active)
     return numerators
+
+
+def _add_numerators(
+    numerators: _Numerators, payouts: Mapping[str, int], active: Iterable[str], sign: int = 1
+) -> None:
+    winnings = sum(amount for amount in payouts.values() if amount > 0)
+    for a, b in combinations(sorted(active), 2):
+        per_total = numerators.setdefault((a, b), {})
+        pa, pb = payouts.get(a, 0), payouts.get(b, 0)
+        if winnings and pa * pb < 0:
+            per_total[winnings] = per_total.get(winnings, 0) + sign * (
+                pa * -pb if pa > 0 else -(pb * -pa)
+            )
+
+
+def merge_numerators(into: _Numerators, part: _Numerators, sign: int = 1) -> None:
+    """Add (``sign`` 1) or subtract (-1) ``part`` into ``into``; zero sums stay listed,
+    as a pair that sat together keeps its cell (0)."""
+    for pair, per_total in part.items():
+        target = into.setdefault(pair, {})
+        for total, n in per_total.items():
+            left = target.get(total, 0) + sign * n
+            if left:
+                target[total] = left
+            else:
+                target.pop(total, None)
+
+
+def numerators_as_json(numerators: _Numerators) -> dict[str, dict[str, int]]:
+    """``SeasonSeries.h2h_numerators``: pairs as ``"a,b"``, totals as text."""
+    return {
+        f"{a},{b}": {str(t): n for t, n in sorted(per_total.items()) if n}
+        for (a, b), per_total in sorted(numerators.items())
+    }
+
+
+def numerators_from_json(stored: Mapping[str, Mapping[str, int]]) -> _Numerators:
+    """The inverse of :func:`numerators_as_json`."""
+    result: _Numerators = {}
+    for pair, per_total in stored.items():
+        a, b = pair.split(",")
+        result[(a, b)] = {int(t): int(n) for t, n in per_total.items()}
+    return result
+
+
+def head_to_head_of(numerators: _Numerators) -> dict[str, dict[str, float]]:
+    """The stored head-to-head matrix (rounded, ``as_cents``) of these numerators."""
+    return as_cents(_h2h_from([numerators]))
 
 
 def _h2h_from(parts: Iterable[_Numerators]) -> dict[str, dict[str, Fraction]]:
@@ -338,7 +450,7 @@ def _h2h_from(parts: Iterable[_Numerators]) -> dict[str, dict[str, Fraction]]:
     return {a: dict(sorted(row.items())) for a, row in sorted(result.items())}
 
 
-def _standing_values(
+def standing_row_values(
     *, season_id: int, evening_id: int | None, position: int, row: TableRow
 ) -> dict[str, Any]:
     s = row.standing
@@ -363,25 +475,15 @@ def standing_values(*, season_id: int, computed: SeasonProjections) -> list[dict
     """The fields of the season table's rows (``evening`` null) and of every evening's
     table: one :class:`~ledger.models.StandingRow` each."""
     rows = [
-        _standing_values(season_id=season_id, evening_id=None, position=i, row=row)
+        standing_row_values(season_id=season_id, evening_id=None, position=i, row=row)
         for i, row in enumerate(computed.table, start=1)
     ]
     for evening_id, table in computed.evening_tables.items():
         rows += [
-            _standing_values(season_id=season_id, evening_id=evening_id, position=i, row=row)
+            standing_row_values(season_id=season_id, evening_id=evening_id, position=i, row=row)
             for i, row in enumerate(table, start=1)
         ]
     return rows
-
-
-def history_digest(points: Iterable[Sequence[Any]]) -> str:
-    """The digest stored beside a rating's history (its points as lists or as
-    :class:`~ledger.ratings.RatingPoint`): comparing it tells whether the history changed
-    without reading the history back. Python's hash of a tuple of numbers: the same in
-    every process (numbers are not salted like text), fast, and 64 bits wide, which is
-    plenty to tell one season's histories apart."""
-    whole = tuple(p if isinstance(p, tuple) else tuple(p) for p in points)
-    return f"{hash(whole) & 0xFFFF_FFFF_FFFF_FFFF:016x}"
 
 
 def rating_values(*, season_id: int, computed: SeasonProjections) -> list[dict[str, Any]]:
@@ -393,9 +495,7 @@ def rating_values(*, season_id: int, computed: SeasonProjections) -> list[dict[s
             "mu": rating["mu"],
             "sigma": rating["sigma"],
             "ordinal": rating["ordinal"],
-            "games": len(rating["history"]),
-            "history": rating["history"],
-            "history_digest": rating["digest"],
+            "games": computed.rated_games[player],
         }
         for player, rating in computed.ratings.items()
     ]

@@ -7,17 +7,21 @@ to zero.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet, Sum, TextField, Value
-from django.db.models.functions import MD5, Cast, Coalesce, Concat
+from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
 
 from clubs.models import Club, GameKind, Season
 from games.models import Evening, Game
+from ledger import statistics
 from ledger.models import (
+    AllTimeRow,
     LedgerEntry,
     Payment,
+    PlayerGame,
     PlayerRating,
     ProjectionState,
     SeasonSeries,
@@ -138,47 +142,14 @@ def _finished_in(season_id: int) -> QuerySet[Game]:
     return Game.objects.filter(evening__season_id=season_id, status=Game.Status.FINISHED)
 
 
-def _fingerprint() -> MD5:
-    """A digest of what ``season_game_rows`` reads of a game, computed by the database."""
-    return MD5(
-        Concat(
-            Cast("evening_id", TextField()),
-            Value("|"),
-            Cast(Coalesce("finished_at", "created_at"), TextField()),
-            Value("|"),
-            "game_kind",
-            Value("|"),
-            Cast("result", TextField()),
-            output_field=TextField(),
-        )
-    )
-
-
-def season_game_fingerprints(*, season_id: int) -> dict[int, str]:
-    """Each finished game of the season with a digest of its row (its evening, time,
-    kind and result): reading these is a fraction of reading the rows, and a row whose
-    digest is unchanged need not be read again (``projections.known_rows``)."""
-    return dict(
-        _finished_in(season_id)
-        .annotate(fingerprint=_fingerprint())
-        .values_list("pk", "fingerprint")
-    )
-
-
-def season_game_rows(
-    *, season_id: int, game_ids: list[int] | None = None, fingerprints: bool = False
-) -> Iterator[GameRow]:
+def season_game_rows(*, season_id: int, game_ids: Iterable[int] | None = None) -> Iterator[GameRow]:
     """The season's finished games with their stored results, for the projections,
-    in game id order: all of them, or those of ``game_ids``; with ``fingerprints``
-    each row carries its digest, read in the same statement."""
+    in game id order: all of them, or those of ``game_ids``."""
     games = _finished_in(season_id)
     if game_ids is not None:
-        games = games.filter(pk__in=game_ids)
+        games = games.filter(pk__in=list(game_ids))
     fields = ["pk", "evening_id", "finished_at", "created_at", "game_kind", "result"]
-    if fingerprints:
-        games = games.annotate(fingerprint=_fingerprint())
-        fields.append("fingerprint")
-    for pk, evening_id, finished_at, created_at, kind, result, *digest in (
+    for pk, evening_id, finished_at, created_at, kind, result in (
         games.values_list(*fields).order_by("pk").iterator(chunk_size=5000)
     ):
         yield GameRow(
@@ -187,7 +158,6 @@ def season_game_rows(
             played_at=finished_at or created_at,
             kind=kind,
             result=result or {},
-            fingerprint=digest[0] if digest else None,
         )
 
 
@@ -210,47 +180,56 @@ def all_time_table(*, club: Club, game_kind: str) -> list[dict[str, Any]]:
 
     Rows are dicts ``{rank, player_id, display_name, seasons, games, wins, net,
     win_pct, per_game, macher_games, macher_wins}``; players with equal net share a
-    rank. Read from the season tables (the projections), so a game just finished
-    counts once its season's table has it.
+    rank. Read from the ``AllTimeRow`` projection (kept with the season tables), so a
+    game just finished counts once its season's table has it.
     """
     rows = (
-        StandingRow.objects.filter(
-            season__club=club, season__game_kind=game_kind, evening__isnull=True, games__gt=0
+        AllTimeRow.objects.filter(club=club, game_kind=game_kind, games__gt=0)
+        .annotate(display_name=F("player__display_name"))
+        .order_by("-net", "-games", "display_name", "player_id")
+        .values(
+            "player_id",
+            "display_name",
+            "seasons",
+            "games",
+            "wins",
+            "net",
+            "macher_games",
+            "macher_wins",
         )
-        .values("player_id", display_name=F("player__display_name"))
-        .annotate(
-            seasons=Count("season_id", distinct=True),
-            games_sum=Sum("games"),
-            wins_sum=Sum("wins"),
-            net_sum=Sum("net"),
-            macher_games_sum=Sum("macher_games"),
-            macher_wins_sum=Sum("macher_wins"),
-        )
-        .order_by("-net_sum", "-games_sum", "display_name", "player_id")
     )
     table: list[dict[str, Any]] = []
     for row in rows:
-        games = int(row["games_sum"])
-        net = int(row["net_sum"])
+        games, net = row["games"], row["net"]
         rank = len(table) + 1
         if table and table[-1]["net"] == net:
             rank = table[-1]["rank"]
         table.append(
             {
                 "rank": rank,
-                "player_id": row["player_id"],
-                "display_name": row["display_name"],
-                "seasons": row["seasons"],
-                "games": games,
-                "wins": int(row["wins_sum"]),
-                "net": net,
-                "win_pct": round(100 * int(row["wins_sum"]) / games, 1),
+                **row,
+                "win_pct": round(100 * row["wins"] / games, 1),
                 "per_game": round(net / games, 2),
-                "macher_games": int(row["macher_games_sum"]),
-                "macher_wins": int(row["macher_wins_sum"]),
             }
         )
     return table
+
+
+def player_statistics(
+    *, player_id: int, season: Season | None = None, club: Club | None = None, game_kind: str = ""
+) -> dict[str, Any]:
+    """The player's statistics (``ledger.statistics``) over one season, or, with
+    ``club`` and ``game_kind`` instead, over every season of that game (all-time);
+    read from his ``PlayerGame`` rows."""
+    rows = PlayerGame.objects.filter(player_id=player_id)
+    if season is not None:
+        rows = rows.filter(season=season)
+        game_kind = season.game_kind
+    else:
+        rows = rows.filter(season__club=club, season__game_kind=game_kind)
+    return statistics.player_statistics(
+        game_kind, rows.values("role", "contract", "payout", "value").iterator(chunk_size=5000)
+    )
 
 
 def all_time_games(*, club: Club) -> list[str]:
@@ -264,18 +243,51 @@ def rating_list(*, season: Season) -> QuerySet[PlayerRating]:
     return (
         PlayerRating.objects.filter(season=season)
         .select_related("player")
-        .defer("history")
         .order_by("-ordinal", "player_id")
     )
 
 
 def rating_get(*, season: Season, player_id: int) -> PlayerRating:
-    """Raise ``PlayerRating.DoesNotExist`` if the player has no rating in the season."""
-    return PlayerRating.objects.select_related("player").get(season=season, player_id=player_id)
+    """The player's rating with its ``history`` (one ``[game_id, mu, sigma, ordinal]``
+    per rated game, in game order, read from his ``PlayerGame`` rows); raise
+    ``PlayerRating.DoesNotExist`` if the player has no rating in the season."""
+    rating = PlayerRating.objects.select_related("player").get(season=season, player_id=player_id)
+    rating.history = [
+        list(point)
+        for point in PlayerGame.objects.filter(season=season, player_id=player_id, rated=True)
+        .order_by("played_at", "game_id")
+        .values_list("game_id", "mu", "sigma", "ordinal")
+    ]
+    return rating
 
 
 def season_series_get(*, season: Season) -> SeasonSeries | None:
-    return SeasonSeries.objects.filter(season=season).first()
+    """The season's series with ``cumulative`` set (``ledger.series.CumulativeSeries``
+    as a dict: every player's running net after every game, read from the
+    ``PlayerGame`` rows); ``None`` before the season was first projected."""
+    series = SeasonSeries.objects.filter(season=season).first()
+    if series is None:
+        return None
+    game_ids: list[int] = []
+    at: dict[str, dict[int, int]] = defaultdict(dict)
+    for game_id, player_id, net in (
+        PlayerGame.objects.filter(season=season)
+        .order_by("played_at", "game_id")
+        .values_list("game_id", "player_id", "net_after")
+        .iterator(chunk_size=5000)
+    ):
+        if not game_ids or game_ids[-1] != game_id:
+            game_ids.append(game_id)
+        at[str(player_id)][len(game_ids) - 1] = net
+    values: dict[str, list[int]] = {}
+    for player in sorted(at):
+        points, running, line = at[player], 0, []
+        for i in range(len(game_ids)):
+            running = points.get(i, running)
+            line.append(running)
+        values[player] = line
+    series.cumulative = {"game_ids": game_ids, "values": values}
+    return series
 
 
 def standings_config_get(*, club: Club) -> StandingsConfig:

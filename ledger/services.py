@@ -32,17 +32,21 @@ from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player, Season
 from games.models import Evening, Game
 from ledger import projections, selectors
+from ledger.bulk import player_games_insert
 from ledger.models import (
+    AllTimeRow,
     LedgerEntry,
     Payment,
+    PlayerGame,
     PlayerRating,
+    ProjectionChange,
     ProjectionState,
     SeasonSeries,
     SettlementPlan,
@@ -50,8 +54,8 @@ from ledger.models import (
     StandingRow,
     StandingsConfig,
 )
-from ledger.projections import GameRow
 from ledger.settlement import settle
+from ledger.standings import PlayerStanding, season_table
 from ledger.standings import StandingsConfig as StandingsRules
 
 logger = logging.getLogger(__name__)
@@ -219,6 +223,7 @@ def _sync_game(*, game: Game, evening: Evening, club_players: Collection[int] = 
     )
     LedgerEntry.objects.bulk_create(entries)
     projection_version_bump(season_id=evening.season_id)
+    ProjectionChange.objects.create(season_id=evening.season_id, game_id=game.pk)
     projection_request(season_id=evening.season_id)
 
 
@@ -258,122 +263,445 @@ def projection_request(*, season_id: int) -> None:
 
 
 def season_projections_recompute(*, season_id: int, force: bool = False) -> ProjectionState:
-    """Recompute the season's standings, ratings and chart series from its games' results.
+    """Bring the season's projections up to date with its games; idempotent.
 
-    Idempotent recompute-and-replace. The version is read first and the games
-    after it, so what is computed includes at least that version; the results
-    are then written in one short transaction under the season's
-    ``ProjectionState`` row lock, and only if no run has stored a newer
-    version meanwhile. A run repeated gives the same rows; a run killed
-    mid-way has written nothing; two runs racing store the newer. Without
-    ``force`` a season already computed from its current version is left
-    alone, and the computation goes on from this process's last one for the
-    season where its games did not change (``projections.compute_season``'s
-    memo); ``force`` (the rebuild) computes everything afresh. Only the rows
-    whose figures changed are replaced: a finishing game changes the season
-    table, one evening's table and the ratings of the players at the table.
-    Returns the state as stored.
+    Per game, not per season: the changes not yet applied are the season's
+    ``ProjectionChange`` rows (written with each change, in its transaction). A run
+    takes them under the season's ``SeasonSeries`` row lock (one run per season at
+    a time), applies them (:func:`_apply_game_changes`) and deletes them in the same
+    transaction: a run killed mid-way has written nothing, two runs racing apply
+    each change once, and a repeated run finds nothing to do. A change of the whole
+    season (``game_id`` null: the club's ranking rules), or ``force`` (the rebuild),
+    recomputes the season from its games' results alone (:func:`_rebuild_season`).
+
+    The version is read before the changes, so everything up to it is applied;
+    ``computed_from`` never goes back. Returns the state as stored.
     """
     state, _created = ProjectionState.objects.get_or_create(season_id=season_id)
     version = state.version
     if not force and state.computed_from == version:
         return state
     started = time.perf_counter()
-    season = Season.objects.select_related("club").get(pk=season_id)
-    rules = standings_rules_for(club_id=season.club_id)
-    if force:
-        computed = projections.compute_season(
-            rows=selectors.season_game_rows(season_id=season_id), rules=rules
-        )
-    else:
-        computed = projections.compute_season(
-            rows=_season_rows(season_id), rules=rules, memo_key=season_id
-        )
-    computed_at = time.perf_counter()
     with transaction.atomic():
+        SeasonSeries.objects.get_or_create(season_id=season_id)
+        series = SeasonSeries.objects.select_for_update().get(season_id=season_id)
+        changes = list(
+            ProjectionChange.objects.filter(season_id=season_id).values_list("pk", "game_id")
+        )
+        if force or any(game_id is None for _pk, game_id in changes):
+            how = "rebuilt"
+            games = _rebuild_season(season_id, series)
+        else:
+            how = "applied"
+            games = _apply_game_changes(
+                season_id, series, {game_id for _pk, game_id in changes if game_id is not None}
+            )
+        if changes:
+            ProjectionChange.objects.filter(pk__in=[pk for pk, _game_id in changes]).delete()
         state = ProjectionState.objects.select_for_update().get(pk=state.pk)
-        if state.computed_from is not None and state.computed_from > version:
-            return state  # a newer run already stored newer projections
-        if not force and state.computed_from == version:
-            return state  # a twin run stored the same version first
-        _replace_changed(
-            StandingRow,
-            season_id,
-            projections.standing_values(season_id=season_id, computed=computed),
-            key=("evening_id", "player_id"),
-            batch_size=2000,
-        )
-        _replace_changed(
-            PlayerRating,
-            season_id,
-            projections.rating_values(season_id=season_id, computed=computed),
-            key=("player_id",),
-            batch_size=500,
-            unread=("history",),  # its digest stands for it
-        )
-        SeasonSeries.objects.update_or_create(
-            season_id=season_id,
-            defaults={"cumulative": computed.cumulative, "head_to_head": computed.head_to_head},
-        )
-        state.computed_from = version
+        state.computed_from = max(version, state.computed_from or 0)
         state.computed_at = timezone.now()
-        state.games = computed.games
+        state.games += games
+        if how == "rebuilt":
+            state.games = games
         state.runs += 1
         state.save(update_fields=["computed_from", "computed_at", "games", "runs"])
     logger.info(
-        "projected season %s at version %s: %s games, computed in %.2f s, stored in %.2f s",
+        "projected season %s at version %s (%s, %s changes) in %.3f s",
         season_id,
         version,
-        computed.games,
-        computed_at - started,
-        time.perf_counter() - computed_at,
+        how,
+        len(changes),
+        time.perf_counter() - started,
     )
     return state
 
 
-def _season_rows(season_id: int) -> list[GameRow]:
-    """The season's finished games as the projections read them, in game id order:
-    the rows this process read last time and whose fingerprint is unchanged from its
-    memo, the others from the database (reading every result was most of the cost
-    of a large season's projection)."""
-    fingerprints = selectors.season_game_fingerprints(season_id=season_id)
-    rows, missing = projections.known_rows(season_id, fingerprints)
-    if missing:
-        # Most of the season unknown (a fresh process): one read of all is cheaper.
-        wanted = None if 2 * len(missing) > len(fingerprints) else missing
-        if wanted is None:
-            rows = []
-        rows += selectors.season_game_rows(season_id=season_id, game_ids=wanted, fingerprints=True)
-    rows.sort(key=lambda row: row.game_id)
-    return rows
+def _rebuild_season(season_id: int, series: SeasonSeries) -> int:
+    """Recompute every projection of the season from its finished games' results
+    (``projections.compute_season``); returns the number of games projected.
+    Cost: O(games) rating steps and rows, the rebuild's price."""
+    season = Season.objects.select_related("club").get(pk=season_id)
+    rules = standings_rules_for(club_id=season.club_id)
+    computed = projections.compute_season(
+        rows=selectors.season_game_rows(season_id=season_id), rules=rules
+    )
+    _all_time_add(
+        season,
+        _season_figures(season_id),
+        {
+            int(row.standing.player_id): [getattr(row.standing, f) for f in FIGURES]
+            for row in computed.table
+        },
+    )
+    _replace_changed(
+        StandingRow.objects.filter(season_id=season_id),
+        projections.standing_values(season_id=season_id, computed=computed),
+        key=("evening_id", "player_id"),
+        batch_size=2000,
+    )
+    _replace_changed(
+        PlayerRating.objects.filter(season_id=season_id),
+        projections.rating_values(season_id=season_id, computed=computed),
+        key=("player_id",),
+        batch_size=500,
+    )
+    PlayerGame.objects.filter(season_id=season_id).delete()
+    player_games_insert(season_id=season_id, rows=computed.player_games)
+    series.head_to_head = computed.head_to_head
+    series.h2h_numerators = projections.numerators_as_json(computed.numerators)
+    series.save(update_fields=["head_to_head", "h2h_numerators"])
+    return computed.games
+
+
+def _at_or_after(key: tuple[Any, int]) -> Q:
+    """``PlayerGame`` rows at or after ``(played_at, game_id)`` in game order."""
+    played_at, game_id = key
+    return Q(played_at__gt=played_at) | Q(played_at=played_at, game_id__gte=game_id)
+
+
+def _apply_game_changes(season_id: int, series: SeasonSeries, game_ids: set[int]) -> int:
+    """Apply the changes of ``game_ids`` (each finished, taken back, annulled or with
+    a new result) to the stored projections; returns the change in finished games.
+
+    The cost, per run: let P be the first changed game in game order (the earlier of
+    its old and its new place). Sums (season and evening standings, head-to-head
+    numerators, rated games) subtract the changed games' old rows and add their new
+    ones: O(players) a game. Ratings and running nets are a fold in game order, so the
+    ``PlayerGame`` rows from P on are folded again from each player's state before P:
+    O(games after P) rating steps and rows. A game finished after all others (the
+    table's every game) has nothing after it: one step. A late game, an undo or an
+    annulment deep in the season pays for the games after it; the tables are ranked
+    again over the players of the season and of the evenings touched (O(players)).
+    """
+    old_rows = list(
+        PlayerGame.objects.filter(game_id__in=game_ids).values(*projections.PLAYER_GAME_FIELDS)
+    )
+    new_outcomes: list[tuple[int, projections.GameOutcome]] = []
+    for row in selectors.season_game_rows(season_id=season_id, game_ids=game_ids):
+        outcome = projections.readable_outcome(row)
+        if outcome is not None:
+            new_outcomes.append((row.evening_id, outcome))
+    keys = [(r["played_at"], r["game_id"]) for r in old_rows]
+    keys += [(o.played_at, o.game_id) for _e, o in new_outcomes]
+    if not keys:
+        return 0
+    first = min(keys)
+    later = list(
+        PlayerGame.objects.filter(_at_or_after(first), season_id=season_id)
+        .exclude(game_id__in=game_ids)
+        .values(*projections.PLAYER_GAME_FIELDS)
+    )
+    # The games after the first changed one are folded from their own rows: a result
+    # read from the games now could hold a change committed since the changes were
+    # read, which its own ProjectionChange will apply (subtracting what is stored).
+    later_games: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for r in later:
+        later_games[r["game_id"]].append(r)
+    refold = list(new_outcomes)
+    refold += [
+        (rows[0]["evening_id"], projections.outcome_from_rows(rows))
+        for rows in later_games.values()
+    ]
+    refold.sort(key=lambda item: (item[1].played_at, item[1].game_id))
+
+    removed = old_rows + later  # every row at or after ``first``
+    players = {str(r["player_id"]) for r in removed}
+    for _e, outcome in refold:
+        players.update(outcome.payouts, outcome.active)
+    ratings = {str(r.player_id): r for r in PlayerRating.objects.filter(season_id=season_id)}
+    nets = dict(
+        StandingRow.objects.filter(season_id=season_id, evening__isnull=True).values_list(
+            "player_id", "net"
+        )
+    )
+    states = _states_before(season_id, first, players, removed, ratings, nets)
+    fresh_rows = projections.fold_games(refold, states)
+    PlayerGame.objects.filter(_at_or_after(first), season_id=season_id).delete()
+    PlayerGame.objects.filter(game_id__in=game_ids).delete()
+    player_games_insert(season_id=season_id, rows=fresh_rows)
+
+    changed_new = [r for r in fresh_rows if r["game_id"] in game_ids]
+    _apply_standings(season_id, old_rows, changed_new)
+    _apply_ratings(season_id, states, removed, fresh_rows, ratings)
+    numerators = projections.numerators_from_json(series.h2h_numerators)
+    projections.merge_numerators(numerators, projections.numerators_of_rows(old_rows), -1)
+    projections.merge_numerators(numerators, projections.numerators_of_rows(changed_new))
+    _drop_lone_pairs(season_id, numerators, old_rows)
+    series.h2h_numerators = projections.numerators_as_json(numerators)
+    series.head_to_head = projections.head_to_head_of(numerators)
+    series.save(update_fields=["head_to_head", "h2h_numerators"])
+    return len({r["game_id"] for r in changed_new}) - len({r["game_id"] for r in old_rows})
+
+
+def _states_before(
+    season_id: int,
+    first: tuple[Any, int],
+    players: set[str],
+    removed: list[dict[str, Any]],
+    ratings: Mapping[str, PlayerRating],
+    nets: Mapping[int, int],
+) -> dict[str, projections.PlayerState]:
+    """Each of ``players``' state right before the game ``first``: his stored rating
+    and net when no row of his is at or after it (the common case, no query), else
+    his last rated row before it (one indexed query per such player). The net and
+    the rated games before it are what is stored less the removed rows'."""
+    removed_net: dict[str, int] = {}
+    removed_rated: dict[str, int] = {}
+    for r in removed:
+        player = str(r["player_id"])
+        removed_net[player] = removed_net.get(player, 0) + r["payout"]
+        removed_rated[player] = removed_rated.get(player, 0) + r["rated"]
+    start = projections.fresh_state()
+    states: dict[str, projections.PlayerState] = {}
+    for player in players:
+        net = nets.get(int(player), 0) - removed_net.get(player, 0)
+        stored = ratings.get(player)
+        rated = (stored.games if stored is not None else 0) - removed_rated.get(player, 0)
+        if not rated:
+            states[player] = projections.PlayerState(start.mu, start.sigma, start.ordinal, net, 0)
+            continue
+        if not removed_rated.get(player) and stored is not None:
+            states[player] = projections.PlayerState(
+                stored.mu, stored.sigma, stored.ordinal, net, rated
+            )
+            continue
+        last = (
+            PlayerGame.objects.filter(season_id=season_id, player_id=int(player), rated=True)
+            .exclude(_at_or_after(first))
+            .order_by("-played_at", "-game_id")
+            .values_list("mu", "sigma", "ordinal")
+            .first()
+        )
+        assert last is not None, "a rated game before the first changed one"
+        states[player] = projections.PlayerState(*last, net, rated)
+    return states
+
+
+def _apply_standings(season_id: int, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
+    """Subtract the old rows' contributions and add the new ones' to the season table
+    and the tables of their evenings, then rank those tables again."""
+    deltas: dict[int | None, dict[int, list[int]]] = defaultdict(dict)
+    for rows, sign in ((old, -1), (new, 1)):
+        for r in rows:
+            contribution = projections.standing_contribution(r)
+            for scope in (None, r["evening_id"]):
+                total = deltas[scope].setdefault(r["player_id"], [0] * len(contribution))
+                for i, figure in enumerate(contribution):
+                    total[i] += sign * figure
+    season = Season.objects.only("club_id", "game_kind").get(pk=season_id)
+    rules = standings_rules_for(club_id=season.club_id)
+    # A player whose figures come to nothing is still listed if he sat in a game of
+    # the table (paid 0): the rows of the new games say so, else one indexed look.
+    appearing = {(None, r["player_id"]) for r in new}
+    appearing |= {(r["evening_id"], r["player_id"]) for r in new}
+    for scope, delta in deltas.items():
+        stored = StandingRow.objects.filter(season_id=season_id)
+        stored = (
+            stored.filter(evening__isnull=True)
+            if scope is None
+            else stored.filter(evening_id=scope)
+        )
+        figures = {
+            player: list(values) for player, *values in stored.values_list("player_id", *FIGURES)
+        }
+        for player, change in delta.items():
+            total = figures.setdefault(player, [0] * len(change))
+            for i, figure in enumerate(change):
+                total[i] += figure
+        gone = [
+            player
+            for player, total in figures.items()
+            if not any(total)
+            and (scope, player) not in appearing
+            and not _appears(season_id, scope, player)
+        ]
+        for player in gone:
+            del figures[player]
+        if scope is None:
+            _all_time_add(season, _season_figures(season_id), figures)
+        standings = [PlayerStanding(str(player), *figures[player]) for player in sorted(figures)]
+        table = season_table(standings, rules.min_games if scope is None else 0, rules.tie_break)
+        rows = [
+            projections.standing_row_values(
+                season_id=season_id, evening_id=scope, position=i, row=row
+            )
+            for i, row in enumerate(table, start=1)
+        ]
+        _replace_changed(stored, rows, key=("player_id",), batch_size=2000)
+
+
+FIGURES = projections.STANDING_FIGURES
+
+
+def _season_figures(season_id: int) -> dict[int, list[int]]:
+    """The season table's figures as stored: {player id: ``FIGURES``}."""
+    return {
+        player: list(values)
+        for player, *values in StandingRow.objects.filter(
+            season_id=season_id, evening__isnull=True
+        ).values_list("player_id", *FIGURES)
+    }
+
+
+def _all_time_add(
+    season: Season, before: Mapping[int, list[int]], after: Mapping[int, list[int]]
+) -> None:
+    """Add the difference between the season table's figures ``before`` and ``after``
+    a change to the club's all-time table of the season's game (O(players changed)).
+    A season counts for a player while he has games in it."""
+    games = FIGURES.index("games")
+    rows = {
+        row.player_id: row
+        for row in AllTimeRow.objects.filter(
+            club_id=season.club_id,
+            game_kind=season.game_kind,
+            player_id__in=set(before) | set(after),
+        )
+    }
+    for player in sorted(set(before) | set(after)):
+        old = before.get(player, [0] * len(FIGURES))
+        new = after.get(player, [0] * len(FIGURES))
+        if old == new:
+            continue
+        row = rows.get(player) or AllTimeRow(
+            club_id=season.club_id, game_kind=season.game_kind, player_id=player
+        )
+        for name, was, now in zip(FIGURES, old, new, strict=True):
+            setattr(row, name, getattr(row, name) + now - was)
+        row.seasons += int(new[games] > 0) - int(old[games] > 0)
+        row.save()
+
+
+def all_time_rebuild(*, club_id: int | None = None) -> int:
+    """Recompute the all-time lines (of one club, or of all) from the stored season
+    tables; returns how many lines there are. The rebuild's last step, after every
+    season table was rebuilt from the results."""
+    lines = (
+        AllTimeRow.objects.all() if club_id is None else AllTimeRow.objects.filter(club_id=club_id)
+    )
+    seasons = StandingRow.objects.filter(evening__isnull=True)
+    if club_id is not None:
+        seasons = seasons.filter(season__club_id=club_id)
+    sums = (
+        seasons.values("season__club_id", "season__game_kind", "player_id")
+        .annotate(
+            seasons_played=Count("season_id", filter=Q(games__gt=0)),
+            **{f"sum_{name}": Sum(name) for name in FIGURES},
+        )
+        .order_by()
+    )
+    fresh = [
+        AllTimeRow(
+            club_id=row["season__club_id"],
+            game_kind=row["season__game_kind"],
+            player_id=row["player_id"],
+            seasons=row["seasons_played"],
+            **{name: int(row[f"sum_{name}"]) for name in FIGURES},
+        )
+        for row in sums
+    ]
+    with transaction.atomic():
+        lines.delete()
+        AllTimeRow.objects.bulk_create(fresh, batch_size=2000)
+    return len(fresh)
+
+
+def _appears(season_id: int, scope: int | None, player_id: int) -> bool:
+    """Whether the player has a ``PlayerGame`` row in the season (or the evening)."""
+    rows = PlayerGame.objects.filter(season_id=season_id, player_id=player_id)
+    if scope is not None:
+        rows = rows.filter(evening_id=scope)
+    return rows.exists()
+
+
+def _apply_ratings(
+    season_id: int,
+    before: Mapping[str, projections.PlayerState],
+    removed: list[dict[str, Any]],
+    fresh: list[dict[str, Any]],
+    ratings: Mapping[str, PlayerRating],
+) -> None:
+    """Store each touched player's rating after his last game (his state after the
+    fold) and his rated games; a player left with none has no rating."""
+    touched = {str(r["player_id"]) for r in removed} | {str(r["player_id"]) for r in fresh}
+    stale: list[int] = []
+    fresh_ratings: list[PlayerRating] = []
+    for player in sorted(touched):
+        state = before[player]
+        old = ratings.get(player)
+        values = (state.mu, state.sigma, state.ordinal, state.rated)
+        if old is not None and (old.mu, old.sigma, old.ordinal, old.games) == values:
+            continue
+        if old is not None:
+            stale.append(old.pk)
+        if state.rated:
+            fresh_ratings.append(
+                PlayerRating(
+                    season_id=season_id,
+                    player_id=int(player),
+                    mu=state.mu,
+                    sigma=state.sigma,
+                    ordinal=state.ordinal,
+                    games=state.rated,
+                )
+            )
+    if stale:
+        PlayerRating.objects.filter(pk__in=stale).delete()
+    if fresh_ratings:
+        PlayerRating.objects.bulk_create(fresh_ratings, batch_size=500)
+
+
+def _drop_lone_pairs(
+    season_id: int, numerators: dict[tuple[str, str], dict[int, int]], old: list[dict[str, Any]]
+) -> None:
+    """Forget the pairs of the removed rows that no longer sat in a game together
+    (the rebuild lists a pair only if it did)."""
+    pairs: set[tuple[str, str]] = set()
+    by_game: dict[int, list[str]] = defaultdict(list)
+    for r in old:
+        if r["role"] != "out":
+            by_game[r["game_id"]].append(str(r["player_id"]))
+    for players in by_game.values():
+        ordered = sorted(players)
+        pairs.update((a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :])
+    for a, b in pairs:
+        if numerators.get((a, b)):
+            continue
+        together = (
+            PlayerGame.objects.filter(season_id=season_id, player_id=int(a))
+            .exclude(role="out")
+            .filter(
+                game_id__in=PlayerGame.objects.filter(season_id=season_id, player_id=int(b))
+                .exclude(role="out")
+                .values("game_id")
+            )
+            .exists()
+        )
+        if not together:
+            numerators.pop((a, b), None)
 
 
 _Row = TypeVar("_Row", StandingRow, PlayerRating)
 
 
 def _replace_changed(
-    model: type[_Row],
-    season_id: int,
+    stored_rows: QuerySet[_Row],
     rows: list[dict[str, Any]],
     *,
     key: tuple[str, ...],
     batch_size: int,
-    unread: tuple[str, ...] = (),
 ) -> None:
-    """Make the season's stored rows of ``model`` equal ``rows`` (each a dict of every
-    field but the id), writing only the difference. Rows are matched by ``key``
-    (unique within the season); a stored row whose compared fields differ from its new
-    row's, or that has no new row, is deleted, and the new rows not stored as they are
-    are inserted (after the deletes, as the key is unique). Fields in ``unread`` are
-    neither read nor compared: another field must change whenever they do."""
-    fields = [
-        f.attname
-        for f in model._meta.concrete_fields
-        if not f.primary_key and f.attname not in unread
-    ]
+    """Make ``stored_rows`` equal ``rows`` (each a dict of every field but the id),
+    writing only the difference. Rows are matched by ``key`` (unique within the
+    rows); a stored row whose fields differ from its new row's, or that has no new
+    row, is deleted, and the new rows not stored as they are are inserted (after
+    the deletes, as the key is unique)."""
+    model = stored_rows.model
+    fields = [f.attname for f in model._meta.concrete_fields if not f.primary_key]
     at = [fields.index(name) for name in key]
     stored: dict[tuple[Any, ...], tuple[int, tuple[Any, ...]]] = {}
-    for pk, *values in model.objects.filter(season_id=season_id).values_list("pk", *fields):
+    for pk, *values in stored_rows.values_list("pk", *fields):
         stored[tuple(values[i] for i in at)] = (pk, tuple(values))
     stale: list[int] = []
     fresh: list[_Row] = []
@@ -680,5 +1008,6 @@ def standings_config_update(
         .values_list("season_id", flat=True)
     ):
         projection_version_bump(season_id=season_id)
+        ProjectionChange.objects.create(season_id=season_id, game_id=None)
         projection_request(season_id=season_id)
     return config

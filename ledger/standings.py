@@ -51,6 +51,7 @@ class GameOutcome:
       or joiner; empty when there is no declaring side (``schurln``).
     - ``won``: did the declarers' side win; ``None`` when there is no declaring side.
     - ``contract``: the engine's contract name (``"partner"``, ``"alone"``, ``"bettler"``…).
+    - ``value``: the game's value as the engine's result says (``None`` if it does not).
 
     Player ids are strings (``str(player.pk)``) so every output is JSON-ready.
     Construction raises ``ValueError`` if the facts contradict each other.
@@ -64,6 +65,7 @@ class GameOutcome:
     declarers: tuple[str, ...] = ()
     won: bool | None = None
     contract: str = ""
+    value: int | None = None
 
     def __post_init__(self) -> None:
         # A read-only copy: the caller's dict may change later, an outcome may not.

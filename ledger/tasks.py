@@ -1,15 +1,17 @@
 """Celery tasks of the ledger: thin adapters that take ids and call a service.
 
-- ``project_season(season_id)``: recompute one season's projections; enqueued
-  on commit by ``ledger.services.projection_request`` whenever a game of the
-  season finishes, is taken back or annulled.
+- ``project_season(season_id)``: apply the season's pending changes to its
+  projections, game by game (``ledger.services.season_projections_recompute``);
+  enqueued on commit by ``ledger.services.projection_request`` whenever a game
+  of the season finishes, is taken back or annulled. A burst of games (an
+  import) is taken in by the first run; the others find nothing left.
 - ``repair_projections()`` (beat, every few minutes): recompute every season
   whose projections are behind its version — whatever a dead broker, a lost
   worker or a failed run left out.
 - ``close_expired_seasons()`` (beat, daily): close open seasons past their end.
 
-Every task is idempotent (the projections are recompute-and-replace behind a
-version check), so ``acks_late`` redelivery and retries are harmless.
+Every task is idempotent (each pending change is applied and deleted in one
+transaction), so ``acks_late`` redelivery and retries are harmless.
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ def send_quietly(task: Task[Any, Any], *args: Any) -> bool:
     max_retries=5,
 )
 def project_season(season_id: int) -> int | None:
-    """Recompute the projections of one season; returns the version they were computed from."""
+    """Bring one season's projections up to date; returns the version they include."""
     if not Season.objects.filter(pk=season_id).exists():
         logger.info("season %s is gone; nothing to project", season_id)
         return None

@@ -10,6 +10,7 @@ result, call the hook), so these tests do not depend on the games API.
 from __future__ import annotations
 
 import datetime
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -152,3 +153,21 @@ def reopen(game: Game) -> Game:
 
 def annul(game: Game) -> Game:
     return _set(game, Game.Status.ANNULLED, {"status": "annulled", "game": "fuchsen"}, False)
+
+
+def zero_sum(rng: random.Random, table: Table, seated: int = 4) -> tuple[dict[str, int], list[str]]:
+    """Payouts of a Fuchsen-like game of ``seated`` of the table's players (a Macher,
+    mostly with a partner, against the rest), summing to zero, and its declarers."""
+    players = rng.sample(range(len(table.players)), seated)
+    declarers = [table.pk(players[0])] + ([table.pk(players[1])] if rng.random() < 0.7 else [])
+    value = rng.choice([10, 20, 40, 80])
+    sign = 1 if rng.random() < 0.5 else -1
+    opponents = [table.pk(i) for i in players if table.pk(i) not in declarers]
+    payouts = dict.fromkeys((table.pk(i) for i in players), 0)
+    for opponent in opponents:
+        payouts[opponent] = -sign * value
+    share = sign * value * len(opponents)
+    payouts[declarers[0]] = share - (sign * value if len(declarers) > 1 else 0)
+    if len(declarers) > 1:
+        payouts[declarers[1]] = sign * value
+    return payouts, declarers

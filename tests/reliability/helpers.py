@@ -11,11 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clubs.models import Club, Player
+from clubs.models import Club, Player, Season
 from engine.generate import NAMES, random_game
 from games import services
 from games.models import Evening, Game, GameEvent
-from ledger.models import LedgerEntry, PlayerRating, SeasonSeries, StandingRow
+from ledger.models import LedgerEntry, PlayerGame, PlayerRating, StandingRow
+from ledger.projections import PLAYER_GAME_FIELDS
+from ledger.selectors import rating_get, season_series_get
 from tests.factories import ClubFactory, PlayerFactory
 from tests.games.factories import seated_evening
 
@@ -74,23 +76,47 @@ def payouts_by_player(club: Club) -> dict[int, int]:
 
 
 def projections_snapshot(season_id: int) -> dict[str, Any]:
-    """Everything projected for one season, comparable with ==."""
+    """Everything projected for one season, comparable with ==: the tables, the
+    ratings with their histories, the series (running nets, head-to-head exact and
+    rounded) and every ``PlayerGame`` row."""
+    season = Season.objects.get(pk=season_id)
+    series = season_series_get(season=season)
     return {
         "standings": list(
             StandingRow.objects.filter(season_id=season_id)
             .order_by("evening_id", "position")
             .values_list(
-                "evening_id", "position", "player_id", "rank", "net", "games", "wins", "per_game"
+                "evening_id",
+                "position",
+                "player_id",
+                "rank",
+                "net",
+                "games",
+                "wins",
+                "win_pct",
+                "per_game",
+                "macher_games",
+                "macher_wins",
+                "partner_games",
             )
         ),
-        "ratings": list(
-            PlayerRating.objects.filter(season_id=season_id)
-            .order_by("player_id")
-            .values_list("player_id", "mu", "sigma", "ordinal", "games", "history")
-        ),
-        "series": list(
-            SeasonSeries.objects.filter(season_id=season_id).values_list(
-                "cumulative", "head_to_head"
+        "ratings": [
+            (r.player_id, r.mu, r.sigma, r.ordinal, r.games, r.history)
+            for r in (
+                rating_get(season=season, player_id=pk)
+                for pk in PlayerRating.objects.filter(season_id=season_id)
+                .order_by("player_id")
+                .values_list("player_id", flat=True)
             )
+        ],
+        "series": (
+            (series.cumulative, series.head_to_head, series.h2h_numerators)
+            if series is not None
+            else None
+        ),
+        "player_games": list(
+            PlayerGame.objects.filter(season_id=season_id)
+            .order_by("played_at", "game_id", "player_id")
+            .values_list(*PLAYER_GAME_FIELDS)
         ),
     }

@@ -207,6 +207,10 @@ MATRIX: dict[str, Row] = {
     "season-ratings": Row("get", c("seasons/" + S + "/ratings/"), MEMBERS_ONLY),
     "season-rating-history": Row("get", c("seasons/" + S + "/ratings/" + P + "/"), MEMBERS_ONLY),
     "season-series": Row("get", c("seasons/" + S + "/series/"), MEMBERS_ONLY),
+    "season-player-statistics": Row(
+        "get", c("seasons/" + S + "/players/" + P + "/statistics/"), MEMBERS_ONLY
+    ),
+    "all-time-player-statistics": Row("get", c("players/" + P + "/statistics/"), MEMBERS_ONLY),
     "standings-config": Row("get", c("standings-config/"), MEMBERS_ONLY),
     "payment-reverse": Row("post", c("payments/{w.payment_id}/reverse/"), SCORERS_ONLY, {}),
     "all-time": Row("get", c("all-time/"), MEMBERS_ONLY),

@@ -4,8 +4,9 @@ For each season that has games (or projections): first the ledger is checked
 against the games' results in one aggregate query per season and any game
 whose entries disagree is re-synced (normally none); then the season's
 standings, evening tables, ratings and chart series are recomputed from the
-finished games' results and replace what is stored — the same code path as
-the incremental Celery task, so the two cannot differ.
+finished games' results alone and replace what is stored (the per-game rows
+included); the tests hold the per-game task's results equal to them. Last, the
+all-time tables are summed again from the season tables (not with ``--season``).
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ class Command(BaseCommand):
                 f"ledger checked in {checked - season_started:.2f} s, "
                 f"projected in {time.perf_counter() - checked:.2f} s"
             )
+        if not options["seasons"]:
+            lines = services.all_time_rebuild()
+            self.stdout.write(f"all-time tables: {lines} lines summed from the season tables")
         self.stdout.write(
             self.style.SUCCESS(
                 f"rebuilt {len(season_ids)} seasons, {games} finished games, "
