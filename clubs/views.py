@@ -323,9 +323,11 @@ def player_create(request: HttpRequest, slug: str) -> HttpResponse:
             _form_errors(form, error)
         else:
             messages.success(
-                request, _("%(name)s is now a player of the club.") % {"name": player.display_name}
+                request,
+                _("%(name)s is now a player of the club.") % {"name": player.display_name},
+                extra_tags="at-players",
             )
-            return redirect("club-page", slug=membership.club.slug)
+            return redirect(reverse("club-page", args=[membership.club.slug]) + "#players")
     return _club_page(request, membership, player_form=form)
 
 
@@ -380,8 +382,12 @@ def season_create(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as error:
             _form_errors(form, error)
         else:
-            messages.success(request, _("The season %(name)s is open.") % {"name": season.name})
-            return redirect("club-page", slug=club.slug)
+            messages.success(
+                request,
+                _("The season %(name)s is open.") % {"name": season.name},
+                extra_tags="at-seasons",
+            )
+            return redirect(reverse("club-page", args=[club.slug]) + "#seasons")
     return _club_page(request, membership, season_form=form)
 
 

@@ -254,11 +254,12 @@ def _names(club: Club) -> dict[str, str]:
     return {str(p.pk): p.display_name for p in club_selectors.player_list(club=club)}
 
 
-def _report(request: HttpRequest, error: Exception, club: Club | None = None) -> None:
+def _report(request: HttpRequest, error: Exception, club: Club | None = None, at: str = "") -> None:
     """Put a service's refusal on the page as a message, in plain words.
 
     An engine refusal reads as its heading and the engine's sentence in the page's
-    language, with the names of ``club``'s players for their ids.
+    language, with the names of ``club``'s players for their ids. ``at`` (an
+    "at-<form>" tag) shows it next to that form instead of at the top.
     """
     if isinstance(error, EngineRejected):
         code = str(error.error.get("code", ""))
@@ -269,12 +270,16 @@ def _report(request: HttpRequest, error: Exception, club: Club | None = None) ->
             face=club.card_face if club is not None else None,
         )
         # An unknown sentence comes with its heading already.
-        messages.error(request, sentence if sentence.startswith(title) else f"{title}: {sentence}")
+        messages.error(
+            request,
+            sentence if sentence.startswith(title) else f"{title}: {sentence}",
+            extra_tags=at,
+        )
     elif isinstance(error, GamesError):
-        messages.error(request, error.message)
+        messages.error(request, error.message, extra_tags=at)
     elif isinstance(error, ValidationError):
         for message in error.messages:
-            messages.error(request, message)
+            messages.error(request, message, extra_tags=at)
 
 
 def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any]:
@@ -446,6 +451,20 @@ def evening_new(request: HttpRequest, slug: str) -> HttpResponse:
 def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The evening: the table, the games and their results, balances, settlement."""
     evening, membership = _evening_for(request, evening_id)
+    return _evening_page(request, evening, membership)
+
+
+def _evening_page(
+    request: HttpRequest,
+    evening: Evening,
+    membership: Membership,
+    *,
+    refused: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The evening page; ``refused`` names the form ("payment", "seats") whose post was
+    refused: it is drawn open with the posted values and its messages, answered
+    ``status``."""
     club = evening.club
     names = _names(club)
     seats = selectors.evening_seats(evening=evening)
@@ -526,8 +545,12 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
             for p in club_selectors.player_list(club=club, active=True)
             if p.pk not in {seat.player_id for seat in seats}
         ],
+        "refused": refused,
+        "posted": request.POST if refused else {},
+        # The page's own address, also when a refused post draws it.
+        "page_url": reverse("evening-page", args=[evening.pk]),
     }
-    return render(request, "games/evening.html", context)
+    return render(request, "games/evening.html", context, status=status)
 
 
 def _evening_done(
@@ -596,7 +619,7 @@ def evening_delete(request: HttpRequest, evening_id: int) -> HttpResponse:
 @require_POST
 def seat_add(request: HttpRequest, evening_id: int) -> HttpResponse:
     """A player sits down between games, at the chosen place (the others move on)."""
-    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    evening, membership = _evening_for(request, evening_id, Role.SCORER)
     form = SeatAddForm(request.POST)
     player = (
         club_selectors.player_list(club=evening.club).filter(pk=form.cleaned_data["player"]).first()
@@ -604,17 +627,19 @@ def seat_add(request: HttpRequest, evening_id: int) -> HttpResponse:
         else None
     )
     if not form.is_valid():
-        form_messages(request, form)
+        form_messages(request, form, extra_tags="at-seats")
     elif player is None:
-        messages.error(request, _("Choose a player."))
+        messages.error(request, _("Choose a player."), extra_tags="at-seats")
     else:
         try:
             services.evening_seat_add(
                 evening=evening, player=player, position=form.cleaned_data["position"]
             )
         except (ValidationError, GamesError) as error:
-            _report(request, error)
-    return redirect(reverse("evening-page", args=[evening.pk]) + "#seats")
+            _report(request, error, at="at-seats")
+        else:
+            return redirect(reverse("evening-page", args=[evening.pk]) + "#seats")
+    return _evening_page(request, evening, membership, refused="seats", status=422)
 
 
 @login_required
@@ -628,7 +653,7 @@ def seat_leave(request: HttpRequest, evening_id: int, player_id: int) -> HttpRes
     try:
         services.evening_seat_remove(evening=evening, player=player)
     except (ValidationError, GamesError) as error:
-        _report(request, error)
+        _report(request, error, at="at-seats")
     return redirect(reverse("evening-page", args=[evening.pk]) + "#seats")
 
 
@@ -644,7 +669,7 @@ def evening_settle(request: HttpRequest, evening_id: int) -> HttpResponse:
             club=evening.club, created_by=request.user, evening=evening
         )
     except ValidationError as error:
-        _report(request, error)
+        _report(request, error, at="at-settlement")
     return redirect(reverse("evening-page", args=[evening.pk]) + "#settlement")
 
 
@@ -675,9 +700,11 @@ def payment_new(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Book money one player handed another at the table, for this evening."""
     from ledger.pages import book_payment
 
-    evening, _membership = _evening_for(request, evening_id, Role.SCORER)
-    book_payment(request, evening.club, evening=evening)
-    return redirect(reverse("evening-page", args=[evening.pk]) + "#balances")
+    evening, membership = _evening_for(request, evening_id, Role.SCORER)
+    if book_payment(request, evening.club, evening=evening, at="at-payment"):
+        return redirect(reverse("evening-page", args=[evening.pk]) + "#payment")
+    # Refused: the form comes back open, filled and with the reason next to it.
+    return _evening_page(request, evening, membership, refused="payment", status=422)
 
 
 @login_required
@@ -768,9 +795,10 @@ def game_new(request: HttpRequest, evening_id: int) -> HttpResponse:
     rules = safe_rules(evening.game_kind, selectors.evening_house_rules(evening=evening))
     six = evening.game_kind == GameKind.FUCHSEN and len(seats) == 6
     named_sit_out = six and rules.get("sit_out") == "named"
+    quick = request.POST.get("quick") == "1"
     if request.method == "POST" and proposal.event is not None:
         deal: dict[str, Any] | None = None
-        if request.POST.get("quick") != "1":
+        if not quick:
             seated = [str(seat.player_id) for seat in seats]
             dealer = request.POST.get("dealer", "")
             deal = dict(proposal.event)
@@ -790,11 +818,12 @@ def game_new(request: HttpRequest, evening_id: int) -> HttpResponse:
         try:
             game = services.game_start(evening=evening, user=request.user, deal=deal)
         except (ValidationError, GamesError) as error:
-            _report(request, error, club)
+            # A quick deal's refusal stands at the evening page's deal button.
+            _report(request, error, club, at="at-record" if quick else "")
         else:
             return redirect("game-page", game_id=game.pk)
-        if request.POST.get("quick") == "1":
-            return redirect("evening-page", evening_id=evening.pk)
+        if quick:
+            return redirect(reverse("evening-page", args=[evening.pk]) + "#deal")
     return render(
         request,
         "games/game_new.html",

@@ -313,10 +313,12 @@ def book_payment(
     *,
     evening: Evening | None = None,
     season: Season | None = None,
+    at: str = "at-payment",
 ) -> bool:
     """Book the payment the posted form names (``payer``, ``payee``, ``amount``) for the
     evening or the season; the outcome, or why it was refused, becomes a message and
-    nothing is written on a refusal. True if it was booked."""
+    nothing is written on a refusal. True if it was booked. The messages carry ``at``
+    (the form's "at-<form>" tag): they are shown next to the payment form."""
     players = {p.pk: p for p in club_selectors.player_list(club=club)}
     form = PaymentForm(request.POST)
     form.is_valid()
@@ -324,13 +326,14 @@ def book_payment(
     payee = players.get(form.cleaned_data.get("payee") or 0)
     amount = form.cleaned_data.get("amount")
     if payer is None or payee is None:
-        messages.error(request, _("Choose who paid and who received the money."))
+        messages.error(request, _("Choose who paid and who received the money."), extra_tags=at)
         return False
     if amount is None or not 0 < amount <= MAX_PAYMENT:
         messages.error(
             request,
             _("The amount must be a whole number from 1 to %(max)s.")
             % {"max": number_format(MAX_PAYMENT, force_grouping=True)},
+            extra_tags=at,
         )
         return False
     try:
@@ -345,7 +348,7 @@ def book_payment(
         )
     except ValidationError as error:
         for message in error.messages:
-            messages.error(request, message)
+            messages.error(request, message, extra_tags=at)
         return False
     messages.success(
         request,
@@ -355,6 +358,7 @@ def book_payment(
             "payee": payee.display_name,
             "amount": money(amount, club),
         },
+        extra_tags=at,
     )
     return True
 
@@ -366,7 +370,7 @@ def season_payment_new(request: HttpRequest, slug: str, season_id: int) -> HttpR
     club = membership_for(request.user, slug, Role.SCORER).club
     season = _season_for(club, season_id)
     book_payment(request, club, season=season)
-    return redirect(reverse("standings-page", args=[club.slug, season.pk]) + "#season-balances")
+    return redirect(reverse("standings-page", args=[club.slug, season.pk]) + "#payment")
 
 
 # --- Payments ----------------------------------------------------------------------------
