@@ -65,7 +65,13 @@ def home(request: HttpRequest) -> HttpResponse:
     clubs = list(selectors.club_list_for_user(user=request.user))
     evenings = open_evenings_of(clubs=clubs)
     return render(
-        request, "clubs/home.html", {"clubs": [(club, evenings[club.pk]) for club in clubs]}
+        request,
+        "clubs/home.html",
+        {
+            "clubs": [(club, evenings[club.pk]) for club in clubs],
+            # The next step where it can be taken: "Neuer Spielabend".
+            "can_open": selectors.clubs_to_open_an_evening_in(user=request.user),
+        },
     )
 
 
@@ -260,6 +266,7 @@ def _club_page(
         "invitations": selectors.invitation_list(club=club, pending_only=True) if is_admin else [],
         "player_form": player_form or PlayerCreateForm(),
         "season_form": season_form,
+        "can_open_evening": club.pk in selectors.clubs_to_open_an_evening_in(user=membership.user),
     }
     failed = any(form is not None and form.is_bound for form in (player_form, season_form))
     # Dates and times on a club's pages are the club's local ones.

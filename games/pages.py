@@ -407,7 +407,27 @@ def evening_new(request: HttpRequest, slug: str) -> HttpResponse:
     seasons = list(club_selectors.season_list(club=club).filter(status=Season.Status.OPEN))
     players = list(club_selectors.player_list(club=club, active=True))
     chosen: list[str] = [""] * 6
+    # The club's last evening: its season is the one chosen first (if still open), and
+    # its table is offered again ("dieselben Plätze wie beim letzten Mal").
+    last = selectors.evening_list(club=club).first()
+    season_chosen = ""
+    last_seats: list[str] = []
+    place = ""
+    if last is not None:
+        if any(s.pk == last.season_id for s in seasons):
+            season_chosen = str(last.season_id)
+        playing = {str(p.pk) for p in players}
+        last_seats = [
+            str(seat.player_id)
+            for seat in selectors.evening_seats(evening=last)
+            if str(seat.player_id) in playing
+        ][:6]
+        if request.GET.get("seats") == "last":
+            chosen = last_seats + [""] * (6 - len(last_seats))
+            place = last.place
     if request.method == "POST":
+        season_chosen = request.POST.get("season", "")
+        place = request.POST.get("place", "")
         chosen = [request.POST.get(f"seat{i}", "") for i in range(1, 7)]
         form = EveningNewForm(request.POST)
         valid = form.is_valid()
@@ -438,8 +458,14 @@ def evening_new(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "seasons": seasons,
+            "season_chosen": season_chosen,
+            "place": place,
             "players": players,
             "seats": [(i, chosen[i - 1]) for i in range(1, 7)],
+            "last": last if len(last_seats) >= 4 else None,
+            "last_names": ", ".join(
+                next(p.display_name for p in players if str(p.pk) == pid) for pid in last_seats
+            ),
         },
     )
 
@@ -936,6 +962,7 @@ def record_strings() -> dict[str, Any]:
         "value_is": _("value %(v)s"),
         "annulled_hint": _("Nobody pays for this game."),
         "new_game": _("New game"),
+        "other_dealer": _("Another dealer, or type in the hands"),
         "redeal": _("Deal again — %(p)s deals"),
         "redeal_hint": _("The deal was taken back. Who deals now?"),
         "to_evening": _("Back to the evening"),

@@ -606,10 +606,19 @@
     }
     return out + afterLinks() + "</div>";
   }
+  // "Neues Spiel" deals at once (the next dealer clockwise), as the evening page's button
+  // does; the deal form, for another dealer or typed hands, is the link beside it.
+  function newGameHtml() {
+    if (cfg.readonly) return "";
+    return '<form method="post" action="' + esc(cfg.new_game_url) + '" class="inline">' +
+      '<input type="hidden" name="csrfmiddlewaretoken" value="' + esc(cfg.csrf) + '"><input type="hidden" name="quick" value="1">' +
+      '<button type="submit" id="new-game">' + esc(T.new_game) + "</button></form>";
+  }
   function afterLinks() {
-    return '<div class="btns" style="margin-top:.5rem"><a class="button" href="' + esc(cfg.new_game_url) + '">' + esc(T.new_game) + "</a>" +
+    return '<div class="btns" style="margin-top:.5rem">' + newGameHtml() +
       '<a class="button secondary" href="' + esc(cfg.evening_url) + '">' + esc(T.to_evening) + "</a>" +
-      '<a class="button secondary" href="' + esc(cfg.replay_url) + '">' + esc(T.replay) + "</a></div>";
+      '<a class="button secondary" href="' + esc(cfg.replay_url) + '">' + esc(T.replay) + "</a></div>" +
+      (cfg.readonly ? "" : '<p class="meta"><a href="' + esc(cfg.new_game_url) + '">' + esc(T.other_dealer) + "</a></p>");
   }
 
   function toolsHtml() {
