@@ -292,7 +292,11 @@ def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any
     ]
     payouts.sort(key=lambda row: -row["amount"])
     contract = result.get("contract")
-    if game.game_kind == GameKind.FUCHSEN:
+    if game.status == Game.Status.ANNULLED:
+        # An annulled game's result keeps no level or contract: name none (it may have
+        # been raised to Re before it was annulled), only that nobody pays.
+        what = _("nobody pays")
+    elif game.game_kind == GameKind.FUCHSEN:
         what = level_names().get(
             result.get("level") or "", pgettext("tally in the replay", "no raise")
         )
@@ -502,7 +506,8 @@ def _evening_page(
     for row in balances:
         row["balance_text"] = signed_money(row["balance"], club)
         row["results_text"] = signed_money(row["results"], club)
-        row["payments_text"] = money(row["payments"], club)
+        # Signed as the balance it adds to: + paid (debt paid off), - received.
+        row["payments_text"] = signed_money(row["payments"], club)
     plans = [
         p for p in ledger_selectors.settlement_plan_list(club=club) if p.evening_id == evening.pk
     ]
@@ -911,6 +916,7 @@ def record_strings() -> dict[str, Any]:
         "st_lead": _("%(p)s leads"),
         "st_raise_or_end": _("The first trick is complete: raise, or collect it"),
         "st_partner": _("Who is the partner?"),
+        "st_hilfer": _("Who is the Hilfer?"),
         "alone": _("alone (Herausspielen)"),
         "called": _("called:"),
         "no_level": pgettext("tally in the replay", "no raise"),
@@ -955,6 +961,7 @@ def record_strings() -> dict[str, Any]:
         "lays_down": _("face down: %(c)s"),
         "partner_q": _("Who holds %(c)s?"),
         "partner_hint": _("The result depends on the partner: name him."),
+        "hilfer_hint": _("The result depends on the Hilfer: name him."),
         "won": _("%(p)s won"),
         "lost": _("%(p)s lost"),
         "won_pl": pgettext("several players", "%(p)s won"),

@@ -7,6 +7,7 @@ on the server: no chart library travels to the phone.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -52,9 +53,8 @@ def line_chart(
     left, right, top, bottom = 34, 8, 10, 20
     low = min(min(v) for v in series.values() if v)
     high = max(max(v) for v in series.values() if v)
-    low, high = min(low, 0), max(high, 0)
-    if high == low:
-        high = low + 1
+    marks = round_ticks(low, high)
+    low, high = marks[0], marks[-1]
     n = max(lengths)
     plot_w, plot_h = width - left - right, height - top - bottom
 
@@ -81,10 +81,7 @@ def line_chart(
                 "end_y": y(values[-1]),
             }
         )
-    ticks = [
-        {"y": y(v), "label": _format_tick(v)}
-        for v in sorted({high, low, round((high + low) / 2, 1)})
-    ]
+    ticks = [{"y": y(v), "label": _format_tick(v)} for v in marks]
     return {
         "width": width,
         "height": height,
@@ -98,6 +95,28 @@ def line_chart(
         "caption_y": str(height - 4),
         "n": n,
     }
+
+
+def round_ticks(low: float, high: float, most: int = 6) -> list[float]:
+    """Round axis marks from at most ``low`` to at least ``high``, 0 among them.
+
+    The step is 1, 2 or 5 times a power of ten, at least 0.1 (the charts show cents
+    and ratings to a tenth), the smallest that needs at most ``most`` marks; the
+    first and last mark bound the axis.
+    """
+    low, high = min(low, 0.0), max(high, 0.0)
+    if high == low:
+        high = low + 1
+    span = high - low
+    raw = span / (most - 1)
+    power = 10.0 ** math.floor(math.log10(raw)) if raw > 0.1 else 0.1
+    for factor in (1, 2, 5, 10, 20):
+        step = factor * power
+        first, last = math.floor(low / step), math.ceil(high / step)
+        if last - first + 1 <= most:
+            break
+    # Whole steps times the step: 0 is a mark, and no float drift (0.30000000000000004).
+    return [round(k * step, 10) for k in range(first, last + 1)]
 
 
 def _format_tick(v: float) -> str:

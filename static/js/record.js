@@ -310,7 +310,7 @@
       case "play":
         return fmt(esc((state.trick || []).length ? T.st_play : T.st_lead), { p: who });
       case "raise_or_end": return esc(T.st_raise_or_end);
-      case "partner": return esc(T.st_partner);
+      case "partner": return esc(cfg.kind === "fuchsen" ? T.st_hilfer : T.st_partner);
     }
     return "";
   }
@@ -553,8 +553,10 @@
   function partnerHtml() {
     var called = calledCard();
     var decl = state.macher || state.declarer;
-    var out = '<div class="panel partner"><h2>' + esc(called ? fmt(T.partner_q, { c: cardName(called) }) : T.st_partner) + "</h2>" +
-      '<p class="meta">' + esc(T.partner_hint) + '</p><div class="btns">';
+    // Fuchsen calls him the Hilfer, Königrufen the partner.
+    var fuchsen = cfg.kind === "fuchsen";
+    var out = '<div class="panel partner"><h2>' + esc(called ? fmt(T.partner_q, { c: cardName(called) }) : fuchsen ? T.st_hilfer : T.st_partner) + "</h2>" +
+      '<p class="meta">' + esc(fuchsen ? T.hilfer_hint : T.partner_hint) + '</p><div class="btns">';
     // Only the players the engine says may hold the called card.
     var candidates = (state.legal && state.legal.partners) || [];
     (state.active || []).forEach(function (p) {

@@ -1,0 +1,83 @@
+"""The pages' words say what happened, in plain German: an annulled game claims no
+level, the payments column is signed as the balance it adds to, Königrufen says
+"Partner" where Fuchsen says "Hilfer"."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+from django.utils import translation
+
+from clubs.models import Club, Player
+from games.models import Evening
+from ledger import services as ledger_services
+from tests.conftest import PersonaClient
+from tests.e2e.tables import open_evening, players_of, record_game
+from tests.games.records import RE_PLAYED_OUT
+
+
+def _annulled_after_re() -> dict[str, object]:
+    events = copy.deepcopy(RE_PLAYED_OUT["events"])
+    upto = next(i for i, e in enumerate(events) if e.get("level") == "re")
+    return {"game": "fuchsen", "events": [*events[: upto + 1], {"type": "annul"}]}
+
+
+def test_an_annulled_game_that_reached_re_claims_no_level(
+    club: Club, scorer: PersonaClient
+) -> None:
+    players = players_of(club)
+    evening = open_evening(club, players)
+    record_game(evening, players, _annulled_after_re())
+    html = scorer.get(f"/evenings/{evening.pk}/").content.decode()
+    line = re.search(r'<li data-game="\d+" data-status="annulled">(.*?)</li>', html, re.S)
+    assert line is not None
+    assert "annulliert" in line.group(1)
+    assert "niemand zahlt" in line.group(1)
+    assert "keine Fahrstufe" not in line.group(1)
+    assert "nicht gefahren" not in line.group(1)
+
+
+def test_the_payments_column_shows_paid_as_plus_and_received_as_minus(
+    evening: Evening, scorer: PersonaClient, players: dict[str, Player]
+) -> None:
+    ledger_services.payment_record(
+        club=evening.club,
+        payer=players["anna"],
+        payee=players["bert"],
+        amount=60,
+        recorded_by=scorer.user,
+        evening=evening,
+    )
+    html = scorer.get(f"/evenings/{evening.pk}/").content.decode()
+    assert "bezahlt (+) / erhalten (−)" in html
+
+    def paid(name: str) -> str:
+        row = re.search(rf'<tr data-player="{players[name].pk}">(.*?)</tr>', html, re.S)
+        assert row is not None
+        return re.findall(r'<td class="num[^"]*">(.*?)</td>', row.group(1))[1]
+
+    assert paid("anna") == "+60 ct"
+    assert paid("bert") == "-60 ct"
+
+
+def test_the_recording_page_asks_for_the_hilfer_in_fuchsen_and_the_partner_in_koenigrufen() -> None:
+    from games.pages import record_strings
+
+    with translation.override("de"):
+        strings = record_strings()
+    assert strings["st_hilfer"] == "Wer ist der Hilfer?"
+    assert strings["st_partner"] == "Wer ist der Partner?"
+    assert "Hilfer" not in strings["partner_hint"]
+    assert "Hilfer" in strings["hilfer_hint"]
+
+
+def test_a_koenigrufen_players_page_counts_games_as_partner_not_as_hilfer(
+    club: Club, scorer: PersonaClient
+) -> None:
+    players = players_of(club, ("Anna", "Bert", "Carl", "Dora"))
+    evening = open_evening(club, players, kind="koenigrufen")
+    url = f"/clubs/{club.slug}/players/{players['anna'].pk}/?season={evening.season_id}"
+    html = scorer.get(url).content.decode()
+    assert "Spiele als Partner" in html
+    assert "Hilfer" not in html
