@@ -167,8 +167,8 @@
 
   // The gist of an engine message in the page's language: which card proves it, whose turn.
   function hint(code, message) {
-    var held = /holds ([EGRS](?:10|[AKOU987]))\b/.exec(message || "");
-    if (held && /^must_/.test(code)) return fmt(T.hint_holds, { c: cardName(held[1]) });
+    var held = /(\S+) holds ([EGRS](?:10|[AKOU987]))\b/.exec(message || "");
+    if (held && /^must_/.test(code)) return fmt(T.hint_holds, { p: name(held[1]), c: cardName(held[2]) });
     var turn = /it is (.+?)'s turn/.exec(withNames(message));
     if (turn && code === "not_your_turn") return fmt(T.hint_turn, { p: turn[1] });
     return "";
@@ -492,7 +492,7 @@
     var turnCodes = (opts.turn || []).filter(function (c) { return c !== "?"; });
     var unknownHand = (opts.turn || []).indexOf("?") >= 0;
     if (unknownHand || turnCodes.length) {
-      out += '<p class="meta">' + esc(T.turn_q) + '</p><div class="choice">' +
+      out += '<p class="meta">' + esc(macher ? fmt(T.turn_q, { p: name(macher) }) : T.turn_q_macher) + '</p><div class="choice">' +
         '<label><input type="radio" name="turn" data-act="turn" value="none"' + (ui.turnChoice === "none" ? " checked" : "") + "> " + esc(T.turn_none) + "</label>";
       if (unknownHand) out += '<label><input type="radio" name="turn" data-act="turn" value="?"' + (ui.turnChoice === "?" ? " checked" : "") + "> " + esc(T.turn_unknown) + "</label>";
       turnCodes.forEach(function (c) {

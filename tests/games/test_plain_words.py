@@ -81,3 +81,25 @@ def test_a_koenigrufen_players_page_counts_games_as_partner_not_as_hilfer(
     html = scorer.get(url).content.decode()
     assert "Spiele als Partner" in html
     assert "Hilfer" not in html
+
+
+def _texts(value: object) -> list[str]:
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _texts(v)]
+    return [value] if isinstance(value, str) else []
+
+
+def test_no_recording_text_says_er_for_whoever_plays() -> None:
+    from games.pages import record_strings
+
+    with translation.override("de"):
+        texts = _texts(record_strings())
+    # ("seine Auszahlung" of the game is fine: it is the game's, not a player's.)
+    he = re.compile(r"\b(er|Er|ihm|Ihm)\b|^Seine?\b")
+    assert [t for t in texts if he.search(t)] == []
+    with translation.override("de"):
+        strings = record_strings()
+    assert strings["turn_q"] % {"p": "Resi"} == "Hat Resi eine Karte gedreht?"
+    assert strings["hint_holds"] % {"p": "Gretl", "c": "Rot-Unter"} == (
+        "Laut Aufzeichnung hat Gretl Rot-Unter."
+    )
