@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
@@ -308,6 +308,16 @@ def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any
         won = result.get("won")
         if won is None:
             outcome = contract_names().get(contract or "", "")
+            losers = [
+                names.get(str(p), str(p))
+                for p, amount in (result.get("payouts") or {}).items()
+                if amount < 0
+            ]
+            if contract == "schurln" and losers:
+                outcome += " · " + (
+                    ngettext("loser: %(p)s", "losers: %(p)s", len(losers))
+                    % {"p": ", ".join(losers)}
+                )
         else:
             if len(declarers) > 1:
                 if won:
@@ -971,6 +981,9 @@ def record_strings() -> dict[str, Any]:
         "annulled_hint": _("Nobody pays for this game."),
         "new_game": _("New game"),
         "other_dealer": _("Another dealer, or type in the hands"),
+        "schurln_loser": _("Loser: %(p)s"),
+        "schurln_losers": _("Losers: %(p)s"),
+        "schurln_count": _("%(p)s with %(n)s aces and tens"),
         "redeal": _("Deal again — %(p)s deals"),
         "redeal_hint": _("The deal was taken back. Who deals now?"),
         "to_evening": _("Back to the evening"),

@@ -600,6 +600,7 @@
       fmt(T.value_is, { v: money(r.value) })
     ].filter(Boolean).join(" · ")) + "</p>";
     if (r.augen) out += "<p>" + esc(fmt(T.augen_final, { d: r.augen.declarers, o: r.augen.opponents })) + "</p>";
+    out += schurlnLosers(r);
     if (r.payouts) {
       out += '<table class="tbl"><tbody>' + (state.players || Object.keys(r.payouts)).map(function (p) {
         var v = r.payouts[p] || 0;
@@ -615,6 +616,18 @@
     return '<form method="post" action="' + esc(cfg.new_game_url) + '" class="inline">' +
       '<input type="hidden" name="csrfmiddlewaretoken" value="' + esc(cfg.csrf) + '"><input type="hidden" name="quick" value="1">' +
       '<button type="submit" id="new-game">' + esc(T.new_game) + "</button></form>";
+  }
+  // Schurln: who pays (the result's payouts), with the count of aces and tens that
+  // made him pay where the game was played out (the engine's view counts them).
+  function schurlnLosers(r) {
+    if (r.contract !== "schurln" || !r.payouts) return "";
+    var losers = Object.keys(r.payouts).filter(function (p) { return r.payouts[p] < 0; });
+    if (!losers.length) return "";
+    var counts = state.aces_tens;
+    var who = losers.map(function (p) {
+      return counts && counts[p] !== undefined ? fmt(T.schurln_count, { p: name(p), n: counts[p] }) : name(p);
+    }).join(", ");
+    return '<p class="schurln-losers">' + esc(fmt(losers.length > 1 ? T.schurln_losers : T.schurln_loser, { p: who })) + "</p>";
   }
   function afterLinks() {
     return '<div class="btns" style="margin-top:.5rem">' + newGameHtml() +

@@ -5,7 +5,9 @@ level, the payments column is signed as the balance it adds to, Königrufen says
 from __future__ import annotations
 
 import copy
+import json
 import re
+from pathlib import Path
 
 from django.utils import translation
 
@@ -103,3 +105,26 @@ def test_no_recording_text_says_er_for_whoever_plays() -> None:
     assert strings["hint_holds"] % {"p": "Gretl", "c": "Rot-Unter"} == (
         "Laut Aufzeichnung hat Gretl Rot-Unter."
     )
+
+
+def test_the_balances_csv_downloaded_from_the_evening_page_has_a_german_header(
+    evening: Evening, scorer: PersonaClient
+) -> None:
+    page = scorer.get(f"/evenings/{evening.pk}/").content.decode()
+    link = re.search(r'href="([^"]*/balances/csv/\?evening=\d+)"', page)
+    assert link is not None
+    csv_text = scorer.get(link.group(1), HTTP_ACCEPT_LANGUAGE="de").content.decode("utf-8-sig")
+    assert csv_text.splitlines()[0] == "Spieler;Ergebnisse (Cent);Zahlungen (Cent);Saldo (Cent)"
+
+
+def test_a_schurln_line_on_the_evening_page_names_who_pays(
+    club: Club, scorer: PersonaClient
+) -> None:
+    golden = Path(__file__).resolve().parents[1] / "engine" / "golden" / "koenigrufen-schurln.json"
+    record = json.loads(golden.read_text())["record"]
+    players = players_of(club, ("Anna", "Bert", "Carl", "Dora"))
+    evening = open_evening(club, players, kind="koenigrufen")
+    game = record_game(evening, players, record)
+    losers = [p.display_name for p in players.values() if game.result["payouts"][str(p.pk)] < 0]
+    html = scorer.get(f"/evenings/{evening.pk}/").content.decode()
+    assert f"Schurln · Verlierer: {', '.join(losers)}" in html
