@@ -753,20 +753,23 @@ def payment_new(request: HttpRequest, evening_id: int) -> HttpResponse:
 def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Upload a JSON file of records (one, a list, or an evening's export) into the evening."""
     evening, _membership = _evening_for(request, evening_id, Role.SCORER)
+    # Its outcome stands beside the import form (at-records), whatever it is.
+    at = "at-records"
+    back = redirect(reverse("evening-page", args=[evening.pk]) + "#records")
     upload = request.FILES.get("records")
     if upload is None or (upload.size or 0) > 2_000_000:
-        messages.error(request, _("Choose a JSON file of at most 2 MB."))
-        return redirect("evening-page", evening_id=evening.pk)
+        messages.error(request, _("Choose a JSON file of at most 2 MB."), extra_tags=at)
+        return back
     from games.apis import check_import_records
 
     try:
         body = json.loads(upload.read().decode("utf-8"))
     except RecursionError:
-        messages.error(request, _("The JSON is nested too deeply."))
-        return redirect("evening-page", evening_id=evening.pk)
+        messages.error(request, _("The JSON is nested too deeply."), extra_tags=at)
+        return back
     except ValueError:  # not UTF-8, or not JSON
-        messages.error(request, _("This file is not JSON."))
-        return redirect("evening-page", evening_id=evening.pk)
+        messages.error(request, _("This file is not JSON."), extra_tags=at)
+        return back
     records = (
         body
         if isinstance(body, list)
@@ -783,11 +786,13 @@ def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
         check_import_records(records)
         outcomes = services.games_import(evening=evening, user=request.user, records=records)
     except (ValidationError, GamesError) as error:
-        _report(request, error)
-        return redirect("evening-page", evening_id=evening.pk)
+        _report(request, error, at=at)
+        return back
     imported = sum(1 for o in outcomes if o.imported)
     messages.success(
-        request, _("%(n)d of %(total)d records imported.") % {"n": imported, "total": len(outcomes)}
+        request,
+        _("%(n)d of %(total)d records imported.") % {"n": imported, "total": len(outcomes)},
+        extra_tags=at,
     )
     for outcome in outcomes:
         if not outcome.imported:
@@ -795,8 +800,9 @@ def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
                 request,
                 _("Record %(i)d rejected: %(why)s")
                 % {"i": outcome.index + 1, "why": outcome.detail or outcome.reason},
+                extra_tags=at,
             )
-    return redirect("evening-page", evening_id=evening.pk)
+    return back
 
 
 # --- A new game ----------------------------------------------------------------------------------
