@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from django.core.files.uploadedfile import SimpleUploadedFile
+
 from clubs.models import Club, Player
 from games.models import Evening
 from ledger.models import Payment
@@ -101,3 +103,17 @@ def test_a_player_added_on_the_club_page_is_announced_at_the_players(
     players = _block(html, '<section id="players"', "</section>")
     assert "Toni spielt jetzt im Verein mit." in players
     assert "Toni" not in _top_messages(html)
+
+
+def test_an_import_that_is_not_json_is_refused_beside_the_import_form(
+    evening: Evening, scorer: PersonaClient
+) -> None:
+    upload = SimpleUploadedFile("records.json", b"not json", content_type="application/json")
+    response = scorer.post(
+        f"/evenings/{evening.pk}/import/", {"records": upload}, format="multipart"
+    )
+    assert response["Location"].endswith("#records")
+    html = scorer.get(response["Location"]).content.decode()
+    records = _block(html, '<section aria-labelledby="h-records"', "</section>")
+    assert "Diese Datei ist kein JSON." in records
+    assert "kein JSON" not in _top_messages(html)
