@@ -8,6 +8,7 @@ import copy
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from django.utils import translation
 
@@ -128,3 +129,34 @@ def test_a_schurln_line_on_the_evening_page_names_who_pays(
     losers = [p.display_name for p in players.values() if game.result["payouts"][str(p.pk)] < 0]
     html = scorer.get(f"/evenings/{evening.pk}/").content.decode()
     assert f"Schurln · Verlierer: {', '.join(losers)}" in html
+
+
+def test_the_season_table_explains_the_rating_without_jargon(
+    club: Club, scorer: PersonaClient, django_capture_on_commit_callbacks: Any
+) -> None:
+    players = players_of(club)
+    evening = open_evening(club, players)
+    with django_capture_on_commit_callbacks(execute=True):  # the table's projection
+        record_game(evening, players, RE_PLAYED_OUT)
+    german = scorer.get(f"/clubs/{club.slug}/table/", follow=True).content.decode()
+    assert "Wertung: die Spielstärke, vorsichtig geschätzt." in german
+    english = scorer.get(
+        f"/clubs/{club.slug}/table/", follow=True, HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "Rating: the playing strength, a cautious estimate." in english
+    assert "openskill" not in german + english
+
+
+def test_the_head_to_head_figures_carry_their_unit(
+    club: Club, scorer: PersonaClient, django_capture_on_commit_callbacks: Any
+) -> None:
+    players = players_of(club)
+    evening = open_evening(club, players)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_game(evening, players, RE_PLAYED_OUT)
+    url = f"/clubs/{club.slug}/players/{players['bert'].pk}/?season={evening.season_id}"
+    html = scorer.get(url).content.decode()
+    section = html[html.index('id="h-h2h"') :]
+    figures = re.findall(r'<td class="num[^"]*">([^<]*)</td>', section[: section.index("</table>")])
+    assert figures
+    assert all(re.fullmatch(r"[+-]?\d+(,\d)? ct", f) for f in figures), figures
