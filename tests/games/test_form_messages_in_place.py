@@ -5,6 +5,7 @@ a post that is done comes back to the form with its message there."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -25,15 +26,17 @@ def _top_messages(html: str) -> str:
     return found.group(1) if found else ""
 
 
+def _pay_oneself(scorer: PersonaClient, evening: Evening, player: int, amount: str) -> Any:
+    """Post the payment form with the same player paying and receiving: refused."""
+    data = {"payer": player, "payee": player, "amount": amount}
+    return scorer.post(f"/evenings/{evening.pk}/payments/new/", data, format="multipart")
+
+
 def test_a_refused_payment_keeps_the_form_open_filled_and_says_why_beside_it(
     evening: Evening, scorer: PersonaClient, players: dict[str, Player]
 ) -> None:
     anna = players["anna"].pk
-    response = scorer.post(
-        f"/evenings/{evening.pk}/payments/new/",
-        {"payer": anna, "payee": anna, "amount": "37"},
-        format="multipart",
-    )
+    response = _pay_oneself(scorer, evening, anna, "37")
     assert response.status_code == 422
     html = response.content.decode()
     form = _block(html, '<div id="payment"', "</details>")
@@ -49,12 +52,7 @@ def test_a_refused_payment_keeps_the_form_open_filled_and_says_why_beside_it(
 def test_a_refused_payment_page_still_refreshes_from_the_evening_address(
     evening: Evening, scorer: PersonaClient, players: dict[str, Player]
 ) -> None:
-    anna = players["anna"].pk
-    html = scorer.post(
-        f"/evenings/{evening.pk}/payments/new/",
-        {"payer": anna, "payee": anna, "amount": "5"},
-        format="multipart",
-    ).content.decode()
+    html = _pay_oneself(scorer, evening, players["anna"].pk, "5").content.decode()
     assert f'hx-get="/evenings/{evening.pk}/"' in html
     assert f'name="next" type="hidden" value="/evenings/{evening.pk}/"' in html
 
