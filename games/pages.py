@@ -1214,9 +1214,13 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         if event.get("silent"):
             parts.append(pgettext("tally in the replay", "Stilles Spiel"))
         if event.get("partner"):
-            parts.append(
-                pgettext("tally in the replay", "partner %(p)s") % {"p": who(event["partner"])}
+            # Fuchsen calls him the Hilfer, Königrufen the partner.
+            partner = (
+                pgettext("tally in the replay", "Hilfer %(p)s")
+                if kind == GameKind.FUCHSEN
+                else pgettext("tally in the replay", "partner %(p)s")
             )
+            parts.append(partner % {"p": who(event["partner"])})
         if event.get("losers"):
             parts.append(
                 pgettext("tally in the replay", "losers: %(p)s")

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils import translation
 
 from clubs.models import Club, Player
-from games.models import Evening
+from games.models import Evening, Game
 from ledger import services as ledger_services
 from tests.conftest import PersonaClient
 from tests.e2e.tables import open_evening, players_of, record_game
@@ -160,3 +160,18 @@ def test_the_head_to_head_figures_carry_their_unit(
     figures = re.findall(r'<td class="num[^"]*">([^<]*)</td>', section[: section.index("</table>")])
     assert figures
     assert all(re.fullmatch(r"[+-]?\d+(,\d)? ct", f) for f in figures), figures
+
+
+def test_a_fuchsen_tally_in_the_replay_names_the_hilfer(
+    dealt_game: Game, scorer: PersonaClient, as_ids: Any
+) -> None:
+    call = {"type": "call", "player": "bert", "card": "E10"}
+    tally = {"type": "tally", "level": "re", "augen": 70, "partner": "carl"}
+    events = as_ids([call, tally])
+    response = scorer.post(
+        f"/api/games/{dealt_game.pk}/events/", {"expected_seq": 1, "events": events}
+    )
+    assert response.status_code == 201, response.json()
+    html = scorer.get(f"/games/{dealt_game.pk}/replay/").content.decode()
+    assert "Hilfer Carl" in html
+    assert "Partner Carl" not in html
