@@ -40,12 +40,13 @@ def id_param(value: object) -> int | None:
     return found
 
 
-def form_messages(request: HttpRequest, form: forms.Form) -> None:
+def form_messages(request: HttpRequest, form: forms.Form, extra_tags: str = "") -> None:
     """A refused form's errors as the page's error messages (for a button whose
-    answer is a redirect to a page that does not show the form)."""
+    answer is a redirect to a page that does not show the form); ``extra_tags``
+    ("at-<form>") puts them next to a form of the page instead."""
     for field_errors in form.errors.values():
         for message in field_errors:
-            messages.error(request, str(message))
+            messages.error(request, str(message), extra_tags=extra_tags)
 
 
 class SignupForm(UserCreationForm):

@@ -7,12 +7,24 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from clubs.models import Club, Invitation, Membership, Player, RuleProfile, Season
+from clubs.models import Club, Invitation, Membership, Player, Role, RuleProfile, Season
 
 
 def club_list_for_user(*, user: Any) -> QuerySet[Club]:
     """The clubs ``user`` is a member of, by name."""
     return Club.objects.filter(memberships__user=user).order_by("name", "id")
+
+
+def clubs_to_open_an_evening_in(*, user: Any) -> set[int]:
+    """The ids of ``user``'s clubs where he may open an evening now: he scores there
+    (or ranks higher) and the club has an open season."""
+    return set(
+        Membership.objects.filter(
+            user=user,
+            role__in=[Role.SCORER, Role.ADMIN, Role.OWNER],
+            club__seasons__status=Season.Status.OPEN,
+        ).values_list("club_id", flat=True)
+    )
 
 
 def membership_list(*, club: Club) -> QuerySet[Membership]:

@@ -66,7 +66,13 @@ def home(request: HttpRequest) -> HttpResponse:
     clubs = list(selectors.club_list_for_user(user=request.user))
     evenings = open_evenings_of(clubs=clubs)
     return render(
-        request, "clubs/home.html", {"clubs": [(club, evenings[club.pk]) for club in clubs]}
+        request,
+        "clubs/home.html",
+        {
+            "clubs": [(club, evenings[club.pk]) for club in clubs],
+            # The next step where it can be taken: "Neuer Spielabend".
+            "can_open": selectors.clubs_to_open_an_evening_in(user=request.user),
+        },
     )
 
 
@@ -277,6 +283,7 @@ def _club_page(
         "invitations": selectors.invitation_list(club=club, pending_only=True) if is_admin else [],
         "player_form": player_form or PlayerCreateForm(),
         "season_form": season_form,
+        "can_open_evening": club.pk in selectors.clubs_to_open_an_evening_in(user=membership.user),
     }
     failed = any(form is not None and form.is_bound for form in (player_form, season_form))
     # Dates and times on a club's pages are the club's local ones.
@@ -340,9 +347,11 @@ def player_create(request: HttpRequest, slug: str) -> HttpResponse:
             _form_errors(form, error)
         else:
             messages.success(
-                request, _("%(name)s is now a player of the club.") % {"name": player.display_name}
+                request,
+                _("%(name)s is now a player of the club.") % {"name": player.display_name},
+                extra_tags="at-players",
             )
-            return redirect("club-page", slug=membership.club.slug)
+            return redirect(reverse("club-page", args=[membership.club.slug]) + "#players")
     return _club_page(request, membership, player_form=form)
 
 
@@ -397,8 +406,12 @@ def season_create(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as error:
             _form_errors(form, error)
         else:
-            messages.success(request, _("The season %(name)s is open.") % {"name": season.name})
-            return redirect("club-page", slug=club.slug)
+            messages.success(
+                request,
+                _("The season %(name)s is open.") % {"name": season.name},
+                extra_tags="at-seasons",
+            )
+            return redirect(reverse("club-page", args=[club.slug]) + "#seasons")
     return _club_page(request, membership, season_form=form)
 
 

@@ -933,8 +933,7 @@ class Koenigrufen(Variant):
 
     def _schurln(self, state: KoenigState) -> Decision:
         """Schurln played out: who took the most aces and tens pays."""
-        counts = [(cards & ACES_TENS).bit_count() for cards in state.won_cards]
-        counts[state.tricks[-1][2]] += 1
+        counts = aces_and_tens(state)
         top = max(counts)
         return self._schurln_paid(state, [q for q in range(4) if counts[q] == top], "played_out")
 
@@ -1087,3 +1086,12 @@ class Koenigrufen(Variant):
                     f"and played {CODES[card]}",
                 )
         return None
+
+
+def aces_and_tens(state: KoenigState) -> list[int]:
+    """Schurln's count per active player (by index): the aces and tens in the tricks
+    he won, and one more for the winner of the last trick taken so far."""
+    counts = [(cards & ACES_TENS).bit_count() for cards in state.won_cards]
+    if state.tricks:
+        counts[state.tricks[-1][2]] += 1
+    return counts

@@ -23,7 +23,7 @@ from engine.core import (
     evolve,
 )
 from engine.fuchsen import FuchsenState, augen_of
-from engine.koenigrufen import CONTRACTS, WITH_CALLED, KoenigState
+from engine.koenigrufen import CONTRACTS, WITH_CALLED, KoenigState, aces_and_tens
 from engine.replay import RecordError, apply, fold, prepare, replay
 from engine.result import EngineError, Result
 from engine.rules import FUCHSEN_LEVELS
@@ -124,6 +124,8 @@ class TableView:
     trick: tuple[tuple[str, str], ...] = ()
     tricks: tuple[TrickView, ...] = ()
     augen: Mapping[str, int] | None = None
+    # Schurln played out: each player's count of aces and tens, which decided it.
+    aces_tens: Mapping[str, int] | None = None
     legal: Legal = field(default_factory=Legal)
     events_effective: int = 0
     # What a ``tally`` appended now may say (``tally_options``), or None when none may.
@@ -149,6 +151,7 @@ class TableView:
             "trick": [list(c) for c in self.trick],
             "tricks": [t.to_dict() for t in self.tricks],
             "augen": dict(self.augen) if self.augen is not None else None,
+            "aces_tens": dict(self.aces_tens) if self.aces_tens is not None else None,
             "legal": self.legal.to_dict(),
             "events_effective": self.events_effective,
             "tally": _plain(self.tally),
@@ -670,6 +673,13 @@ def _describe(
             base["to_act"] = name[holder] if holder >= 0 else None
     if isinstance(state, KoenigState) and state.declarer >= 0:
         base["declarer"] = name[state.declarer]
+    if (
+        isinstance(state, KoenigState)
+        and state.contract == "schurln"
+        and result.status == "finished"
+        and result.reason == "played_out"
+    ):
+        base["aces_tens"] = dict(zip(name, aces_and_tens(state), strict=True))
     if result.status in ("finished", "annulled", "invalid"):
         base["to_act"] = None
     return TableView(**base)

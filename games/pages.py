@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
 from clubs.forms import form_messages, id_param
-from clubs.models import Club, GameKind, Role, Season, role_at_least
+from clubs.models import Club, GameKind, Membership, Role, Season, role_at_least
 from clubs.permissions import membership_for
 from engine.view import table_view
 from games import selectors, services
@@ -63,11 +63,12 @@ from ledger.presenters import evening_ledger
 # --- Access --------------------------------------------------------------------------------------
 
 
-def _report(request: HttpRequest, error: Exception, club: Club | None = None) -> None:
+def _report(request: HttpRequest, error: Exception, club: Club | None = None, at: str = "") -> None:
     """Put a service's refusal on the page as a message, in plain words.
 
     An engine refusal reads as its heading and the engine's sentence in the page's
-    language, with the names of ``club``'s players for their ids.
+    language, with the names of ``club``'s players for their ids. ``at`` (an
+    "at-<form>" tag) shows it next to that form instead of at the top.
     """
     if isinstance(error, EngineRejected):
         code = str(error.error.get("code", ""))
@@ -78,12 +79,16 @@ def _report(request: HttpRequest, error: Exception, club: Club | None = None) ->
             face=club.card_face if club is not None else None,
         )
         # An unknown sentence comes with its heading already.
-        messages.error(request, sentence if sentence.startswith(title) else f"{title}: {sentence}")
+        messages.error(
+            request,
+            sentence if sentence.startswith(title) else f"{title}: {sentence}",
+            extra_tags=at,
+        )
     elif isinstance(error, GamesError):
-        messages.error(request, error.message)
+        messages.error(request, error.message, extra_tags=at)
     elif isinstance(error, ValidationError):
         for message in error.messages:
-            messages.error(request, message)
+            messages.error(request, message, extra_tags=at)
 
 
 # --- Club book -----------------------------------------------------------------------------------
@@ -165,7 +170,27 @@ def evening_new(request: HttpRequest, slug: str) -> HttpResponse:
     seasons = list(club_selectors.season_list(club=club).filter(status=Season.Status.OPEN))
     players = list(club_selectors.player_list(club=club, active=True))
     chosen: list[str] = [""] * 6
+    # The club's last evening: its season is the one chosen first (if still open), and
+    # its table is offered again ("dieselben Plätze wie beim letzten Mal").
+    last = selectors.evening_list(club=club).first()
+    season_chosen = ""
+    last_seats: list[str] = []
+    place = ""
+    if last is not None:
+        if any(s.pk == last.season_id for s in seasons):
+            season_chosen = str(last.season_id)
+        playing = {str(p.pk) for p in players}
+        last_seats = [
+            str(seat.player_id)
+            for seat in selectors.evening_seats(evening=last)
+            if str(seat.player_id) in playing
+        ][:6]
+        if request.GET.get("seats") == "last":
+            chosen = last_seats + [""] * (6 - len(last_seats))
+            place = last.place
     if request.method == "POST":
+        season_chosen = request.POST.get("season", "")
+        place = request.POST.get("place", "")
         chosen = [request.POST.get(f"seat{i}", "") for i in range(1, 7)]
         form = EveningNewForm(request.POST)
         valid = form.is_valid()
@@ -196,8 +221,14 @@ def evening_new(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "seasons": seasons,
+            "season_chosen": season_chosen,
+            "place": place,
             "players": players,
             "seats": [(i, chosen[i - 1]) for i in range(1, 7)],
+            "last": last if len(last_seats) >= 4 else None,
+            "last_names": ", ".join(
+                next(p.display_name for p in players if str(p.pk) == pid) for pid in last_seats
+            ),
         },
     )
 
@@ -209,6 +240,20 @@ def evening_new(request: HttpRequest, slug: str) -> HttpResponse:
 def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The evening: the table, the games and their results, balances, settlement."""
     evening, membership = evening_for(request, evening_id)
+    return evening_page_render(request, evening, membership)
+
+
+def evening_page_render(
+    request: HttpRequest,
+    evening: Evening,
+    membership: Membership,
+    *,
+    refused: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The evening page; ``refused`` names the form ("payment", "seats") whose post was
+    refused: it is drawn open with the posted values and its messages, answered
+    ``status``."""
     club = evening.club
     names = player_names(club)
     seats = selectors.evening_seats(evening=evening)
@@ -251,8 +296,12 @@ def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
             for p in club_selectors.player_list(club=club, active=True)
             if p.pk not in {seat.player_id for seat in seats}
         ],
+        "refused": refused,
+        "posted": request.POST if refused else {},
+        # The page's own address, also when a refused post draws it.
+        "page_url": reverse("evening-page", args=[evening.pk]),
     }
-    return render(request, "games/evening.html", context)
+    return render(request, "games/evening.html", context, status=status)
 
 
 def _evening_done(
@@ -321,7 +370,7 @@ def evening_delete(request: HttpRequest, evening_id: int) -> HttpResponse:
 @require_POST
 def seat_add(request: HttpRequest, evening_id: int) -> HttpResponse:
     """A player sits down between games, at the chosen place (the others move on)."""
-    evening, _membership = evening_for(request, evening_id, Role.SCORER)
+    evening, membership = evening_for(request, evening_id, Role.SCORER)
     form = SeatAddForm(request.POST)
     player = (
         club_selectors.player_list(club=evening.club).filter(pk=form.cleaned_data["player"]).first()
@@ -329,17 +378,19 @@ def seat_add(request: HttpRequest, evening_id: int) -> HttpResponse:
         else None
     )
     if not form.is_valid():
-        form_messages(request, form)
+        form_messages(request, form, extra_tags="at-seats")
     elif player is None:
-        messages.error(request, _("Choose a player."))
+        messages.error(request, _("Choose a player."), extra_tags="at-seats")
     else:
         try:
             services.evening_seat_add(
                 evening=evening, player=player, position=form.cleaned_data["position"]
             )
         except (ValidationError, GamesError) as error:
-            _report(request, error)
-    return redirect(reverse("evening-page", args=[evening.pk]) + "#seats")
+            _report(request, error, at="at-seats")
+        else:
+            return redirect(reverse("evening-page", args=[evening.pk]) + "#seats")
+    return evening_page_render(request, evening, membership, refused="seats", status=422)
 
 
 @login_required
@@ -353,7 +404,7 @@ def seat_leave(request: HttpRequest, evening_id: int, player_id: int) -> HttpRes
     try:
         services.evening_seat_remove(evening=evening, player=player)
     except (ValidationError, GamesError) as error:
-        _report(request, error)
+        _report(request, error, at="at-seats")
     return redirect(reverse("evening-page", args=[evening.pk]) + "#seats")
 
 
@@ -362,18 +413,21 @@ def seat_leave(request: HttpRequest, evening_id: int, player_id: int) -> HttpRes
 def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Upload a JSON file of records (one, a list, or an evening's export) into the evening."""
     evening, _membership = evening_for(request, evening_id, Role.SCORER)
+    # Its outcome stands beside the import form (at-records), whatever it is.
+    at = "at-records"
+    back = redirect(reverse("evening-page", args=[evening.pk]) + "#records")
     upload = request.FILES.get("records")
     if upload is None or (upload.size or 0) > 2_000_000:
-        messages.error(request, _("Choose a JSON file of at most 2 MB."))
-        return redirect("evening-page", evening_id=evening.pk)
+        messages.error(request, _("Choose a JSON file of at most 2 MB."), extra_tags=at)
+        return back
     try:
         body = json.loads(upload.read().decode("utf-8"))
     except RecursionError:
-        messages.error(request, _("The JSON is nested too deeply."))
-        return redirect("evening-page", evening_id=evening.pk)
+        messages.error(request, _("The JSON is nested too deeply."), extra_tags=at)
+        return back
     except ValueError:  # not UTF-8, or not JSON
-        messages.error(request, _("This file is not JSON."))
-        return redirect("evening-page", evening_id=evening.pk)
+        messages.error(request, _("This file is not JSON."), extra_tags=at)
+        return back
     records = (
         body
         if isinstance(body, list)
@@ -390,11 +444,13 @@ def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
         check_import_records(records)
         outcomes = services.games_import(evening=evening, user=request.user, records=records)
     except (ValidationError, GamesError) as error:
-        _report(request, error)
-        return redirect("evening-page", evening_id=evening.pk)
+        _report(request, error, at=at)
+        return back
     imported = sum(1 for o in outcomes if o.imported)
     messages.success(
-        request, _("%(n)d of %(total)d records imported.") % {"n": imported, "total": len(outcomes)}
+        request,
+        _("%(n)d of %(total)d records imported.") % {"n": imported, "total": len(outcomes)},
+        extra_tags=at,
     )
     for outcome in outcomes:
         if not outcome.imported:
@@ -402,8 +458,9 @@ def evening_import(request: HttpRequest, evening_id: int) -> HttpResponse:
                 request,
                 _("Record %(i)d rejected: %(why)s")
                 % {"i": outcome.index + 1, "why": outcome.detail or outcome.reason},
+                extra_tags=at,
             )
-    return redirect("evening-page", evening_id=evening.pk)
+    return back
 
 
 # --- A new game ----------------------------------------------------------------------------------
@@ -424,9 +481,10 @@ def game_new(request: HttpRequest, evening_id: int) -> HttpResponse:
     rules = safe_rules(evening.game_kind, selectors.evening_house_rules(evening=evening))
     six = evening.game_kind == GameKind.FUCHSEN and len(seats) == 6
     named_sit_out = six and rules.get("sit_out") == "named"
+    quick = request.POST.get("quick") == "1"
     if request.method == "POST" and proposal.event is not None:
         deal: dict[str, Any] | None = None
-        if request.POST.get("quick") != "1":
+        if not quick:
             seated = [str(seat.player_id) for seat in seats]
             dealer = request.POST.get("dealer", "")
             deal = dict(proposal.event)
@@ -446,11 +504,12 @@ def game_new(request: HttpRequest, evening_id: int) -> HttpResponse:
         try:
             game = services.game_start(evening=evening, user=request.user, deal=deal)
         except (ValidationError, GamesError) as error:
-            _report(request, error, club)
+            # A quick deal's refusal stands at the evening page's deal button.
+            _report(request, error, club, at="at-record" if quick else "")
         else:
             return redirect("game-page", game_id=game.pk)
-        if request.POST.get("quick") == "1":
-            return redirect("evening-page", evening_id=evening.pk)
+        if quick:
+            return redirect(reverse("evening-page", args=[evening.pk]) + "#deal")
     return render(
         request,
         "games/game_new.html",
@@ -512,6 +571,7 @@ def record_strings() -> dict[str, Any]:
         "st_lead": _("%(p)s leads"),
         "st_raise_or_end": _("The first trick is complete: raise, or collect it"),
         "st_partner": _("Who is the partner?"),
+        "st_hilfer": _("Who is the Hilfer?"),
         "alone": _("alone (Herausspielen)"),
         "called": _("called:"),
         "no_level": pgettext("tally in the replay", "no raise"),
@@ -531,7 +591,8 @@ def record_strings() -> dict[str, Any]:
         "call_partner": _("Call a partner"),
         "call_alone": _("Play alone"),
         "pick_called": _("Tap the called card:"),
-        "turn_q": _("Did he turn a card?"),
+        "turn_q": _("Did %(p)s turn a card?"),
+        "turn_q_macher": _("Did the Macher turn a card?"),
         "turn_none": _("No"),
         "turn_unknown": _("Yes, card unknown"),
         "turned_short": _("turned a card"),
@@ -556,6 +617,7 @@ def record_strings() -> dict[str, Any]:
         "lays_down": _("face down: %(c)s"),
         "partner_q": _("Who holds %(c)s?"),
         "partner_hint": _("The result depends on the partner: name him."),
+        "hilfer_hint": _("The result depends on the Hilfer: name him."),
         "won": _("%(p)s won"),
         "lost": _("%(p)s lost"),
         "won_pl": pgettext("several players", "%(p)s won"),
@@ -563,6 +625,10 @@ def record_strings() -> dict[str, Any]:
         "value_is": _("value %(v)s"),
         "annulled_hint": _("Nobody pays for this game."),
         "new_game": _("New game"),
+        "other_dealer": _("Another dealer, or type in the hands"),
+        "schurln_loser": _("Loser: %(p)s"),
+        "schurln_losers": _("Losers: %(p)s"),
+        "schurln_count": _("%(p)s with %(n)s aces and tens"),
         "redeal": _("Deal again — %(p)s deals"),
         "redeal_hint": _("The deal was taken back. Who deals now?"),
         "to_evening": _("Back to the evening"),
@@ -603,7 +669,7 @@ def record_strings() -> dict[str, Any]:
         "annul_do": _("Annul the game"),
         "tricks_title": _("Tricks"),
         "concerns": _("Entry:"),
-        "hint_holds": _("The record shows he holds %(c)s."),
+        "hint_holds": _("The record shows %(p)s holds %(c)s."),
         "hint_turn": _("It is %(p)s's turn."),
         "retry": _("Send again"),
         "err_stale": _("Someone else recorded in the meantime: the table has been reloaded."),
@@ -785,9 +851,13 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         if event.get("silent"):
             parts.append(pgettext("tally in the replay", "Stilles Spiel"))
         if event.get("partner"):
-            parts.append(
-                pgettext("tally in the replay", "partner %(p)s") % {"p": who(event["partner"])}
+            # Fuchsen calls him the Hilfer, Königrufen the partner.
+            partner = (
+                pgettext("tally in the replay", "Hilfer %(p)s")
+                if kind == GameKind.FUCHSEN
+                else pgettext("tally in the replay", "partner %(p)s")
             )
+            parts.append(partner % {"p": who(event["partner"])})
         if event.get("losers"):
             parts.append(
                 pgettext("tally in the replay", "losers: %(p)s")

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from clubs.models import Club, GameKind
 from engine.rules import FUCHSEN_LEVELS, effective_rules
@@ -82,7 +82,11 @@ def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any
     ]
     payouts.sort(key=lambda row: -row["amount"])
     contract = result.get("contract")
-    if game.game_kind == GameKind.FUCHSEN:
+    if game.status == Game.Status.ANNULLED:
+        # An annulled game's result keeps no level or contract: name none (it may have
+        # been raised to Re before it was annulled), only that nobody pays.
+        what = _("nobody pays")
+    elif game.game_kind == GameKind.FUCHSEN:
         what = level_names().get(
             result.get("level") or "", pgettext("tally in the replay", "no raise")
         )
@@ -94,6 +98,16 @@ def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any
         won = result.get("won")
         if won is None:
             outcome = contract_names().get(contract or "", "")
+            losers = [
+                names.get(str(p), str(p))
+                for p, amount in (result.get("payouts") or {}).items()
+                if amount < 0
+            ]
+            if contract == "schurln" and losers:
+                outcome += " · " + (
+                    ngettext("loser: %(p)s", "losers: %(p)s", len(losers))
+                    % {"p": ", ".join(losers)}
+                )
         else:
             if len(declarers) > 1:
                 if won:

@@ -7,6 +7,7 @@ on the server: no chart library travels to the phone.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ from clubs.models import Club, GameKind, Membership, Role, Season, role_at_least
 from clubs.permissions import membership_for
 from games.access import evening_for
 from games.models import Evening, Game
+from games.pages import evening_page_render
 from games.presenters import game_summary
 from games.vocabulary import money, signed_money
 from ledger import selectors, services
@@ -55,9 +57,8 @@ def line_chart(
     left, right, top, bottom = 34, 8, 10, 20
     low = min(min(v) for v in series.values() if v)
     high = max(max(v) for v in series.values() if v)
-    low, high = min(low, 0), max(high, 0)
-    if high == low:
-        high = low + 1
+    marks = round_ticks(low, high)
+    low, high = marks[0], marks[-1]
     n = max(lengths)
     plot_w, plot_h = width - left - right, height - top - bottom
 
@@ -84,10 +85,7 @@ def line_chart(
                 "end_y": y(values[-1]),
             }
         )
-    ticks = [
-        {"y": y(v), "label": _format_tick(v)}
-        for v in sorted({high, low, round((high + low) / 2, 1)})
-    ]
+    ticks = [{"y": y(v), "label": _format_tick(v)} for v in marks]
     return {
         "width": width,
         "height": height,
@@ -101,6 +99,28 @@ def line_chart(
         "caption_y": str(height - 4),
         "n": n,
     }
+
+
+def round_ticks(low: float, high: float, most: int = 6) -> list[float]:
+    """Round axis marks from at most ``low`` to at least ``high``, 0 among them.
+
+    The step is 1, 2 or 5 times a power of ten, at least 0.1 (the charts show cents
+    and ratings to a tenth), the smallest that needs at most ``most`` marks; the
+    first and last mark bound the axis.
+    """
+    low, high = min(low, 0.0), max(high, 0.0)
+    if high == low:
+        high = low + 1
+    span = high - low
+    raw = span / (most - 1)
+    power = 10.0 ** math.floor(math.log10(raw)) if raw > 0.1 else 0.1
+    for factor in (1, 2, 5, 10, 20):
+        step = factor * power
+        first, last = math.floor(low / step), math.ceil(high / step)
+        if last - first + 1 <= most:
+            break
+    # Whole steps times the step: 0 is a mark, and no float drift (0.30000000000000004).
+    return [round(k * step, 10) for k in range(first, last + 1)]
 
 
 def _format_tick(v: float) -> str:
@@ -316,10 +336,12 @@ def book_payment(
     *,
     evening: Evening | None = None,
     season: Season | None = None,
+    at: str = "at-payment",
 ) -> bool:
     """Book the payment the posted form names (``payer``, ``payee``, ``amount``) for the
     evening or the season; the outcome, or why it was refused, becomes a message and
-    nothing is written on a refusal. True if it was booked."""
+    nothing is written on a refusal. True if it was booked. The messages carry ``at``
+    (the form's "at-<form>" tag): they are shown next to the payment form."""
     players = {p.pk: p for p in club_selectors.player_list(club=club)}
     form = PaymentForm(request.POST)
     form.is_valid()
@@ -327,13 +349,14 @@ def book_payment(
     payee = players.get(form.cleaned_data.get("payee") or 0)
     amount = form.cleaned_data.get("amount")
     if payer is None or payee is None:
-        messages.error(request, _("Choose who paid and who received the money."))
+        messages.error(request, _("Choose who paid and who received the money."), extra_tags=at)
         return False
     if amount is None or not 0 < amount <= MAX_PAYMENT:
         messages.error(
             request,
             _("The amount must be a whole number from 1 to %(max)s.")
             % {"max": number_format(MAX_PAYMENT, force_grouping=True)},
+            extra_tags=at,
         )
         return False
     try:
@@ -348,7 +371,7 @@ def book_payment(
         )
     except ValidationError as error:
         for message in error.messages:
-            messages.error(request, message)
+            messages.error(request, message, extra_tags=at)
         return False
     messages.success(
         request,
@@ -358,6 +381,7 @@ def book_payment(
             "payee": payee.display_name,
             "amount": money(amount, club),
         },
+        extra_tags=at,
     )
     return True
 
@@ -369,7 +393,7 @@ def season_payment_new(request: HttpRequest, slug: str, season_id: int) -> HttpR
     club = membership_for(request.user, slug, Role.SCORER).club
     season = _season_for(club, season_id)
     book_payment(request, club, season=season)
-    return redirect(reverse("standings-page", args=[club.slug, season.pk]) + "#season-balances")
+    return redirect(reverse("standings-page", args=[club.slug, season.pk]) + "#payment")
 
 
 # --- Payments ----------------------------------------------------------------------------
@@ -418,7 +442,7 @@ def evening_settle(request: HttpRequest, evening_id: int) -> HttpResponse:
         services.settlement_plan_create(club=evening.club, created_by=request.user, evening=evening)
     except ValidationError as error:
         for message in error.messages:
-            messages.error(request, message)
+            messages.error(request, message, extra_tags="at-settlement")
     return redirect(reverse("evening-page", args=[evening.pk]) + "#settlement")
 
 
@@ -444,9 +468,11 @@ def evening_transfer_paid(request: HttpRequest, evening_id: int, transfer_id: in
 @require_POST
 def evening_payment_new(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Book money one player handed another at the table, for this evening."""
-    evening, _membership = evening_for(request, evening_id, Role.SCORER)
-    book_payment(request, evening.club, evening=evening)
-    return redirect(reverse("evening-page", args=[evening.pk]) + "#balances")
+    evening, membership = evening_for(request, evening_id, Role.SCORER)
+    if book_payment(request, evening.club, evening=evening, at="at-payment"):
+        return redirect(reverse("evening-page", args=[evening.pk]) + "#payment")
+    # Refused: the form comes back open, filled and with the reason next to it.
+    return evening_page_render(request, evening, membership, refused="payment", status=422)
 
 
 # --- The season's settlement ---------------------------------------------------------------

@@ -76,7 +76,8 @@ def evening_ledger(evening: Evening) -> dict[str, Any]:
     for row in balances:
         row["balance_text"] = signed_money(row["balance"], club)
         row["results_text"] = signed_money(row["results"], club)
-        row["payments_text"] = money(row["payments"], club)
+        # Signed as the balance it adds to: + paid (debt paid off), - received.
+        row["payments_text"] = signed_money(row["payments"], club)
     plans = [p for p in selectors.settlement_plan_list(club=club) if p.evening_id == evening.pk]
     plan = plans[0] if plans else None
     transfers = []

@@ -167,8 +167,8 @@
 
   // The gist of an engine message in the page's language: which card proves it, whose turn.
   function hint(code, message) {
-    var held = /holds ([EGRS](?:10|[AKOU987]))\b/.exec(message || "");
-    if (held && /^must_/.test(code)) return fmt(T.hint_holds, { c: cardName(held[1]) });
+    var held = /(\S+) holds ([EGRS](?:10|[AKOU987]))\b/.exec(message || "");
+    if (held && /^must_/.test(code)) return fmt(T.hint_holds, { p: name(held[1]), c: cardName(held[2]) });
     var turn = /it is (.+?)'s turn/.exec(withNames(message));
     if (turn && code === "not_your_turn") return fmt(T.hint_turn, { p: turn[1] });
     return "";
@@ -310,7 +310,7 @@
       case "play":
         return fmt(esc((state.trick || []).length ? T.st_play : T.st_lead), { p: who });
       case "raise_or_end": return esc(T.st_raise_or_end);
-      case "partner": return esc(T.st_partner);
+      case "partner": return esc(cfg.kind === "fuchsen" ? T.st_hilfer : T.st_partner);
     }
     return "";
   }
@@ -492,7 +492,7 @@
     var turnCodes = (opts.turn || []).filter(function (c) { return c !== "?"; });
     var unknownHand = (opts.turn || []).indexOf("?") >= 0;
     if (unknownHand || turnCodes.length) {
-      out += '<p class="meta">' + esc(T.turn_q) + '</p><div class="choice">' +
+      out += '<p class="meta">' + esc(macher ? fmt(T.turn_q, { p: name(macher) }) : T.turn_q_macher) + '</p><div class="choice">' +
         '<label><input type="radio" name="turn" data-act="turn" value="none"' + (ui.turnChoice === "none" ? " checked" : "") + "> " + esc(T.turn_none) + "</label>";
       if (unknownHand) out += '<label><input type="radio" name="turn" data-act="turn" value="?"' + (ui.turnChoice === "?" ? " checked" : "") + "> " + esc(T.turn_unknown) + "</label>";
       turnCodes.forEach(function (c) {
@@ -553,8 +553,10 @@
   function partnerHtml() {
     var called = calledCard();
     var decl = state.macher || state.declarer;
-    var out = '<div class="panel partner"><h2>' + esc(called ? fmt(T.partner_q, { c: cardName(called) }) : T.st_partner) + "</h2>" +
-      '<p class="meta">' + esc(T.partner_hint) + '</p><div class="btns">';
+    // Fuchsen calls him the Hilfer, Königrufen the partner.
+    var fuchsen = cfg.kind === "fuchsen";
+    var out = '<div class="panel partner"><h2>' + esc(called ? fmt(T.partner_q, { c: cardName(called) }) : fuchsen ? T.st_hilfer : T.st_partner) + "</h2>" +
+      '<p class="meta">' + esc(fuchsen ? T.hilfer_hint : T.partner_hint) + '</p><div class="btns">';
     // Only the players the engine says may hold the called card.
     var candidates = (state.legal && state.legal.partners) || [];
     (state.active || []).forEach(function (p) {
@@ -598,6 +600,7 @@
       fmt(T.value_is, { v: money(r.value) })
     ].filter(Boolean).join(" · ")) + "</p>";
     if (r.augen) out += "<p>" + esc(fmt(T.augen_final, { d: r.augen.declarers, o: r.augen.opponents })) + "</p>";
+    out += schurlnLosers(r);
     if (r.payouts) {
       out += '<table class="tbl"><tbody>' + (state.players || Object.keys(r.payouts)).map(function (p) {
         var v = r.payouts[p] || 0;
@@ -606,10 +609,31 @@
     }
     return out + afterLinks() + "</div>";
   }
+  // "Neues Spiel" deals at once (the next dealer clockwise), as the evening page's button
+  // does; the deal form, for another dealer or typed hands, is the link beside it.
+  function newGameHtml() {
+    if (cfg.readonly) return "";
+    return '<form method="post" action="' + esc(cfg.new_game_url) + '" class="inline">' +
+      '<input type="hidden" name="csrfmiddlewaretoken" value="' + esc(cfg.csrf) + '"><input type="hidden" name="quick" value="1">' +
+      '<button type="submit" id="new-game">' + esc(T.new_game) + "</button></form>";
+  }
+  // Schurln: who pays (the result's payouts), with the count of aces and tens that
+  // made him pay where the game was played out (the engine's view counts them).
+  function schurlnLosers(r) {
+    if (r.contract !== "schurln" || !r.payouts) return "";
+    var losers = Object.keys(r.payouts).filter(function (p) { return r.payouts[p] < 0; });
+    if (!losers.length) return "";
+    var counts = state.aces_tens;
+    var who = losers.map(function (p) {
+      return counts && counts[p] !== undefined ? fmt(T.schurln_count, { p: name(p), n: counts[p] }) : name(p);
+    }).join(", ");
+    return '<p class="schurln-losers">' + esc(fmt(losers.length > 1 ? T.schurln_losers : T.schurln_loser, { p: who })) + "</p>";
+  }
   function afterLinks() {
-    return '<div class="btns" style="margin-top:.5rem"><a class="button" href="' + esc(cfg.new_game_url) + '">' + esc(T.new_game) + "</a>" +
+    return '<div class="btns" style="margin-top:.5rem">' + newGameHtml() +
       '<a class="button secondary" href="' + esc(cfg.evening_url) + '">' + esc(T.to_evening) + "</a>" +
-      '<a class="button secondary" href="' + esc(cfg.replay_url) + '">' + esc(T.replay) + "</a></div>";
+      '<a class="button secondary" href="' + esc(cfg.replay_url) + '">' + esc(T.replay) + "</a></div>" +
+      (cfg.readonly ? "" : '<p class="meta"><a href="' + esc(cfg.new_game_url) + '">' + esc(T.other_dealer) + "</a></p>");
   }
 
   function toolsHtml() {

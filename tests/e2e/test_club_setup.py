@@ -33,13 +33,13 @@ def test_a_new_club_opens_a_season_adds_players_and_seats_them(
     page.fill("#id_start", "2027-01-06")
     page.click("#season-form button[type=submit]")
     page.wait_for_load_state()
-    assert "Die Saison Fuchsen 2027 ist eröffnet." in page.inner_text(".messages")
+    assert "Die Saison Fuchsen 2027 ist eröffnet." in page.inner_text("#seasons .form-message")
 
     for name in ("Anna", "Bert", "Carl", "Dora"):
         page.fill("#id_display_name", name)
         page.click("#player-form button[type=submit]")
         page.wait_for_load_state()
-        assert f"{name} spielt jetzt im Verein mit." in page.inner_text(".messages")
+        assert f"{name} spielt jetzt im Verein mit." in page.inner_text("#players .form-message")
     # A name twice is refused at the field, and the page says why.
     page.fill("#id_display_name", "anna")
     page.click("#player-form button[type=submit]")

@@ -151,7 +151,7 @@ def test_a_scorer_books_a_payment_and_settles_the_season_on_a_phone(
     page.fill("#amount", "15")
     page.click("#payment-form button[type=submit]")
     page.wait_for_load_state()
-    assert "Zahlung gebucht: Anna hat Bert 15" in page.inner_text(".messages")
+    assert "Zahlung gebucht: Anna hat Bert 15" in page.inner_text("#payment .form-message")
     paid = page.inner_text(f"#balances tr[data-player='{book['players']['anna'].pk}']")
     assert "15" in paid
     assert no_horizontal_scroll(page)
