@@ -37,14 +37,21 @@ def membership_for(user: Any, slug: str, min_role: str = Role.MEMBER) -> Members
     membership = (
         Membership.objects.select_related("club").filter(club__slug=slug, user=user).first()
     )
-    if membership is None:
+    require_role(membership.role if membership else None, min_role)
+    assert membership is not None  # require_role raised otherwise
+    return membership
+
+
+def require_role(role: str | None, min_role: str) -> None:
+    """Raise ``Http404`` for a non-member (``role`` None), ``PermissionDenied`` for a
+    role ranking below ``min_role``."""
+    if role is None:
         raise Http404
-    if not role_at_least(membership.role, min_role):
+    if not role_at_least(role, min_role):
         raise PermissionDenied(
             _("This needs the role %(role)s or higher in this club.")
             % {"role": Role(min_role).label}
         )
-    return membership
 
 
 def club_for_member(user: Any, slug: str, min_role: str = Role.MEMBER) -> Club:

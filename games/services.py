@@ -46,6 +46,7 @@ from games.events import CURRENT_SCHEMA_VERSION, renamed_events, split_event
 from games.models import Evening, EveningSeat, Game, IdempotencyRecord
 from ledger.models import LedgerEntry, Payment, SettlementPlan
 from ledger.services import ledger_sync_game
+from live.services import evening_changed
 
 logger = logging.getLogger(__name__)
 
@@ -168,25 +169,29 @@ def _lock_evening(evening: Evening) -> Evening:
 
 
 @transaction.atomic
-def evening_close(*, evening: Evening) -> Evening:
-    """Close an evening: no more games, seats or events. Games left in progress stay so."""
+def evening_close(*, evening: Evening, user: Any | None = None) -> Evening:
+    """Close an evening: no more games, seats or events. Games left in progress stay so.
+
+    ``user`` (who closed it) goes on the evening's change log."""
     # Conditional update: of two concurrent closes exactly one changes the row.
     changed = Evening.objects.filter(pk=evening.pk, status=Evening.Status.OPEN).update(
         status=Evening.Status.CLOSED, closed_at=timezone.now()
     )
     if changed != 1:
         raise EveningClosed(_("This evening is already closed."))
+    evening_changed(evening=evening, kind="closed", user=user)
     evening.refresh_from_db()
     return evening
 
 
 @transaction.atomic
-def evening_reopen(*, evening: Evening) -> Evening:
+def evening_reopen(*, evening: Evening, user: Any | None = None) -> Evening:
     """Open a closed evening again, for a game typed in afterwards or a close by
     mistake: games, seats and events can be recorded again.
 
     Raises ``EveningOpen`` if it is open, ``EveningClosed`` if its season is closed
-    (a closed season's evenings stay as they were counted).
+    (a closed season's evenings stay as they were counted). ``user`` goes on the
+    evening's change log.
     """
     # The season's row, so that a close of the season waits for this (or this for it);
     # ``no_key``: the projections' inserts that reference the season are not held up.
@@ -202,6 +207,7 @@ def evening_reopen(*, evening: Evening) -> Evening:
     )
     if changed != 1:
         raise EveningOpen(_("This evening is open."))
+    evening_changed(evening=evening, kind="reopened", user=user)
     evening.refresh_from_db()
     return evening
 

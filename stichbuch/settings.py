@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "clubs",
     "games",
     "ledger",
+    "live",
 ]
 
 MIDDLEWARE = [

@@ -231,6 +231,8 @@ MATRIX: dict[str, Row] = {
         "post", page("/api/games/" + G + "/events/"), SCORERS_ONLY, {"expected_seq": 0}
     ),
     "game-record": Row("get", page("/api/games/" + G + "/record/"), MEMBERS_ONLY),
+    "game-history": Row("get", page("/api/games/" + G + "/history/"), MEMBERS_ONLY),
+    "evening-log": Row("get", page("/api/evenings/" + E + "/log/"), MEMBERS_ONLY),
     # --- pages ---
     "club-page": Row("get", page("/clubs/{w.club.slug}/"), MEMBERS_ONLY),
     "invitation-revoke-page": Row(
@@ -301,6 +303,8 @@ MATRIX: dict[str, Row] = {
     "game-tally": Row("get", page("/games/" + G + "/tally/"), SCORERS_ONLY),
     "game-page": Row("get", page("/games/" + G + "/"), MEMBERS_ONLY),
     "game-replay": Row("get", page("/games/" + G + "/replay/"), MEMBERS_ONLY),
+    "game-history-page": Row("get", page("/games/" + G + "/history/"), MEMBERS_ONLY),
+    "evening-log-page": Row("get", page("/evenings/" + E + "/log/"), MEMBERS_ONLY),
     "season-current": Row("get", page("/clubs/{w.club.slug}/table/"), MEMBERS_ONLY),
     "season-settle": Row(
         "post", page("/clubs/{w.club.slug}/seasons/" + S + "/settle/"), SCORERS_ONLY, {}
