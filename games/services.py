@@ -46,6 +46,7 @@ from games.events import CURRENT_SCHEMA_VERSION, renamed_events, split_event
 from games.models import Evening, EveningSeat, Game, IdempotencyRecord
 from ledger.models import LedgerEntry, Payment, SettlementPlan
 from ledger.services import ledger_sync_game
+from live.push import evening_changed_push
 from live.services import evening_changed
 
 logger = logging.getLogger(__name__)
@@ -537,6 +538,7 @@ def _record(
                 body=appended.answer[1],
             )
     sql.append_write(game=game, new=new, answer=key_answer)
+    evening_changed_push(evening.pk)
     return appended
 
 
@@ -598,6 +600,7 @@ def _new_game(
     _apply_result(game, result, record, club_players=club_players)
     # Numbered the evening's next under the evening's lock, which every caller holds.
     sql.game_insert(game=game)
+    evening_changed_push(evening.pk)
     rows = _store_events(game, events, first_seq=1, user=user, key=None)
     # A game in progress holds no money (see ``_record``): only an imported record
     # that is already over has anything to book.

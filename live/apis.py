@@ -1,18 +1,25 @@
-"""The live app's REST API: a game's history, an evening's change log (members read)."""
+"""The live app's REST API: a game's history, an evening's change log (members read);
+live links (scorers open and revoke them) and the live state behind a link (anyone)."""
 
 from __future__ import annotations
 
 from dataclasses import asdict
 from typing import Any
 
+from django.http import Http404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.models import Role
 from games.models import Game
-from live import access, selectors
+from live import access, selectors, services
+from live.models import LiveLink
 
 
 class HistoryEventSerializer(serializers.Serializer[Any]):
@@ -94,3 +101,62 @@ class EveningLogApi(APIView):
                 for entry in selectors.evening_log(evening=evening)
             ]
         )
+
+
+class LiveLinkSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    url = serializers.CharField(help_text="The read-only live view; its token is the secret.")
+    created_at = serializers.DateTimeField()
+
+
+def _link_data(request: Request, link: LiveLink) -> dict[str, Any]:
+    return {
+        "id": link.pk,
+        "url": request.build_absolute_uri(reverse("live-page", args=[services.link_token(link)])),
+        "created_at": _datetime.to_representation(link.created_at),
+    }
+
+
+class LiveLinkListCreateApi(APIView):
+    """The evening's open live links (scorers and up), and opening a new one."""
+
+    @extend_schema(responses=LiveLinkSerializer(many=True))
+    def get(self, request: Request, evening_id: int) -> Response:
+        evening = access.evening_for(request.user, evening_id, Role.SCORER)
+        return Response(
+            [_link_data(request, link) for link in selectors.live_links(evening=evening)]
+        )
+
+    @extend_schema(request=None, responses={201: LiveLinkSerializer})
+    def post(self, request: Request, evening_id: int) -> Response:
+        evening = access.evening_for(request.user, evening_id, Role.SCORER)
+        link = services.live_link_create(evening=evening, user=request.user)
+        return Response(_link_data(request, link), status=status.HTTP_201_CREATED)
+
+
+class LiveLinkRevokeApi(APIView):
+    """Revoke a live link: it answers 404 from now on."""
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: Request, evening_id: int, link_id: int) -> Response:
+        evening = access.evening_for(request.user, evening_id, Role.SCORER)
+        link = LiveLink.objects.filter(pk=link_id, evening=evening).first()
+        if link is None:
+            raise Http404
+        services.live_link_revoke(link=link)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LiveStateApi(APIView):
+    """The live state behind a link, for anyone holding it (no account); read-only."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: None})
+    def get(self, request: Request, token: str) -> Response:
+        key = services.link_key(token)
+        link = selectors.live_link_get(key=key) if key is not None else None
+        if link is None:
+            raise Http404
+        return Response(selectors.live_state(evening=link.evening))

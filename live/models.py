@@ -58,14 +58,16 @@ class EveningChange(AppendOnlyModel):
 class LiveLink(models.Model):
     """A read-only link to an evening's table for anyone holding it (no account needed).
 
-    Only the sha256 of the link's random token is stored: the database alone
-    gives no working link. A revoked link (``revoked_at`` set) answers 404.
+    ``key`` is random (128 bits); the link's token is the key signed with the
+    project's secret (``live.services.link_token``), so a token is checked before
+    the database is asked and the key alone, read from the database, makes no
+    working link. A revoked link (``revoked_at`` set) answers 404.
     """
 
     evening = models.ForeignKey(
         Evening, on_delete=models.CASCADE, related_name="live_links", verbose_name=_("evening")
     )
-    token_hash = models.CharField(_("token hash"), max_length=64, unique=True)
+    key = models.CharField(_("key"), max_length=32, unique=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -20,7 +20,7 @@ from games import selectors as game_selectors
 from games import sql
 from games.models import Evening, Game, GameEvent
 from ledger.models import Payment, SettlementTransfer
-from live.models import EveningChange
+from live.models import EveningChange, LiveLink
 
 DECIDED = frozenset({"finished", "annulled"})
 # The events whose history entry says what they did to the game's status (and a
@@ -228,3 +228,145 @@ def evening_log(*, evening: Evening) -> list[LogEntry]:
         )
     entries.sort(key=lambda e: (e.at, KINDS.index(e.kind)))
     return entries
+
+
+# --- The live table -------------------------------------------------------------------------
+
+# What a live view shows of an event of the game in progress: public fields only (a card
+# laid face down when joining, or the cards in a hand, are nobody's business at the bar).
+PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
+    "deal": ("dealer",),
+    "call": ("player", "card", "alone"),
+    "bid": ("player", "contract", "called"),
+    "pass": ("player",),
+    "join": ("player",),
+    "play": ("player", "card"),
+    "raise": ("player", "level"),
+    "show": ("player", "cards"),
+    "tally": ("level", "won", "contract"),
+    "forfeit": ("player",),
+}
+# Of the engine's table view: whose turn, the trick, the contract and level; never
+# ``legal`` (its refusals say who holds which card).
+PUBLIC_STATE = (
+    "status",
+    "awaiting",
+    "to_act",
+    "players",
+    "active",
+    "dealer",
+    "sitting_out",
+    "contract",
+    "declarers",
+    "level",
+    "macher",
+    "declarer",
+    "trick",
+)
+
+
+def live_link_get(*, key: str) -> LiveLink | None:
+    """The active link with this key (its evening and club loaded), or None."""
+    return (
+        LiveLink.objects.select_related("evening", "evening__club", "evening__season")
+        .filter(key=key, revoked_at__isnull=True)
+        .first()
+    )
+
+
+def live_links(*, evening: Evening) -> list[LiveLink]:
+    """The evening's links not revoked, the newest first."""
+    return list(LiveLink.objects.filter(evening=evening, revoked_at__isnull=True))
+
+
+def _public_event(event: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    shown: dict[str, Any] = {"type": event.get("type")}
+    for key in PUBLIC_FIELDS.get(str(event.get("type")), ()):
+        if key in event:
+            value = event[key]
+            shown[key] = names.get(str(value), str(value)) if key in ("player", "dealer") else value
+    return shown
+
+
+def _named(value: Any, names: dict[str, str]) -> Any:
+    if isinstance(value, list):
+        return [_named(v, names) for v in value]
+    return names.get(str(value), value) if isinstance(value, str) else value
+
+
+def live_state(*, evening: Evening) -> dict[str, Any]:
+    """What a live view of the evening shows: the game in progress (its trick, raises or
+    bids, whose turn, the level), the evening's games and tonight's balances.
+
+    Players appear by display name; nothing of a hand that the table has not seen.
+    """
+    from games.pages import game_summary, signed_money
+    from ledger import selectors as ledger_selectors
+
+    club = evening.club
+    seats = game_selectors.evening_seats(evening=evening, active_only=False)
+    names = {str(seat.player_id): seat.player.display_name for seat in seats}
+    games = list(game_selectors.evening_games(evening=evening))
+    current = None
+    in_progress = [g for g in games if g.status == Game.Status.IN_PROGRESS]
+    if in_progress:
+        game = in_progress[-1]
+        rows = game_selectors.game_event_rows(game_id=game.pk)
+        record = game_selectors.record_from_rows(game=game, rows=rows)
+        state = game_selectors.table_state(record=record)
+        removed, _failing = undo_targets(record["events"])
+        standing = [
+            event
+            for i, event in enumerate(record["events"])
+            if i not in removed and event.get("type") != "undo"
+        ]
+        current = {
+            "id": game.pk,
+            "number": game.number,
+            "last_seq": game.last_seq,
+            "state": {key: _named(state.get(key), names) for key in PUBLIC_STATE},
+            "trick": [
+                {"player": names.get(str(p), str(p)), "card": card}
+                for p, card in state.get("trick") or []
+            ],
+            "tricks_done": len(state.get("tricks") or []),
+            "events": [
+                _public_event(event, names)
+                for event in standing
+                if event.get("type") not in ("play", "deal")
+            ],
+        }
+    summaries = []
+    for game in reversed(games):
+        summary = game_summary(game, names, club)
+        summaries.append(
+            {
+                "id": game.pk,
+                "number": game.number,
+                "status": game.status,
+                "what": summary["what"],
+                "outcome": summary["outcome"],
+                "payouts": [{"name": p["name"], "text": p["text"]} for p in summary["payouts"]],
+            }
+        )
+    balances = [
+        {
+            "name": row["display_name"],
+            "balance": row["balance"],
+            "text": signed_money(row["balance"], club),
+        }
+        for row in ledger_selectors.balance_list(club=club, evening=evening)
+    ]
+    return {
+        "evening": {
+            "id": evening.pk,
+            "club": club.name,
+            "date": evening.date.isoformat(),
+            "place": evening.place,
+            "status": evening.status,
+            "face": club.card_face,
+        },
+        "current": current,
+        "games": summaries,
+        "balances": balances,
+    }

@@ -6,26 +6,38 @@ close and reopen); the link functions are each one transaction.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from typing import Any
 
+from django.core import signing
 from django.db import transaction
 from django.utils import timezone
 
 from games.models import Evening
 from live.models import EveningChange, LiveLink
+from live.push import evening_changed_push
 
-TOKEN_BYTES = 32
+KEY_BYTES = 16
+_SIGNER = signing.Signer(salt="live.link", sep=".")
 
 
-def token_hash(token: str) -> str:
-    """What is stored of a link's token (sha256, hex)."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+def link_token(link: LiveLink) -> str:
+    """The token of the link's URL: its key, signed."""
+    return _SIGNER.sign(link.key)
+
+
+def link_key(token: str) -> str | None:
+    """The key a token carries, or None for a token not signed by us (tampered, made up)."""
+    try:
+        return _SIGNER.unsign(token)
+    except signing.BadSignature:
+        return None
 
 
 def evening_changed(*, evening: Evening, kind: str, user: Any | None) -> EveningChange:
-    """Put an evening's close or reopen on record (in the caller's transaction)."""
+    """Put an evening's close or reopen on record (in the caller's transaction), and
+    push it to the evening's live views once that commits."""
+    evening_changed_push(evening.pk)
     return EveningChange.objects.create(
         evening=evening,
         kind=kind,
@@ -34,19 +46,16 @@ def evening_changed(*, evening: Evening, kind: str, user: Any | None) -> Evening
 
 
 @transaction.atomic
-def live_link_create(*, evening: Evening, user: Any | None) -> tuple[LiveLink, str]:
-    """Open a read-only link to the evening's table; returns the link and its token.
+def live_link_create(*, evening: Evening, user: Any | None) -> LiveLink:
+    """Open a read-only link to the evening's table (``link_token`` gives its token).
 
-    The token (43 URL-safe characters, 256 random bits) is shown once; only its
-    hash is stored. Earlier links stay valid until revoked.
+    Earlier links stay valid until revoked.
     """
-    token = secrets.token_urlsafe(TOKEN_BYTES)
-    link = LiveLink.objects.create(
+    return LiveLink.objects.create(
         evening=evening,
-        token_hash=token_hash(token),
+        key=secrets.token_urlsafe(KEY_BYTES),
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
-    return link, token
 
 
 @transaction.atomic
