@@ -20,7 +20,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import translation
 
@@ -54,7 +54,7 @@ class StateCache:
     async def get(self, evening_id: int, number: int) -> str:
         found = self._reads.get(evening_id)
         if found is None or found[0] != number:
-            future = asyncio.ensure_future(sync_to_async(state_json)(evening_id))
+            future = asyncio.ensure_future(_read(state_json, evening_id))
             self._reads[evening_id] = found = (number, future)
         return await asyncio.shield(found[1])
 
@@ -107,12 +107,28 @@ def _sync_events(evening_id: int, first: str) -> Iterator[str]:
         sub.close()
 
 
+async def _read(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run a database read of a stream in the shared thread pool.
+
+    Not in the request's own thread (``thread_sensitive``): under ASGI every
+    request has a thread of its own, whose database connection stays open until
+    the request ends — for a stream, as long as the phone looks. The pool's few
+    threads keep one connection each, whatever the number of viewers.
+    """
+    return await sync_to_async(fn, thread_sensitive=False)(*args)
+
+
 async def stream_response(
     request: HttpRequest, find_evening: Callable[[], Evening]
 ) -> StreamingHttpResponse:
-    """The SSE answer for the evening ``find_evening`` gives (it raises ``Http404`` else)."""
-    evening = await sync_to_async(find_evening)()
-    first = await sync_to_async(state_json)(evening.pk)
+    """The SSE answer for the evening ``find_evening`` gives (it raises ``Http404`` else).
+
+    Any connection the request's own thread opened before (the session of a
+    member's stream) is closed first, for the reason given in ``_read``.
+    """
+    await sync_to_async(connections.close_all)()
+    evening = await _read(find_evening)
+    first = await _read(state_json, evening.pk)
     content: Any
     if isinstance(request, ASGIRequest):
         content = _async_events(evening.pk, first)
