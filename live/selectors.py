@@ -344,6 +344,7 @@ def live_state(*, evening: Evening) -> dict[str, Any]:
                 "id": game.pk,
                 "number": game.number,
                 "status": game.status,
+                "last_seq": game.last_seq,
                 "what": summary["what"],
                 "outcome": summary["outcome"],
                 "payouts": [{"name": p["name"], "text": p["text"]} for p in summary["payouts"]],

@@ -123,17 +123,18 @@ async def stream_response(
 ) -> StreamingHttpResponse:
     """The SSE answer for the evening ``find_evening`` gives (it raises ``Http404`` else).
 
-    Any connection the request's own thread opened before (the session of a
-    member's stream) is closed first, for the reason given in ``_read``.
+    Under ASGI any connection the request's own thread opened before (the session
+    of a member's stream) is closed first, and the reads go to the pool, for the
+    reason given in ``_read``. Under WSGI the request's thread streams itself.
     """
-    await sync_to_async(connections.close_all)()
-    evening = await _read(find_evening)
-    first = await _read(state_json, evening.pk)
     content: Any
     if isinstance(request, ASGIRequest):
-        content = _async_events(evening.pk, first)
+        await sync_to_async(connections.close_all)()
+        evening = await _read(find_evening)
+        content = _async_events(evening.pk, await _read(state_json, evening.pk))
     else:
-        content = _sync_events(evening.pk, first)
+        evening = await sync_to_async(find_evening)()
+        content = _sync_events(evening.pk, await sync_to_async(state_json)(evening.pk))
     response = StreamingHttpResponse(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

@@ -14,7 +14,11 @@ register = template.Library()
 
 
 @register.inclusion_tag("live/_panel.html", takes_context=True)
-def live_panel(context: template.Context, evening: Evening, links: bool = True) -> dict[str, Any]:
+def live_panel(
+    context: template.Context, evening: Evening, links: bool = True, hidden: bool = False
+) -> dict[str, Any]:
+    """``hidden``: the stream without the panel (the recording page is its own live view:
+    it reloads its table when the stream says another phone appended)."""
     from live.pages import live_links_context, member_live_context
 
     request = context["request"]
@@ -26,6 +30,7 @@ def live_panel(context: template.Context, evening: Evening, links: bool = True) 
     can_link = links and role is not None and role_at_least(role, Role.SCORER)
     return {
         "evening": evening,
+        "hidden": hidden,
         "csrf_token": context.get("csrf_token"),
         "can_link": can_link,
         "links": live_links_context(request, evening) if can_link else [],
