@@ -447,7 +447,7 @@ class EveningCloseApi(GamesApi):
     @extend_schema(request=None, responses={200: EveningDetailSerializer, 409: ConflictSerializer})
     def post(self, request: Request, evening_id: int) -> Response:
         evening = self.evening_for(request, evening_id, Role.SCORER)
-        evening = services.evening_close(evening=evening)
+        evening = services.evening_close(evening=evening, user=request.user)
         return Response(EveningDetailSerializer(evening).data)
 
 
@@ -457,7 +457,7 @@ class EveningReopenApi(GamesApi):
     @extend_schema(request=None, responses={200: EveningDetailSerializer, 409: ConflictSerializer})
     def post(self, request: Request, evening_id: int) -> Response:
         evening = self.evening_for(request, evening_id, Role.ADMIN)
-        evening = services.evening_reopen(evening=evening)
+        evening = services.evening_reopen(evening=evening, user=request.user)
         return Response(EveningDetailSerializer(evening).data)
 
 

@@ -334,7 +334,7 @@ def evening_close(request: HttpRequest, evening_id: int) -> HttpResponse:
         request,
         evening_id,
         Role.SCORER,
-        lambda evening: services.evening_close(evening=evening),
+        lambda evening: services.evening_close(evening=evening, user=request.user),
         _("The evening is closed."),
     )
 
@@ -347,7 +347,7 @@ def evening_reopen(request: HttpRequest, evening_id: int) -> HttpResponse:
         request,
         evening_id,
         Role.ADMIN,
-        lambda evening: services.evening_reopen(evening=evening),
+        lambda evening: services.evening_reopen(evening=evening, user=request.user),
         _("The evening is open again: games can be recorded."),
     )
 

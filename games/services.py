@@ -48,6 +48,8 @@ from games.events import CURRENT_SCHEMA_VERSION, renamed_events, split_event
 from games.models import Evening, EveningSeat, Game, GameEvent, IdempotencyRecord
 from ledger.models import LedgerEntry, Payment, SettlementPlan
 from ledger.services import ledger_sync_game
+from live.push import evening_changed_push
+from live.services import evening_changed
 
 logger = logging.getLogger(__name__)
 
@@ -169,25 +171,29 @@ def _lock_evening(evening: Evening) -> Evening:
 
 
 @transaction.atomic
-def evening_close(*, evening: Evening) -> Evening:
-    """Close an evening: no more games, seats or events. Games left in progress stay so."""
+def evening_close(*, evening: Evening, user: Any | None = None) -> Evening:
+    """Close an evening: no more games, seats or events. Games left in progress stay so.
+
+    ``user`` (who closed it) goes on the evening's change log."""
     # Conditional update: of two concurrent closes exactly one changes the row.
     changed = Evening.objects.filter(pk=evening.pk, status=Evening.Status.OPEN).update(
         status=Evening.Status.CLOSED, closed_at=timezone.now()
     )
     if changed != 1:
         raise EveningClosed(_("This evening is already closed."))
+    evening_changed(evening=evening, kind="closed", user=user)
     evening.refresh_from_db()
     return evening
 
 
 @transaction.atomic
-def evening_reopen(*, evening: Evening) -> Evening:
+def evening_reopen(*, evening: Evening, user: Any | None = None) -> Evening:
     """Open a closed evening again, for a game typed in afterwards or a close by
     mistake: games, seats and events can be recorded again.
 
     Raises ``EveningOpen`` if it is open, ``EveningClosed`` if its season is closed
-    (a closed season's evenings stay as they were counted).
+    (a closed season's evenings stay as they were counted). ``user`` goes on the
+    evening's change log.
     """
     # The season's row, so that a close of the season waits for this (or this for it);
     # ``no_key``: the projections' inserts that reference the season are not held up.
@@ -203,6 +209,7 @@ def evening_reopen(*, evening: Evening) -> Evening:
     )
     if changed != 1:
         raise EveningOpen(_("This evening is open."))
+    evening_changed(evening=evening, kind="reopened", user=user)
     evening.refresh_from_db()
     return evening
 
@@ -615,6 +622,7 @@ def _append(
             response_body=body,
         )
         appended.answer = IdempotentAnswer(status=201, body=body, replayed=False)
+    evening_changed_push(locked.evening_id)
     return appended
 
 
@@ -679,6 +687,7 @@ def _new_game(
     last = Game.objects.filter(evening_id=evening.pk).aggregate(number=Max("number"))["number"]
     game.number = (last or 0) + 1
     game.save(force_insert=True)
+    evening_changed_push(evening.pk)
     rows = _store_events(game, events, first_seq=1, user=user, key=None)
     # A game in progress holds no money (see ``_record``): only an imported record
     # that is already over has anything to book.

@@ -57,6 +57,7 @@ from ledger.models import (
 from ledger.settlement import settle
 from ledger.standings import PlayerStanding, season_table
 from ledger.standings import StandingsConfig as StandingsRules
+from live.push import evening_changed_push
 
 logger = logging.getLogger(__name__)
 
@@ -827,6 +828,8 @@ def payment_record(
         recorded_by=recorded_by,
     )
     _payment_entries(payment)
+    if payment.evening_id is not None:
+        evening_changed_push(payment.evening_id)
     return payment
 
 
@@ -875,6 +878,8 @@ def payment_reverse(*, payment: Payment, recorded_by: Any | None) -> Payment:
         reverses=locked,
     )
     _payment_entries(reversal)
+    if reversal.evening_id is not None:
+        evening_changed_push(reversal.evening_id)
     SettlementTransfer.objects.filter(payment=locked).update(
         paid_at=None, paid_by=None, payment=None
     )

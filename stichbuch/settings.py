@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "clubs",
     "games",
     "ledger",
+    "live",
 ]
 
 MIDDLEWARE = [
@@ -306,6 +307,11 @@ SPECTACULAR_SETTINGS = {
 # --- Celery ---------------------------------------------------------------------
 
 # Without a broker, tasks run in-process at once: the embedded setup needs no Redis.
+# The live table's push between processes: Redis pub/sub at LIVE_REDIS_URL; without it
+# each process pushes to its own viewers only (runserver, a single uvicorn worker).
+LIVE_REDIS_URL = env_str("LIVE_REDIS_URL", "")
+LIVE_CHANNEL_PREFIX = env_str("LIVE_CHANNEL_PREFIX", "stichbuch:live")
+
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
 if CELERY_BROKER_URL:
     CELERY_TASK_ALWAYS_EAGER = False

@@ -26,6 +26,9 @@
   var busy = false;
   var problem = null; // {title, event, detail, retry}
   var pending = null; // a request that failed on the network: {body, key}
+  // For static/js/offline.js (the "record:render" event): the events on their way,
+  // painted as not yet confirmed, and those a 409 sent back to be tapped again.
+  var sending = null, stale = null;
   var ui = resetUi();
 
   function resetUi() {
@@ -199,11 +202,19 @@
     // "answer": "new": the 201 lists only the events we appended (we have the others).
     return request({ expected_seq: seq, events: newEvents, answer: "new" }, uuid());
   }
+  function afterPaint(fn) {
+    if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(fn, 0); });
+    else setTimeout(fn, 0);
+  }
   function request(body, key) {
     busy = true;
     root.classList.add("busy");
     problem = null;
-    render();
+    sending = body.events || null;
+    stale = null;
+    // Drawn after the next frame: offline.js has painted the tap already, and the
+    // phone shows it before this redraw of the page takes its time.
+    afterPaint(render);
     return fetch(cfg.events_api, {
       method: "POST",
       credentials: "same-origin",
@@ -228,7 +239,9 @@
         return adopt(data);
       }
       if (res.status === 409) {
-        problem = { title: T.err_stale, detail: "" };
+        // Another phone recorded first: take the table as it is now and offer the
+        // tap again (offline.js says so), rather than an error.
+        stale = body.events || null;
         return reload();
       }
       if (res.status === 422 && res.data && res.data.error) {
@@ -255,6 +268,7 @@
       problem = { title: T.err_network, detail: "", retry: true };
     }).then(function () {
       busy = false;
+      sending = null;
       root.classList.remove("busy");
       render();
     });
@@ -747,6 +761,7 @@
       var tools = root.querySelector(".tools");
       if (tools) tools.outerHTML = '<p class="notice">' + esc(T.readonly) + "</p>";
     }
+    document.dispatchEvent(new CustomEvent("record:render", { detail: { root: root, busy: busy, sending: busy ? sending : null, stale: stale, seq: seq } }));
   }
 
   // ---------------------------------------------------------------- taps

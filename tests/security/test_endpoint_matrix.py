@@ -25,6 +25,7 @@ from games import services
 from games.models import Evening, Game
 from ledger import services as ledger_services
 from ledger.models import SettlementTransfer
+from live import services as live_services
 from tests.conftest import PERSONAS, PersonaClient
 from tests.factories import InvitationFactory, MembershipFactory, RuleProfileFactory
 from tests.games import records
@@ -61,6 +62,8 @@ class World:
     transfer_id: int
     season_transfer_id: int
     payment_id: int
+    live_token: str = ""
+    live_link_id: int = 0
 
 
 @pytest.fixture
@@ -92,6 +95,7 @@ def world(
         recorded_by=None,
         evening=evening,
     )
+    link = live_services.live_link_create(evening=evening, user=None)
     return World(
         club=club,
         season=evening.season,
@@ -105,6 +109,8 @@ def world(
         transfer_id=transfer.pk,
         season_transfer_id=season_transfer.pk,
         payment_id=payment.pk,
+        live_token=live_services.link_token(link),
+        live_link_id=link.pk,
     )
 
 
@@ -235,6 +241,16 @@ MATRIX: dict[str, Row] = {
         "post", page("/api/games/" + G + "/events/"), SCORERS_ONLY, {"expected_seq": 0}
     ),
     "game-record": Row("get", page("/api/games/" + G + "/record/"), MEMBERS_ONLY),
+    "game-history": Row("get", page("/api/games/" + G + "/history/"), MEMBERS_ONLY),
+    "evening-log": Row("get", page("/api/evenings/" + E + "/log/"), MEMBERS_ONLY),
+    "live-link-list": Row("get", page("/api/evenings/" + E + "/live-links/"), SCORERS_ONLY),
+    "live-link-revoke-api": Row(
+        "post",
+        page("/api/evenings/" + E + "/live-links/{w.live_link_id}/revoke/"),
+        SCORERS_ONLY,
+        {},
+    ),
+    "live-state-api": Row("get", page("/api/live/{w.live_token}/"), PUBLIC),
     # --- pages ---
     "club-page": Row("get", page("/clubs/{w.club.slug}/"), MEMBERS_ONLY),
     "invitation-revoke-page": Row(
@@ -305,6 +321,24 @@ MATRIX: dict[str, Row] = {
     "game-tally": Row("get", page("/games/" + G + "/tally/"), SCORERS_ONLY),
     "game-page": Row("get", page("/games/" + G + "/"), MEMBERS_ONLY),
     "game-replay": Row("get", page("/games/" + G + "/replay/"), MEMBERS_ONLY),
+    "game-history-page": Row("get", page("/games/" + G + "/history/"), MEMBERS_ONLY),
+    "evening-log-page": Row("get", page("/evenings/" + E + "/log/"), MEMBERS_ONLY),
+    # A live link opens for anyone holding it; its stream for members is 404 to the rest
+    # (an EventSource cannot follow a login redirect).
+    "live-page": Row("get", page("/live/{w.live_token}/"), PUBLIC),
+    "live-state": Row("get", page("/live/{w.live_token}/state/"), PUBLIC),
+    "live-events": Row("get", page("/live/{w.live_token}/events/"), PUBLIC),
+    "evening-live-state": Row("get", page("/evenings/" + E + "/live/state/"), MEMBERS_ONLY),
+    "evening-live-events": Row(
+        "get", page("/evenings/" + E + "/live/events/"), {**MEMBERS, "anonymous": HIDDEN}
+    ),
+    "live-link-new": Row("post", page("/evenings/" + E + "/live-links/new/"), SCORERS_ONLY, {}),
+    "live-link-revoke": Row(
+        "post", page("/evenings/" + E + "/live-links/{w.live_link_id}/revoke/"), SCORERS_ONLY, {}
+    ),
+    "live-link-qr": Row(
+        "get", page("/evenings/" + E + "/live-links/{w.live_link_id}/qr.svg"), SCORERS_ONLY
+    ),
     "season-current": Row("get", page("/clubs/{w.club.slug}/table/"), MEMBERS_ONLY),
     "season-settle": Row(
         "post", page("/clubs/{w.club.slug}/seasons/" + S + "/settle/"), SCORERS_ONLY, {}

@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LiveConfig(AppConfig):
+    name = "live"
+    verbose_name = _("At the table")
+    default_auto_field = "django.db.models.BigAutoField"

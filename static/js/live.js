@@ -1,0 +1,154 @@
+/* The live view of an evening: drawn from the server's state, pushed by server-sent
+   events (falls back to polling without a push connection). Read-only: no rule
+   here, nothing is judged — the state is the server's (the engine's) word.
+   Every change is also announced as a "live:state" event on the document, so a
+   recording page can reload its game when another phone appended to it. */
+(function () {
+  "use strict";
+  var configEl = document.getElementById("live-config");
+  var stateEl = document.getElementById("live-state");
+  if (!configEl || !stateEl) return;
+  var config = JSON.parse(configEl.textContent);
+  var t = config.t;
+  var POLL_MS = 5000;
+  var pollTimer = null;
+  var source = null;
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function fmt(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (_m, key) { return values[key]; });
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function row(dl, label, value) {
+    if (value === undefined || value === null || value === "") return;
+    dl.appendChild(el("dt", null, label));
+    dl.appendChild(el("dd", null, value));
+  }
+  function eventText(event) {
+    var parts = [t.events[event.type] || event.type];
+    if (event.player) parts.push(event.player);
+    if (event.level) parts.push(t.levels[event.level] || event.level);
+    if (event.contract) parts.push(t.contracts[event.contract] || event.contract);
+    if (event.card) parts.push(event.card);
+    if (event.cards) parts.push(event.cards.join(" "));
+    return parts.join(" · ");
+  }
+
+  function drawCurrent(current) {
+    var heading = document.getElementById("h-live-current");
+    var box = document.getElementById("live-current");
+    clear(box);
+    if (!current) {
+      heading.textContent = t.no_game;
+      return;
+    }
+    heading.textContent = fmt(t.game, { n: current.number });
+    var state = current.state || {};
+    var dl = el("dl", "live-facts");
+    row(dl, t.turn, state.to_act);
+    row(dl, t.contract, state.contract ? (t.contracts[state.contract] || state.contract) : "");
+    row(dl, t.level, state.level ? (t.levels[state.level] || state.level) : "");
+    row(dl, t.tricks_done, current.tricks_done);
+    box.appendChild(dl);
+    var trick = el("ol", "live-trick");
+    trick.setAttribute("aria-label", t.trick);
+    current.trick.forEach(function (play) {
+      var li = el("li", "live-card");
+      li.appendChild(el("span", "live-card-code", play.card));
+      li.appendChild(el("span", "live-card-player", play.player));
+      trick.appendChild(li);
+    });
+    box.appendChild(trick);
+    var events = el("ul", "live-events");
+    current.events.forEach(function (event) { events.appendChild(el("li", null, eventText(event))); });
+    box.appendChild(events);
+    box.setAttribute("data-seq", current.last_seq);
+  }
+
+  function drawGames(games) {
+    var list = document.getElementById("live-games");
+    clear(list);
+    games.forEach(function (game) {
+      var li = el("li", "live-game " + game.status);
+      li.setAttribute("value", game.number);
+      li.setAttribute("data-game", game.id);
+      li.appendChild(el("strong", null, fmt(t.game, { n: game.number })));
+      li.appendChild(document.createTextNode(" · " + [game.what, game.outcome].filter(Boolean).join(" · ")));
+      if (game.payouts.length) {
+        li.appendChild(el("span", "meta live-payouts", " " + game.payouts.map(function (p) {
+          return p.name + " " + p.text;
+        }).join(", ")));
+      }
+      list.appendChild(li);
+    });
+  }
+
+  function drawBalances(balances) {
+    var body = document.querySelector("#live-balances tbody");
+    clear(body);
+    if (!balances.length) {
+      var tr = el("tr");
+      tr.appendChild(el("td", "meta", t.no_balance));
+      body.appendChild(tr);
+      return;
+    }
+    balances.forEach(function (b) {
+      var tr = el("tr");
+      tr.appendChild(el("td", null, b.name));
+      tr.appendChild(el("td", "num " + (b.balance > 0 ? "pos" : b.balance < 0 ? "neg" : ""), b.text));
+      body.appendChild(tr);
+    });
+  }
+
+  function draw(state) {
+    drawCurrent(state.current);
+    drawGames(state.games);
+    drawBalances(state.balances);
+    document.dispatchEvent(new CustomEvent("live:state", { detail: state }));
+  }
+
+  function status(text, live) {
+    var node = document.getElementById("live-status");
+    node.textContent = text;
+    node.classList.toggle("live-on", !!live);
+  }
+
+  function poll() {
+    fetch(config.state, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (state) { if (state) draw(state); })
+      .catch(function () { /* offline: try again at the next tick */ });
+  }
+  function startPolling() {
+    status(t.polling, false);
+    if (pollTimer === null) pollTimer = window.setInterval(poll, POLL_MS);
+  }
+  function stopPolling() {
+    if (pollTimer !== null) { window.clearInterval(pollTimer); pollTimer = null; }
+  }
+
+  function connect() {
+    if (!window.EventSource) { startPolling(); return; }
+    source = new EventSource(config.stream);
+    source.addEventListener("state", function (e) {
+      stopPolling();
+      status(t.live, true);
+      draw(JSON.parse(e.data));
+    });
+    source.onerror = function () {
+      // CONNECTING: the browser retries by itself; poll meanwhile. CLOSED: for good.
+      startPolling();
+      if (source.readyState === EventSource.CLOSED) {
+        window.setTimeout(connect, POLL_MS);
+      }
+    };
+  }
+
+  draw(JSON.parse(stateEl.textContent));
+  connect();
+})();
