@@ -17,7 +17,6 @@ from typing import Any
 import engine
 from engine.history import undo_targets
 from games import selectors as game_selectors
-from games import sql
 from games.models import Evening, Game, GameEvent
 from ledger.models import Payment, SettlementTransfer
 from live.models import EveningChange, LiveLink
@@ -93,8 +92,7 @@ def game_history(*, game: Game) -> GameHistory:
         if typ in CHANGING or i == len(events) - 1:
             before = _status(record, events[:i]) if i else "in_progress"
             after = _status(record, events[: i + 1])
-        recorded_at = sql.as_datetime(row[5])
-        assert recorded_at is not None  # NOT NULL
+        recorded_at = row[5]
         history.events.append(
             HistoryEvent(
                 seq=row[0],

@@ -24,10 +24,21 @@ import pytest
 from django.conf import settings as django_settings
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 from clubs.models import Club, Role
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
+
+# No test here is about time (tests never assert wall-clock times), and on a loaded
+# machine hypothesis' own timing checks (deadline, slow input generation) fail
+# without a bug: the suite's profile turns them off; each test's own settings
+# still apply on top.
+hypothesis_settings.register_profile(
+    "stichbuch", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile("stichbuch")
 
 PERSONAS: tuple[str, ...] = ("owner", "admin", "scorer", "member", "outsider", "anonymous")
 

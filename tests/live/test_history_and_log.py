@@ -14,7 +14,7 @@ from tests.conftest import PersonaClient
 from tests.games import records
 
 
-def _append(game: Game, user: Any, events: list[dict[str, Any]]) -> Game:
+def _append(game: Game, user: Any, events: list[dict[str, Any]]) -> services.Appended:
     game.refresh_from_db()
     return services.game_events_append(
         game=game, user=user, expected_seq=game.last_seq, events=events
