@@ -59,12 +59,12 @@ class Legal:
     can_join: bool = False
     calls: CallOptions | None = None
     # Why each card of the player to act that is not legal is refused: card code ->
-    # (error code, the engine's sentence), as ``replay`` would answer that play.
-    refused: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # the error ``replay`` would give that play.
+    refused: Mapping[str, EngineError] = field(default_factory=dict)
     # The Macher's cards he may play face down as his turned card (the blank), while
     # the record has not played it yet; ``refused_face_down`` says why the others not.
     face_down: tuple[str, ...] = ()
-    refused_face_down: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    refused_face_down: Mapping[str, EngineError] = field(default_factory=dict)
     # While the result waits for the partner: the players who may hold the called card
     # (a ``show`` of it by any of them keeps the record valid).
     partners: tuple[str, ...] = ()
@@ -78,13 +78,18 @@ class Legal:
             "can_pass": self.can_pass,
             "can_join": self.can_join,
             "calls": self.calls.to_dict() if self.calls is not None else None,
-            "refused": {c: {"code": r[0], "message": r[1]} for c, r in self.refused.items()},
+            "refused": {c: _refusal_dict(r) for c, r in self.refused.items()},
             "face_down": list(self.face_down),
             "partners": list(self.partners),
-            "refused_face_down": {
-                c: {"code": r[0], "message": r[1]} for c, r in self.refused_face_down.items()
-            },
+            "refused_face_down": {c: _refusal_dict(r) for c, r in self.refused_face_down.items()},
         }
+
+
+def _refusal_dict(error: EngineError) -> dict[str, Any]:
+    """A refusal in the view's JSON: code, English message, template and parameters."""
+    out = error.to_dict(detail=True)
+    del out["index"]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +139,7 @@ class TableView:
         return {
             "game": self.game,
             "status": self.status,
-            "result": self.result.to_dict(),
+            "result": self.result.to_dict(detail=True),
             "awaiting": self.awaiting,
             "to_act": self.to_act,
             "players": list(self.players),
@@ -226,13 +231,13 @@ def accepts(state: GameState, event: Event, index: int) -> bool:
     return refusal(state, event, index) is None
 
 
-def refusal(state: GameState, event: Event, index: int) -> tuple[str, str] | None:
-    """Why ``event`` would be refused after ``state`` (its error code and the engine's
-    sentence), or None if it would be accepted."""
+def refusal(state: GameState, event: Event, index: int) -> EngineError | None:
+    """Why ``event`` would be refused after ``state`` (the error ``replay`` would give
+    it as event ``index``), or None if it would be accepted."""
     try:
         apply(_with_event_knowledge(state, event, index), event, index)
     except Illegal as e:
-        return e.code, e.message
+        return EngineError(index, e.code, e.msg, e.params, e.field)
     except NeedPartner:
         return None  # accepted for some candidate: the replay decides which
     return None
@@ -263,9 +268,9 @@ def legal_moves(state: GameState, index: int) -> Legal:
     bids: list[str] = []
     can_pass = can_join = False
     calls: CallOptions | None = None
-    refused: dict[str, tuple[str, str]] = {}
+    refused: dict[str, EngineError] = {}
     face_down: list[str] = []
-    refused_face_down: dict[str, tuple[str, str]] = {}
+    refused_face_down: dict[str, EngineError] = {}
     if state.phase == "play" and state.to_act >= 0:
         p = state.to_act
         name = table.active[p]
@@ -605,7 +610,7 @@ def _face_down_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> 
         event = {"type": "play", "player": name, "card": code, "turned": True}
         result = replay({**record, "events": [*record["events"], event]})
         if result.status == "invalid" and result.error is not None:
-            refused[code] = (result.error.code, result.error.message)
+            refused[code] = result.error
         else:
             keep.append(code)
     return replace(legal, face_down=tuple(keep), refused_face_down=refused)
