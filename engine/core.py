@@ -935,12 +935,18 @@ def _place_all(
 
 def check_placement(state: GameState, p: int, card: int, *, show: bool = False) -> None:
     """``card_already_played`` / ``card_not_in_hand`` for an event putting ``card`` in
-    ``p``'s hand."""
+    ``p``'s hand (``show``: a ``show``, for which a card shown before counts too).
+
+    A card played before is ``card_already_played`` wherever the record puts it (the
+    spec's exception to ``card_not_in_hand``); a card only shown before is that only
+    when no other hand holds it: otherwise both rules are broken and the first code in
+    the table, ``card_not_in_hand``, wins."""
     know = state.know
     assert know is not None
-    if state.played >> card & 1 or (show and state.shown >> card & 1):
-        msg = Msg.ALREADY_PLAYED if state.played >> card & 1 else Msg.ALREADY_SHOWN
-        raise Illegal(Code.CARD_ALREADY_PLAYED, msg, card=CODES[card], player=name_of(state, p))
+    if state.played >> card & 1:
+        raise Illegal(
+            Code.CARD_ALREADY_PLAYED, Msg.ALREADY_PLAYED, card=CODES[card], player=name_of(state, p)
+        )
     if know.owner[card] != p:
         holder = know.owner[card]
         if holder >= 0 and know.placed_at[card] < NEVER:
@@ -953,6 +959,10 @@ def check_placement(state: GameState, p: int, card: int, *, show: bool = False) 
             )
         raise Illegal(
             Code.CARD_NOT_IN_HAND, Msg.HAND_ALREADY_FULL, player=name_of(state, p), card=CODES[card]
+        )
+    if show and state.shown >> card & 1:
+        raise Illegal(
+            Code.CARD_ALREADY_PLAYED, Msg.ALREADY_SHOWN, card=CODES[card], player=name_of(state, p)
         )
 
 
