@@ -3,7 +3,7 @@ and try each candidate partner when the record does not name him."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -26,8 +26,6 @@ from engine.core import (
     worse_error,
 )
 from engine.errors import Code, Msg, render
-from engine.express import fuchsen_express
-from engine.express_koenigrufen import koenigrufen_express
 from engine.fuchsen import Fuchsen
 from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
@@ -36,13 +34,6 @@ from engine.rules import InvalidRules, effective_rules
 __all__ = ["VARIANTS", "RecordError", "apply", "deal_table", "fold", "prepare", "replay"]
 
 VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen()}
-# Per variant: the express replay of its records of the usual shape (``engine.express``),
-# which returns the fold's result or None (then the fold decides).
-_EXPRESS: dict[Variant, Callable[[Any, Mapping[str, Any], list[Any]], Result | None]] = {
-    VARIANTS["fuchsen"]: fuchsen_express,
-    VARIANTS["koenigrufen"]: koenigrufen_express,
-}
-
 AFTER_DECISION = frozenset({"show", "annul", "undo"})
 # The state before the deal, per game, copied at the start of every fold.
 # A plain ``__dict__`` (``unshared``): the states copied from it have one too.
@@ -315,11 +306,6 @@ def replay(record: object) -> Result:
         variant, rules, raw = _frame(record)
     except RecordError as exc:
         return _error_result(EngineError(-1, exc.code, exc.msg, exc.params), exc.game)
-    express = _EXPRESS.get(variant)
-    if express is not None:
-        result = express(variant, rules, raw)
-        if result is not None:
-            return result
     # As ``prepare(record, resolve_undo=False)``.
     return _replay_folded(record, variant, rules, list(enumerate(raw)), -1)
 
