@@ -70,7 +70,7 @@ def _texts(game: str, seats: int, hands: bool, count: int) -> list[str]:
 def _corpus_texts(game: str) -> list[str]:
     """The corpus's records of ``game`` whose events are a list of objects (the floor
     walks them)."""
-    out = []
+    out: list[str] = []
     for path in sorted(CORPUS.glob("*.json")):
         for case in json.loads(path.read_text(encoding="utf-8")):
             record = case["record"]
@@ -84,7 +84,7 @@ def _corpus_texts(game: str) -> list[str]:
 
 def _prefix_texts(game: str, seats: int, count: int) -> list[str]:
     """Every prefix (from the deal on) of ``count`` generated games with hands."""
-    out = []
+    out: list[str] = []
     for i in range(count):
         record = random_game(20_000 + i, game, seats, hands=True)
         events = record["events"]

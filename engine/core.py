@@ -541,6 +541,14 @@ class Variant:
         """
         return state, k
 
+    def check_card(self, state: GameState, p: int, card: int) -> None:
+        """Raise ``Illegal`` unless ``p`` may put ``card`` into the trick now, face up
+        and saying nothing: the phase, whose turn, where the card is, the obligations
+        of the trick (``play_obligation``) and the game's own rules for that card.
+        ``play`` judges every card by it first; the table view finds the legal cards
+        and the reasons for the others with it."""
+        raise NotImplementedError
+
     def play_obligation(self, state: GameState, p: int, card: int, hand: int) -> Illegal | None:
         """The error of the obligation ``p`` breaks by playing ``card`` while holding
         ``hand`` (known cards, ``card`` included), or None."""

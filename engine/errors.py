@@ -323,16 +323,22 @@ class Illegal(Exception):
 
     ``code``: the rule's ``Code``; ``msg`` and ``params``: the message's template and
     its parameters; ``field``: the event's field at fault, where the rule names one (a
-    ``tally``'s). ``message`` is the English sentence."""
+    ``tally``'s). ``message`` is the English sentence, rendered when it is read (the
+    table view judges many cards it never words)."""
 
     def __init__(self, code: Code, msg: Msg, field: str | None = None, **params: Any) -> None:
-        message = render(msg, params)
-        super().__init__(message)
+        super().__init__(msg)
         self.code = code
         self.msg = msg
         self.params = params
-        self.message = message
         self.field = field
+
+    @property
+    def message(self) -> str:
+        return render(self.msg, self.params)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def render(msg: Msg | str, params: dict[str, Any]) -> str:

@@ -1105,24 +1105,18 @@ class Fuchsen(Variant):
             return self._decide(state, "no_re", False, self._value(state))
         return state
 
+    def check_card(self, state: GameState, p: int, card: int) -> None:
+        if state.phase == "call":
+            raise Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_MACHER_HAS_CALLED)
+        check_play(self, state, p, card)
+
     def play(  # type: ignore[override]
         self, state: FuchsenState, p: int, card: int, event: Event, index: int
     ) -> GameState:
-        if state.phase == "call":
-            raise Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_MACHER_HAS_CALLED)
+        self.check_card(state, p, card)
         table = state.table
         know = state.know
         assert table is not None and know is not None
-        if p != state.to_act:
-            check_play(self, state, p, card)  # words the not_your_turn error
-        if know.owner[card] != p or state.played >> card & 1:
-            check_placement(state, p, card)
-        if state.trick:
-            broken = self.play_obligation(
-                state, p, card, (know.known[p] | 1 << card) & ~state.played
-            )
-            if broken is not None:
-                raise broken
         fuchs = event.get("fuchs") is True
         if fuchs:
             name = table.active[p]

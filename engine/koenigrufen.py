@@ -459,24 +459,13 @@ class Koenigrufen(Variant):
         )
         changes["to_act"] = changes["leader"] = bidder
 
-    def play(  # type: ignore[override]
-        self, state: KoenigState, p: int, card: int, event: Event, index: int
-    ) -> GameState:
+    def check_card(self, state: GameState, p: int, card: int) -> None:
+        assert isinstance(state, KoenigState)
         if state.phase != "play":
             raise Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_AUCTION_OVER)
+        check_play(self, state, p, card)
         table = state.table
-        know = state.know
-        assert table is not None and know is not None
-        if p != state.to_act:
-            check_play(self, state, p, card)  # words the not_your_turn error
-        if know.owner[card] != p or state.played >> card & 1:
-            check_placement(state, p, card)
-        if state.trick:
-            broken = self.play_obligation(
-                state, p, card, (know.known[p] | 1 << card) & ~state.played
-            )
-            if broken is not None:
-                raise broken
+        assert table is not None
         if not state.tricks:
             named = -1
             if p == state.declarer and state.contract in WITH_FACE_DOWN:
@@ -491,6 +480,11 @@ class Koenigrufen(Variant):
                     card=CODES[named],
                     card2=CODES[card],
                 )
+
+    def play(  # type: ignore[override]
+        self, state: KoenigState, p: int, card: int, event: Event, index: int
+    ) -> GameState:
+        self.check_card(state, p, card)
         new = add_card(self, state, p, card, index)
         if len(new.tricks) > len(state.tricks):
             assert isinstance(new, KoenigState)
