@@ -8,6 +8,12 @@ the same run the floor: ``json.loads`` of the same text plus one walk over the e
 The ratio is replay time over floor time. Games come from ``engine.generate`` (the
 same generator the property tests use), so every record replays as a complete game.
 
+Two more kinds of suite: ``corpus`` replays the records of ``../shared/corpus``
+(``cases.json`` and ``tally.json``: every shape the spec allows, played out or ended
+early, valid or not; each record counted once, ``--records`` ignored) per game; ``view``
+computes ``table_view`` of every prefix of ``--records // 20`` generated games (what the
+recording API computes per appended event) against the floor of the same prefixes.
+
 Times are this process's CPU time (``time.process_time``): on a machine shared with
 other work, wall-clock time measures the neighbours too (``--wall`` times with
 ``time.perf_counter`` instead). Two ways of taking the best of ``--repeat`` rounds:
@@ -38,14 +44,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import replay
+from engine import replay, table_view
 from engine.generate import random_game
 
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+# label, kind ("games", "corpus" or "view"), game, seats, hands
 SUITES = (
-    ("fuchsen, 5 players, with hands", "fuchsen", 5, True),
-    ("fuchsen, 5 players, no hands", "fuchsen", 5, False),
-    ("koenigrufen, with hands", "koenigrufen", 4, True),
-    ("koenigrufen, no hands", "koenigrufen", 4, False),
+    ("fuchsen, 5 players, with hands", "games", "fuchsen", 5, True),
+    ("fuchsen, 5 players, no hands", "games", "fuchsen", 5, False),
+    ("koenigrufen, with hands", "games", "koenigrufen", 4, True),
+    ("koenigrufen, no hands", "games", "koenigrufen", 4, False),
+    ("corpus, fuchsen", "corpus", "fuchsen", 0, False),
+    ("corpus, koenigrufen", "corpus", "koenigrufen", 0, False),
+    ("view of each prefix, fuchsen 5", "view", "fuchsen", 5, True),
+    ("view of each prefix, koenigrufen", "view", "koenigrufen", 4, True),
 )
 
 
@@ -54,14 +67,47 @@ def _texts(game: str, seats: int, hands: bool, count: int) -> list[str]:
     return [json.dumps(random_game(10_000 + i, game, seats, hands=hands)) for i in range(count)]
 
 
+def _corpus_texts(game: str) -> list[str]:
+    """The corpus's records of ``game`` whose events are a list of objects (the floor
+    walks them)."""
+    out: list[str] = []
+    for path in sorted(CORPUS.glob("*.json")):
+        for case in json.loads(path.read_text(encoding="utf-8")):
+            record = case["record"]
+            if not isinstance(record, dict) or record.get("game") != game:
+                continue
+            events = record.get("events")
+            if isinstance(events, list) and all(isinstance(e, dict) for e in events):
+                out.append(json.dumps(record))
+    return out
+
+
+def _prefix_texts(game: str, seats: int, count: int) -> list[str]:
+    """Every prefix (from the deal on) of ``count`` generated games with hands."""
+    out: list[str] = []
+    for i in range(count):
+        record = random_game(20_000 + i, game, seats, hands=True)
+        events = record["events"]
+        out.extend(json.dumps({**record, "events": events[:k]}) for k in range(1, len(events) + 1))
+    return out
+
+
 def _walk(texts: list[str]) -> int:
     events = 0
     for text in texts:
         record = json.loads(text)
         for event in record["events"]:
-            if event["type"]:
+            if event.get("type"):
                 events += 1
     return events
+
+
+def _views(texts: list[str]) -> int:
+    finished = 0
+    for text in texts:
+        if table_view(json.loads(text)).status == "finished":
+            finished += 1
+    return finished
 
 
 def _replay(texts: list[str]) -> int:
@@ -156,26 +202,32 @@ def main() -> None:
     )
     print(header)
     print("-" * len(header))
-    for label, game, seats, hands in SUITES:
+    for label, kind, game, seats, hands in SUITES:
         if args.suite and not any(part in label for part in args.suite):
             continue
-        texts = _texts(game, seats, hands, args.records)
+        if kind == "corpus":
+            texts = _corpus_texts(game)
+        elif kind == "view":
+            texts = _prefix_texts(game, seats, max(1, args.records // 20))
+        else:
+            texts = _texts(game, seats, hands, args.records)
+        run = _views if kind == "view" else _replay
         n_events = _walk(texts)
-        finished = _replay(texts)
+        finished = run(texts)
         if args.profile:
             profiler = cProfile.Profile()
-            profiler.runcall(_replay, texts)
+            profiler.runcall(run, texts)
             pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
             args.profile = False
-        t_replay, t_floor = _best_chunked(_replay, _walk, texts, args.repeat, clock, args.chunk)
-        w_replay, w_floor = _best_pair(_replay, _walk, texts, args.repeat, clock)
+        t_replay, t_floor = _best_chunked(run, _walk, texts, args.repeat, clock, args.chunk)
+        w_replay, w_floor = _best_pair(run, _walk, texts, args.repeat, clock)
         rate = len(texts) / t_replay
         us_event = t_replay / n_events * 1e6
         print(
             f"{label:34} {rate:10,.0f} {us_event:9.2f} {len(texts) / t_floor:12,.0f} "
             f"{t_replay / t_floor:6.2f} {w_replay / w_floor:6.2f}"
         )
-        if finished != len(texts):
+        if kind == "games" and finished != len(texts):
             # Without hands an early-ended game may not show who the partner is.
             print(f"  ({len(texts) - finished} of them await the partner)")
 

@@ -6,6 +6,7 @@ describes the table after it (whose turn, what is legal). See ``engine/README.md
 
 from __future__ import annotations
 
+from engine.errors import Code, Msg
 from engine.replay import replay
 from engine.result import ERROR_CODES, EngineError, Result
 from engine.rules import GAMES, HouseRule, InvalidRules, house_rules, validate_rules
@@ -15,10 +16,12 @@ __all__ = [
     "ERROR_CODES",
     "GAMES",
     "CallOptions",
+    "Code",
     "EngineError",
     "HouseRule",
     "InvalidRules",
     "Legal",
+    "Msg",
     "Result",
     "TableView",
     "TrickView",

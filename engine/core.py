@@ -19,7 +19,8 @@ from operator import or_
 from typing import Any, ClassVar, TypeVar
 
 from engine.cards import CODES, INDEX
-from engine.result import CODE_RANK, EngineError, Result
+from engine.errors import CODE_RANK, Code, Illegal, Msg
+from engine.result import EngineError, Result
 
 __all__ = [
     "NO_PLAY",
@@ -48,18 +49,6 @@ _new_object = object.__new__
 
 # A placement the record never makes (a candidate partner's assumed called card).
 NEVER = 1 << 30
-
-
-class Illegal(Exception):
-    """Raised inside ``apply``: the event breaks a rule (code from ERROR_CODES).
-
-    ``field``: the event's field at fault, where the rule names one (a ``tally``'s)."""
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
 
 
 class NeedPartner(Exception):
@@ -552,11 +541,17 @@ class Variant:
         """
         return state, k
 
-    def play_obligation(
-        self, state: GameState, p: int, card: int, hand: int
-    ) -> tuple[str, str] | None:
-        """The (code, message) of the obligation ``p`` breaks by playing ``card`` while
-        holding ``hand`` (known cards, ``card`` included), or None."""
+    def check_card(self, state: GameState, p: int, card: int) -> None:
+        """Raise ``Illegal`` unless ``p`` may put ``card`` into the trick now, face up
+        and saying nothing: the phase, whose turn, where the card is, the obligations
+        of the trick (``play_obligation``) and the game's own rules for that card.
+        ``play`` judges every card by it first; the table view finds the legal cards
+        and the reasons for the others with it."""
+        raise NotImplementedError
+
+    def play_obligation(self, state: GameState, p: int, card: int, hand: int) -> Illegal | None:
+        """The error of the obligation ``p`` breaks by playing ``card`` while holding
+        ``hand`` (known cards, ``card`` included), or None."""
         raise NotImplementedError
 
 
@@ -618,10 +613,10 @@ def check_event_shape(variant: Variant, event: object) -> tuple[str, EventSpec]:
     """Raise ``malformed_event`` unless ``event`` is an object of a known type with
     exactly the allowed fields of the right JSON types."""
     if not isinstance(event, dict):
-        raise Illegal("malformed_event", f"an event must be an object, not {event!r}")
+        raise Illegal(Code.MALFORMED_EVENT, Msg.EVENT_NOT_OBJECT, rvalue=event)
     typ = event.get("type")
     if not isinstance(typ, str) or (spec := variant.events.get(typ)) is None:
-        raise Illegal("malformed_event", f"{typ!r} is not an event type of {variant.name}")
+        raise Illegal(Code.MALFORMED_EVENT, Msg.UNKNOWN_EVENT_TYPE, rtype=typ, rgame=variant.name)
     # The usual event passes with set comparisons of its keys (in C) and its few typed
     # fields; any other is walked field by field, which words the first problem.
     keys = event.keys()
@@ -641,12 +636,12 @@ def _walk_event_shape(typ: str, spec: EventSpec, event: dict[Any, Any]) -> Event
     for key, value in event.items():
         check = fields.get(key)
         if check is None:
-            raise Illegal("malformed_event", f"a {typ} event has no field {key!r}")
+            raise Illegal(Code.MALFORMED_EVENT, Msg.UNKNOWN_FIELD, type=typ, rfield=key)
         if check is not _any and not check(value):
-            raise Illegal("malformed_event", f"the field {key!r} of a {typ} event is malformed")
+            raise Illegal(Code.MALFORMED_EVENT, Msg.FIELD_MALFORMED, rfield=key, type=typ)
     for key in spec.required_keys:
         if key not in event:
-            raise Illegal("malformed_event", f"a {typ} event needs the field {key!r}")
+            raise Illegal(Code.MALFORMED_EVENT, Msg.FIELD_MISSING, type=typ, rfield=key)
     return spec
 
 
@@ -660,12 +655,12 @@ def check_cards_and_player(state: GameState, event: Event, spec: EventSpec) -> N
         if isinstance(code, str):
             i = INDEX.get(code)
             if i is None or not deck >> i & 1:
-                raise Illegal("unknown_card", f"{code!r} is not a card of this deck")
+                raise Illegal(Code.UNKNOWN_CARD, Msg.NOT_IN_DECK, rcard=code)
     for key in spec.card_lists:
         for code in event.get(key, ()):
             i = INDEX.get(code)
             if i is None or not deck >> i & 1:
-                raise Illegal("unknown_card", f"{code!r} is not a card of this deck")
+                raise Illegal(Code.UNKNOWN_CARD, Msg.NOT_IN_DECK, rcard=code)
     player = event.get("player")
     if isinstance(player, str) and player not in table.index:
         _unknown_player(table, player)
@@ -681,8 +676,8 @@ def check_cards_and_player(state: GameState, event: Event, spec: EventSpec) -> N
 
 def _unknown_player(table: Table, player: str) -> None:
     if player == table.sitting_out:
-        raise Illegal("unknown_player", f"{player} sits out this game")
-    raise Illegal("unknown_player", f"{player!r} is not playing in this game")
+        raise Illegal(Code.UNKNOWN_PLAYER, Msg.SITS_OUT, player=player)
+    raise Illegal(Code.UNKNOWN_PLAYER, Msg.NOT_PLAYING, rplayer=player)
 
 
 # ``placed_at`` of fully dealt hands, per (dealt cards, deal index).
@@ -948,27 +943,34 @@ def _place_all(
 
 def check_placement(state: GameState, p: int, card: int, *, show: bool = False) -> None:
     """``card_already_played`` / ``card_not_in_hand`` for an event putting ``card`` in
-    ``p``'s hand."""
+    ``p``'s hand (``show``: a ``show``, for which a card shown before counts too).
+
+    A card played before is ``card_already_played`` wherever the record puts it (the
+    spec's exception to ``card_not_in_hand``); a card only shown before is that only
+    when no other hand holds it: otherwise both rules are broken and the first code in
+    the table, ``card_not_in_hand``, wins."""
     know = state.know
     assert know is not None
-    if state.played >> card & 1 or (show and state.shown >> card & 1):
-        what = "played" if state.played >> card & 1 else "shown"
+    if state.played >> card & 1:
         raise Illegal(
-            "card_already_played",
-            f"{CODES[card]} was already {what}: {name_of(state, p)} cannot have it",
+            Code.CARD_ALREADY_PLAYED, Msg.ALREADY_PLAYED, card=CODES[card], player=name_of(state, p)
         )
     if know.owner[card] != p:
         holder = know.owner[card]
         if holder >= 0 and know.placed_at[card] < NEVER:
             raise Illegal(
-                "card_not_in_hand",
-                f"{name_of(state, p)} cannot hold {CODES[card]}: the record puts it in "
-                f"{name_of(state, holder)}'s hand",
+                Code.CARD_NOT_IN_HAND,
+                Msg.IN_ANOTHER_HAND,
+                player=name_of(state, p),
+                card=CODES[card],
+                other=name_of(state, holder),
             )
         raise Illegal(
-            "card_not_in_hand",
-            f"{name_of(state, p)} cannot hold {CODES[card]}: the record already shows all six "
-            f"cards of {name_of(state, p)}",
+            Code.CARD_NOT_IN_HAND, Msg.HAND_ALREADY_FULL, player=name_of(state, p), card=CODES[card]
+        )
+    if show and state.shown >> card & 1:
+        raise Illegal(
+            Code.CARD_ALREADY_PLAYED, Msg.ALREADY_SHOWN, card=CODES[card], player=name_of(state, p)
         )
 
 
@@ -979,7 +981,7 @@ def check_hands(event: Event, table: Table) -> Table:
     if hands is None:
         return table
     if type(hands) is not dict:
-        raise Illegal("invalid_deal", "hands must map players to their six cards")
+        raise Illegal(Code.INVALID_DEAL, Msg.HANDS_NOT_OBJECT)
     deck = table.deck
     dealt = [0] * len(table.active)
     index = table.index
@@ -1027,26 +1029,24 @@ def _walk_hands(hands: dict[Any, Any], table: Table) -> Table:
     dealt = [0] * len(table.active)
     for name, cards in hands.items():
         if type(cards) is not list:
-            raise Illegal("invalid_deal", f"the hand of {name} must be a list of cards")
+            raise Illegal(Code.INVALID_DEAL, Msg.HAND_NOT_LIST, player=name)
         mask = 0
         for code in cards:
             i = INDEX.get(code, -1) if type(code) is str else -1
             if i < 0 or not deck >> i & 1:
-                raise Illegal(
-                    "unknown_card", f"{code!r} in {name}'s hand is not a card of this deck"
-                )
+                raise Illegal(Code.UNKNOWN_CARD, Msg.HAND_CARD_NOT_IN_DECK, rcard=code, player=name)
             mask |= 1 << i
         masks[name] = mask
     seen = 0
     for name, cards in hands.items():
         p = table.index.get(name, -1)
         if p < 0:
-            raise Illegal("invalid_deal", f"{name!r} is dealt a hand but does not play")
+            raise Illegal(Code.INVALID_DEAL, Msg.HAND_OF_NON_PLAYER, rplayer=name)
         mask = masks[name]
         if len(cards) != 6 or mask.bit_count() != 6:
-            raise Illegal("invalid_deal", f"{name} must be dealt six different cards")
+            raise Illegal(Code.INVALID_DEAL, Msg.HAND_NOT_SIX, player=name)
         if seen & mask:
-            raise Illegal("invalid_deal", "a card is dealt to two players")
+            raise Illegal(Code.INVALID_DEAL, Msg.CARD_DEALT_TWICE)
         seen |= mask
         dealt[p] = mask
     return evolve(table, dealt=tuple(dealt))
@@ -1065,11 +1065,8 @@ def check_tally_partner(table: Table, know: Knowledge, called: int, name: str) -
     the field when the record puts the card in another hand or shows all of his."""
     holder = know.owner[called]
     if holder != table.index[name]:
-        where = (
-            f"the record puts it in {table.active[holder]}'s hand"
-            if holder >= 0
-            else f"the record shows all six cards of {name}"
-        )
+        msg = Msg.PARTNER_CALLED_ELSEWHERE if holder >= 0 else Msg.PARTNER_HAND_FULL
+        other = table.active[holder] if holder >= 0 else name
         raise Illegal(
-            "invalid_tally", f"{name} cannot hold the called {CODES[called]}: {where}", "partner"
+            Code.INVALID_TALLY, msg, field="partner", player=name, card=CODES[called], other=other
         )

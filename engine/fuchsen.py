@@ -35,6 +35,7 @@ from engine.core import (
     unshared,
     waiting_for_partner,
 )
+from engine.errors import Code, Msg
 from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
 from engine.tricks import add_card, check_play
@@ -208,7 +209,7 @@ class Fuchsen(Variant):
     # ------------------------------------------------------------------ shape extras
     def check_shape(self, typ: str, event: Event) -> None:
         if typ == "call" and "card" not in event and event.get("alone") is not True:
-            raise Illegal("malformed_event", "a call names a card unless it is alone: true")
+            raise Illegal(Code.MALFORMED_EVENT, Msg.CALL_WITHOUT_CARD)
 
     # ------------------------------------------------------------------ deal
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
@@ -246,30 +247,26 @@ class Fuchsen(Variant):
         players = event["players"]
         dealer = event["dealer"]
         if not isinstance(players, list) or not 4 <= len(players) <= 6:
-            raise Illegal("invalid_deal", "Fuchsen is dealt to 4, 5 or 6 seated players")
+            raise Illegal(Code.INVALID_DEAL, Msg.FUCHSEN_SEATS)
         if not all(isinstance(p, str) and p for p in players):
-            raise Illegal("invalid_deal", "every player needs a non-empty name")
+            raise Illegal(Code.INVALID_DEAL, Msg.EMPTY_NAME)
         if len(set(players)) != len(players):
-            raise Illegal("invalid_deal", "a player is seated twice")
+            raise Illegal(Code.INVALID_DEAL, Msg.SEATED_TWICE)
         if not isinstance(dealer, str) or dealer not in players:
-            raise Illegal("invalid_deal", f"the dealer {dealer!r} is not seated")
+            raise Illegal(Code.INVALID_DEAL, Msg.DEALER_NOT_SEATED, rplayer=dealer)
         sitting_out: str | None = None
         named = event.get("sitting_out")
         if len(players) == 6:
             if rules["sit_out"] == "named":
                 if not isinstance(named, str) or named not in players:
-                    raise Illegal(
-                        "invalid_deal",
-                        "with six seated and sit_out named, the deal names a seated player "
-                        "who sits out",
-                    )
+                    raise Illegal(Code.INVALID_DEAL, Msg.SIX_SEATED_SIT_OUT_NAMED)
                 sitting_out = named
             else:
                 if named is not None and named != dealer:
-                    raise Illegal("invalid_deal", "with sit_out dealer the dealer sits out")
+                    raise Illegal(Code.INVALID_DEAL, Msg.SIT_OUT_DEALER_DEALER_SITS)
                 sitting_out = dealer
         elif named is not None:
-            raise Illegal("invalid_deal", "only with six seated does a player sit out")
+            raise Illegal(Code.INVALID_DEAL, Msg.SIX_SEATED_DOES_PLAYER_SIT)
         seat = players.index(dealer)
         order = players[seat + 1 :] + players[: seat + 1]
         active = tuple(p for p in order if p != sitting_out)
@@ -281,21 +278,21 @@ class Fuchsen(Variant):
         if len(seated_active) == 5:
             given = event.get("removed", rules["removed_cards"])
             if not isinstance(given, list) or len(given) != 2:
-                raise Illegal("invalid_deal", "the deal removes exactly two cards")
+                raise Illegal(Code.INVALID_DEAL, Msg.DEAL_REMOVES_EXACTLY_TWO)
             for code in given:
                 if not isinstance(code, str) or code not in INDEX:
-                    raise Illegal("unknown_card", f"{code!r} is not a card")
+                    raise Illegal(Code.UNKNOWN_CARD, Msg.NOT_A_CARD, rcard=code)
             if given[0] == given[1] or not all(code in REMOVABLE_CARDS for code in given):
                 raise Illegal(
-                    "invalid_deal",
-                    "the removed cards are two different zero-Augen plain cards "
-                    f"({' '.join(REMOVABLE_CARDS)})",
+                    Code.INVALID_DEAL,
+                    Msg.REMOVED_ARE_TWO_DIFFERENT_ZERO,
+                    cards=" ".join(REMOVABLE_CARDS),
                 )
             removed = mask_of(given)
             deck = FULL_DECK & ~removed
         else:
             if "removed" in event:
-                raise Illegal("invalid_deal", "cards are removed only with five active players")
+                raise Illegal(Code.INVALID_DEAL, Msg.ARE_REMOVED_FIVE_ACTIVE_PLAYERS)
             deck = FULL_DECK & ~NO_SEVENS_EIGHTS
         table = Table(
             players=tuple(players),
@@ -408,16 +405,12 @@ class Fuchsen(Variant):
         """What the table counted (event-stream.md, "The tally"): a pure tally before
         anything of the first trick, or a late one after the raising ended."""
         if state.phase == "call":
-            raise Illegal("out_of_order", "a tally comes after the call")
+            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_AFTER_CALL)
         if state.trick:
-            raise Illegal(
-                "out_of_order", "a tally comes between tricks, not with cards of a trick down"
-            )
+            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_BETWEEN_TRICKS_TRICK)
         pure = not state.tricks
         if not pure and not state.raising_ended:
-            raise Illegal(
-                "out_of_order", "a tally does not end the raising: the raising must end first"
-            )
+            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_DOES_END_RAISING_RAISING)
         table = state.table
         know = state.know
         assert table is not None and know is not None
@@ -425,51 +418,40 @@ class Fuchsen(Variant):
         if "level" in event:
             said = event["level"]
             if not pure:
-                raise Illegal(
-                    "invalid_tally",
-                    "a tally after the first trick gives no level: the recorded raises say it",
-                    "level",
-                )
+                raise Illegal(Code.INVALID_TALLY, Msg.TALLY_AFTER_FIRST_TRICK_GIVES, field="level")
             if said is not None and said not in LEVEL_NUMBER:
-                raise Illegal("invalid_tally", f"{said!r} is not a level of Fahren", "level")
+                raise Illegal(Code.INVALID_TALLY, Msg.UNKNOWN_LEVEL, rlevel=said, field="level")
             level = 0 if said is None else LEVEL_NUMBER[said]
         fuchs = state.fuchs_said
         if "fuchs" in event:
             if state.alone:
-                raise Illegal(
-                    "invalid_tally", "an alone game has no Hilfer who could say Fuchs", "fuchs"
-                )
+                raise Illegal(Code.INVALID_TALLY, Msg.ALONE_GAME_HAS_HILFER_WHO, field="fuchs")
             if not pure:
-                raise Illegal(
-                    "invalid_tally",
-                    "a tally after the first trick does not say the Fuchs: the recorded first "
-                    "cards do",
-                    "fuchs",
-                )
+                raise Illegal(Code.INVALID_TALLY, Msg.TALLY_AFTER_FIRST_TRICK_DOES, field="fuchs")
             fuchs = event["fuchs"]
             if fuchs:
                 h = state.hilfer
                 if h < 0:
-                    raise Illegal(
-                        "invalid_tally",
-                        "nobody can have said Fuchs: the Macher holds the called card himself",
-                        "fuchs",
-                    )
+                    raise Illegal(Code.INVALID_TALLY, Msg.NOBODY_CAN_HAVE_SAID_FUCHS, field="fuchs")
                 name = table.active[h]
                 go_holder = know.owner[GO]
                 if (go_holder >= 0 and go_holder != h) or (
                     go_holder < 0 and know.full(h) and not know.known[h] >> GO & 1
                 ):
                     raise Illegal(
-                        "invalid_tally",
-                        f"{name} cannot have said Fuchs: the record shows {name} lacks GO",
-                        "fuchs",
+                        Code.INVALID_TALLY,
+                        Msg.CANNOT_HAVE_SAID_FUCHS_RECORD,
+                        player=name,
+                        field="fuchs",
                     )
         if "partner" in event:
             name = event["partner"]
             if state.alone:
                 raise Illegal(
-                    "invalid_tally", f"an alone game has no Hilfer: {name} cannot be one", "partner"
+                    Code.INVALID_TALLY,
+                    Msg.ALONE_GAME_HAS_HILFER_CANNOT,
+                    player=name,
+                    field="partner",
                 )
             check_tally_partner(table, know, state.called, name)
         # The state the tally's outcome is judged on: the level reached, the Fuchs said
@@ -483,52 +465,32 @@ class Fuchsen(Variant):
         has_augen = "augen" in event
         if pure and ((level == 0 and not fuchs) or level == 1):
             # The game was over after the first trick: nothing more was counted.
-            why = "with no kontra" if level == 0 else "with kontra but no re"
+            why = Msg.ENDED_NO_KONTRA if level == 0 else Msg.ENDED_NO_RE
             for key in ("augen", "silent"):
                 if key in event:
-                    raise Illegal(
-                        "invalid_tally",
-                        f"{why} the game ended after the first trick: the tally gives no {key}",
-                        key,
-                    )
+                    raise Illegal(Code.INVALID_TALLY, why, field=key, rfield=key)
             won = level == 0
             if has_won and event["won"] != won:
-                if won:
-                    text = "with no kontra the Macher's side won: the tally says it lost"
-                else:
-                    text = "with kontra but no re the Macher's side lost: the tally says it won"
-                raise Illegal("invalid_tally", text, "won")
+                text = Msg.NO_KONTRA_WON if won else Msg.NO_RE_LOST
+                raise Illegal(Code.INVALID_TALLY, text, field="won")
             decided = self._decide(new, "no_kontra" if won else "no_re", won, self._value(new))
             return self._after(decided, index)
         # Played out: the tally says who won.
         if not has_won and not has_augen:
-            raise Illegal(
-                "invalid_tally",
-                "the game was played out: the tally says won or the Augen of the Macher's side",
-                "won",
-            )
+            raise Illegal(Code.INVALID_TALLY, Msg.GAME_WAS_PLAYED_OUT_TALLY, field="won")
         augen = event["augen"] if has_augen else -1
         if has_augen and not 0 <= augen <= 121:
-            raise Illegal("invalid_tally", f"the Augen lie between 0 and 121, not {augen}", "augen")
+            raise Illegal(Code.INVALID_TALLY, Msg.AUGEN_LIE_BETWEEN, rvalue=augen, field="augen")
         won = event["won"] if has_won else augen >= 61
         if has_won and has_augen and won != (augen >= 61):
-            raise Illegal(
-                "invalid_tally",
-                f"{augen} Augen lose: the tally says the Macher's side won"
-                if won
-                else f"{augen} Augen win: the tally says the Macher's side lost",
-                "augen",
-            )
+            msg = Msg.AUGEN_LOSE if won else Msg.AUGEN_WIN
+            raise Illegal(Code.INVALID_TALLY, msg, field="augen", n=augen)
         silent = event.get("silent") is True
         if silent and not won:
-            raise Illegal(
-                "invalid_tally", "a Stilles Spiel needs the Macher's side to have won", "silent"
-            )
+            raise Illegal(Code.INVALID_TALLY, Msg.STILLES_SPIEL_NEEDS_MACHER_SIDE, field="silent")
         if silent and has_augen and augen != 121:
             raise Illegal(
-                "invalid_tally",
-                f"in a Stilles Spiel the Macher's side takes all 121 Augen, not {augen}",
-                "silent",
+                Code.INVALID_TALLY, Msg.STILLES_SPIEL_MACHER_SIDE_TAKES, n=augen, field="silent"
             )
         if not pure:
             self._fits_tricks(new, won, augen, silent)
@@ -549,37 +511,37 @@ class Fuchsen(Variant):
         theirs = augen_of(every & ~side)
         if not won and ours >= 61:
             raise Illegal(
-                "invalid_tally",
-                f"the Macher's side's recorded tricks already hold {ours} Augen: it cannot "
-                "have lost",
-                "won" if augen < 0 else "augen",
+                Code.INVALID_TALLY,
+                Msg.MACHER_SIDE_RECORDED_TRICKS_ALREADY,
+                n=ours,
+                field="won" if augen < 0 else "augen",
             )
         if won and theirs >= 61:
             raise Illegal(
-                "invalid_tally",
-                f"the opponents' recorded tricks already hold {theirs} Augen: the Macher's "
-                "side cannot have won",
-                "won" if augen < 0 else "augen",
+                Code.INVALID_TALLY,
+                Msg.OPPONENTS_RECORDED_TRICKS_ALREADY_HOLD,
+                n=theirs,
+                field="won" if augen < 0 else "augen",
             )
         if augen >= 0 and not ours <= augen <= 121 - theirs:
             raise Illegal(
-                "invalid_tally",
-                f"the recorded tricks leave the Macher's side between {ours} and "
-                f"{121 - theirs} Augen, not {augen}",
-                "augen",
+                Code.INVALID_TALLY,
+                Msg.RECORDED_TRICKS_LEAVE_MACHER_SIDE,
+                n=ours,
+                n2=121 - theirs,
+                n3=augen,
+                field="augen",
             )
         if silent:
             macher, hilfer = state.macher, state.hilfer
             if any(winner not in (macher, hilfer) for _, _, winner in state.tricks):
                 raise Illegal(
-                    "invalid_tally",
-                    "the opponents won a recorded trick: no Stilles Spiel",
-                    "silent",
+                    Code.INVALID_TALLY, Msg.OPPONENTS_WON_RECORDED_TRICK_STILLES, field="silent"
                 )
 
     def _call(self, state: FuchsenState, event: Event, index: int) -> GameState:
         if state.phase != "call":
-            raise Illegal("out_of_order", "the Macher has already called")
+            raise Illegal(Code.OUT_OF_ORDER, Msg.MACHER_HAS_ALREADY_CALLED)
         table = state.table
         know = state.know
         assert table is not None and know is not None
@@ -598,39 +560,36 @@ class Fuchsen(Variant):
             # call turned that card, and the turning rules below judge it at the call.
             turned_card = know.blank
         if alone and card_code is not None:
-            raise Illegal("invalid_call", f"{name} plays alone and so calls no card")
+            raise Illegal(Code.INVALID_CALL, Msg.PLAYS_ALONE_SO_CALLS, player=name)
         holder_eo = know.owner[EO]
         if holder_eo >= 0 and holder_eo != p:
             raise Illegal(
-                "invalid_call",
-                f"{name} is not the Macher: {table.active[holder_eo]} holds EO",
+                Code.INVALID_CALL, Msg.MACHER_HOLDS_EO, player=name, other=table.active[holder_eo]
             )
         hand = know.known[p]
         full = hand.bit_count() >= 6  # ``know.full(p)``, without the call
         if full and not hand >> EO & 1:
-            raise Illegal(
-                "invalid_call",
-                f"{name} is not the Macher: the six cards the record shows for {name} lack EO",
-            )
+            raise Illegal(Code.INVALID_CALL, Msg.MACHER_SIX_RECORD_SHOWS_FOR, player=name)
         six_trumps = full and hand & TRUMPS == hand
         if turned_card >= 0:
             if turned_card == EO:
-                raise Illegal("invalid_call", f"{name} may not turn EO, the Macher card stays up")
+                raise Illegal(Code.INVALID_CALL, Msg.MAY_TURN_EO_MACHER_STAYS, player=name)
             if TRUMPS >> turned_card & 1:
                 if full and not six_trumps:
                     raise Illegal(
-                        "invalid_call",
-                        f"{name} may turn a trump ({CODES[turned_card]}) only with six trumps",
+                        Code.INVALID_CALL,
+                        Msg.MAY_TURN_TRUMP_SIX_TRUMPS,
+                        player=name,
+                        card=CODES[turned_card],
                     )
             elif not (rules["turn_low_plain"] and LOW_PLAIN >> turned_card & 1):
-                raise Illegal(
-                    "invalid_call",
-                    f"{name} may not turn {CODES[turned_card]}: only a plain 7 or 8"
-                    + ("" if rules["turn_low_plain"] else " and not under this club's rules"),
+                msg = (
+                    Msg.TURN_NOT_PLAIN_LOW if rules["turn_low_plain"] else Msg.TURN_NOT_ALLOWED_HERE
                 )
+                raise Illegal(Code.INVALID_CALL, msg, player=name, card=CODES[turned_card])
         if alone:
             if rules["alone_requires_six_trumps"] and full and not six_trumps:
-                raise Illegal("invalid_call", f"{name} may play alone only with six trumps")
+                raise Illegal(Code.INVALID_CALL, Msg.MAY_PLAY_ALONE_SIX_TRUMPS, player=name)
             return evolve(
                 state,
                 phase="play",
@@ -645,12 +604,12 @@ class Fuchsen(Variant):
         assert isinstance(card_code, str)
         called = INDEX[card_code]
         if TRUMPS >> called & 1:
-            raise Illegal("invalid_call", f"{name} may not call {card_code}: it is a trump")
+            raise Illegal(Code.INVALID_CALL, Msg.MAY_CALL_TRUMP, player=name, card=card_code)
         if called == turned_card:
-            raise Illegal("invalid_call", f"{name} may not call the card {name} turned")
+            raise Illegal(Code.INVALID_CALL, Msg.MAY_CALL_TURNED, player=name)
         own = know.owner[called] == p
         if own and not rules["call_own_card"]:
-            raise Illegal("invalid_call", f"{name} may not call {card_code}: {name} holds it")
+            raise Illegal(Code.INVALID_CALL, Msg.CALLS_OWN_CARD, player=name, card=card_code)
         if full and not (
             # The usual call: a plain card of the deck he does not hold (or may), of a
             # suit in which he holds a plain card; ``_callable`` allows it.
@@ -661,9 +620,7 @@ class Fuchsen(Variant):
             allowed = self._callable(table, hand, turned, rules["call_own_card"])
             if not allowed >> called & 1:
                 raise Illegal(
-                    "invalid_call",
-                    f"{name} may not call {card_code}: the called card must be of a suit in "
-                    f"which {name} holds a plain card",
+                    Code.INVALID_CALL, Msg.MAY_CALL_CALLED_MUST_SUIT, player=name, card=card_code
                 )
         holder = know.owner[called]
         own_card = holder == p
@@ -679,10 +636,7 @@ class Fuchsen(Variant):
                 [q for q in range(len(known)) if q != p and known[q].bit_count() < 6]
             )
             if not candidates:
-                raise Illegal(
-                    "invalid_call",
-                    f"nobody can hold {card_code}: every other hand is known without it",
-                )
+                raise Illegal(Code.INVALID_CALL, Msg.NOBODY_HOLDS_CALLED, card=card_code)
             # Every check above passed without the partner, and none reads who holds
             # the called card (it is no trump, not turned, not the caller's): for any
             # candidate the call gives this state with him as the Hilfer.
@@ -1099,43 +1053,45 @@ class Fuchsen(Variant):
 
     def _raise(self, state: FuchsenState, event: Event, index: int) -> GameState:
         if state.phase == "call":
-            raise Illegal("out_of_order", "nobody can raise before the call")
+            raise Illegal(Code.OUT_OF_ORDER, Msg.NOBODY_CAN_RAISE_BEFORE_CALL)
         table = state.table
         assert table is not None
         p = table.index[event["player"]]
         name = table.active[p]
         level = event["level"]
         if level not in FUCHSEN_LEVELS:
-            raise Illegal("invalid_raise", f"{level!r} is not a level of Fahren")
+            raise Illegal(Code.INVALID_RAISE, Msg.UNKNOWN_LEVEL, rlevel=level)
         k = FUCHSEN_LEVELS.index(level) + 1
         if state.raising_ended:
-            raise Illegal("invalid_raise", f"{name} cannot say {level}: the raising is over")
+            raise Illegal(Code.INVALID_RAISE, Msg.CANNOT_SAY_RAISING_OVER, player=name, level=level)
         if k != state.level + 1:
             expected = _levels_text(state.level + 1) if state.level < 8 else "nothing more"
             raise Illegal(
-                "invalid_raise", f"{name} cannot say {level}: the next level is {expected}"
+                Code.INVALID_RAISE,
+                Msg.CANNOT_SAY_NEXT_LEVEL,
+                player=name,
+                level=level,
+                level2=expected,
             )
         declarer_side = p == state.macher or p == state.hilfer
         if declarer_side != (k % 2 == 0):
-            side = "the Macher's side" if k % 2 == 0 else "the opponents"
-            raise Illegal("invalid_raise", f"{name} cannot say {level}: only {side} may")
+            msg = Msg.RAISE_MACHERS_SIDE if k % 2 == 0 else Msg.RAISE_OPPONENTS
+            raise Illegal(Code.INVALID_RAISE, msg, player=name, level=level)
         first = state.first_play[p]
         if first < 0:
-            raise Illegal("invalid_raise", f"{name} cannot say {level} before playing a card")
+            raise Illegal(
+                Code.INVALID_RAISE, Msg.CANNOT_SAY_BEFORE_PLAYING, player=name, level=level
+            )
         opened = max(first, state.said_at[k - 1])
         if state.rules["strict_raise_windows"] and state.last_play > opened:
             raise Illegal(
-                "invalid_raise",
-                f"{name} cannot say {level}: the chance lapsed when the next card was played",
+                Code.INVALID_RAISE, Msg.CANNOT_SAY_CHANCE_LAPSED_WHEN, player=name, level=level
             )
         return evolve(state, level=k, said_at=(*state.said_at, index))
 
     def _end_raising_event(self, state: FuchsenState, index: int) -> GameState:
         if state.phase == "call" or state.tricks_done < 1 or state.trick or state.raising_ended:
-            raise Illegal(
-                "out_of_order",
-                "the raising ends only once, when the first trick has been collected",
-            )
+            raise Illegal(Code.OUT_OF_ORDER, Msg.RAISING_ENDS_ONCE_WHEN_FIRST)
         return self._after(self._end_raising(state), index)
 
     def _end_raising(self, state: FuchsenState) -> FuchsenState:
@@ -1149,55 +1105,49 @@ class Fuchsen(Variant):
             return self._decide(state, "no_re", False, self._value(state))
         return state
 
+    def check_card(self, state: GameState, p: int, card: int) -> None:
+        if state.phase == "call":
+            raise Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_MACHER_HAS_CALLED)
+        check_play(self, state, p, card)
+
     def play(  # type: ignore[override]
         self, state: FuchsenState, p: int, card: int, event: Event, index: int
     ) -> GameState:
-        if state.phase == "call":
-            raise Illegal("out_of_order", "no card is played before the Macher has called")
+        self.check_card(state, p, card)
         table = state.table
         know = state.know
         assert table is not None and know is not None
-        if p != state.to_act:
-            check_play(self, state, p, card)  # words the not_your_turn error
-        if know.owner[card] != p or state.played >> card & 1:
-            check_placement(state, p, card)
-        if state.trick:
-            broken = self.play_obligation(
-                state, p, card, (know.known[p] | 1 << card) & ~state.played
-            )
-            if broken is not None:
-                raise Illegal(*broken)
         fuchs = event.get("fuchs") is True
         if fuchs:
             name = table.active[p]
             if state.alone or p != state.hilfer:
-                raise Illegal(
-                    "invalid_announcement", f"{name} is not the Hilfer: only the Hilfer says Fuchs"
-                )
+                raise Illegal(Code.INVALID_ANNOUNCEMENT, Msg.HILFER_HILFER_SAYS_FUCHS, player=name)
             if state.first_play[p] >= 0:
                 raise Illegal(
-                    "invalid_announcement", f"{name} may say Fuchs only with the first card played"
+                    Code.INVALID_ANNOUNCEMENT, Msg.MAY_SAY_FUCHS_FIRST_PLAYED, player=name
                 )
             go_holder = know.owner[GO]
             if (go_holder >= 0 and go_holder != p) or (
                 go_holder < 0 and know.full(p) and not know.known[p] >> GO & 1
             ):
                 raise Illegal(
-                    "invalid_announcement",
-                    f"{name} cannot say Fuchs: the record shows {name} lacks GO",
+                    Code.INVALID_ANNOUNCEMENT, Msg.CANNOT_SAY_FUCHS_RECORD_SHOWS, player=name
                 )
         is_blank = state.turned and p == state.macher and card == know.blank
         if event.get("turned") is True:
             if not is_blank or state.blank_played:
                 raise Illegal(
-                    "face_down_card_mismatch",
-                    f"{table.active[p]}'s {CODES[card]} is not the Macher's turned card",
+                    Code.FACE_DOWN_CARD_MISMATCH,
+                    Msg.NOT_THE_TURNED_CARD,
+                    player=table.active[p],
+                    card=CODES[card],
                 )
         elif is_blank:
             raise Illegal(
-                "face_down_card_mismatch",
-                f"{table.active[p]} turned {CODES[card]}: it must be played face down "
-                "(turned: true)",
+                Code.FACE_DOWN_CARD_MISMATCH,
+                Msg.TURNED_MUST_PLAYED_FACE_DOWN,
+                player=table.active[p],
+                card=CODES[card],
             )
         ends_raising = not state.raising_ended and len(state.tricks) == 1 and not state.trick
         extra: dict[str, Any] | None = None
@@ -1651,7 +1601,7 @@ class Fuchsen(Variant):
 
     def _forfeit(self, state: FuchsenState, event: Event, index: int) -> GameState:
         if state.phase == "call":
-            raise Illegal("out_of_order", "a forfeit comes after the call")
+            raise Illegal(Code.OUT_OF_ORDER, Msg.FORFEIT_COMES_AFTER_CALL)
         table = state.table
         assert table is not None
         p = table.index[event["player"]]
@@ -1843,7 +1793,7 @@ class Fuchsen(Variant):
 
     def play_obligation(  # type: ignore[override]
         self, state: FuchsenState, p: int, card: int, hand: int
-    ) -> tuple[str, str] | None:
+    ) -> Illegal | None:
         trick = state.trick
         if not trick:
             return None
@@ -1904,11 +1854,12 @@ class Fuchsen(Variant):
         if led_cards or blank_follows:
             if card_cls != led:
                 example = _example(led_cards, blank_follows)
-                verb = "was led" if led != TRUMP else "were led"
-                noun = "Trumps" if led == TRUMP else what
-                return (
-                    "must_follow_suit",
-                    f"{name} must follow suit: {name} holds {example} and {noun} {verb}",
+                if led == TRUMP:
+                    return Illegal(
+                        Code.MUST_FOLLOW_SUIT, Msg.FOLLOW_TRUMPS, player=name, example=example
+                    )
+                return Illegal(
+                    Code.MUST_FOLLOW_SUIT, Msg.FOLLOW_SUIT, player=name, example=example, suit=what
                 )
             if _key(state, blank, card, led) <= wkey:
                 better = 0
@@ -1916,10 +1867,12 @@ class Fuchsen(Variant):
                     if _key(state, blank, c, led) > wkey:
                         better |= 1 << c
                 for c in bits(_proven(better, amb)):
-                    return (
-                        "must_overtake",
-                        f"{name} must beat the trick: {name} holds {CODES[c]}, which beats "
-                        f"it, and played {CODES[card]}",
+                    return Illegal(
+                        Code.MUST_OVERTAKE,
+                        Msg.BEAT_THE_TRICK,
+                        player=name,
+                        card=CODES[c],
+                        card2=CODES[card],
                     )
             return None
         if led == TRUMP:
@@ -1928,20 +1881,19 @@ class Fuchsen(Variant):
         if trumps:
             if card_cls != TRUMP:
                 example = CODES[next(bits(trumps))]
-                return (
-                    "must_trump",
-                    f"{name} must trump: {name} holds {example} and no {what} card",
-                )
+                return Illegal(Code.MUST_TRUMP, Msg.TRUMP, player=name, card=example, suit=what)
             if _key(state, blank, card, led) <= wkey:
                 better = 0
                 for c in bits(trumps):
                     if POWER[c] > wkey:
                         better |= 1 << c
                 for c in bits(_proven(better, amb)):
-                    return (
-                        "must_trump",
-                        f"{name} must over-trump: {name} holds {CODES[c]}, which beats the "
-                        f"trick, and played {CODES[card]}",
+                    return Illegal(
+                        Code.MUST_TRUMP,
+                        Msg.OVER_TRUMP,
+                        player=name,
+                        card=CODES[c],
+                        card2=CODES[card],
                     )
         return None
 

@@ -30,6 +30,7 @@ from engine.core import (
     name_of,
     unshared,
 )
+from engine.errors import Code, Msg
 from engine.result import Result
 from engine.tricks import add_card, check_play
 
@@ -161,13 +162,13 @@ class Koenigrufen(Variant):
         players = event["players"]
         dealer = event["dealer"]
         if not isinstance(players, list) or len(players) != 4:
-            raise Illegal("invalid_deal", "Gradener Königrufen is dealt to exactly four players")
+            raise Illegal(Code.INVALID_DEAL, Msg.KOENIGRUFEN_SEATS)
         if not all(isinstance(p, str) and p for p in players):
-            raise Illegal("invalid_deal", "every player needs a non-empty name")
+            raise Illegal(Code.INVALID_DEAL, Msg.EMPTY_NAME)
         if len(set(players)) != 4:
-            raise Illegal("invalid_deal", "a player is seated twice")
+            raise Illegal(Code.INVALID_DEAL, Msg.SEATED_TWICE)
         if not isinstance(dealer, str) or dealer not in players:
-            raise Illegal("invalid_deal", f"the dealer {dealer!r} is not seated")
+            raise Illegal(Code.INVALID_DEAL, Msg.DEALER_NOT_SEATED, rplayer=dealer)
         index = {name: i for i, name in enumerate(players)}
         table = Table(
             players=tuple(players),
@@ -251,11 +252,9 @@ class Koenigrufen(Variant):
     def _tally(self, state: KoenigState, event: Event) -> GameState:
         """What the table counted (event-stream.md, "The tally"), after the auction."""
         if state.phase != "play":
-            raise Illegal("out_of_order", "a tally comes after the auction")
+            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_AFTER_AUCTION)
         if state.trick:
-            raise Illegal(
-                "out_of_order", "a tally comes between tricks, not with cards of a trick down"
-            )
+            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_BETWEEN_TRICKS_TRICK)
         table = state.table
         know = state.know
         assert table is not None and know is not None
@@ -265,32 +264,24 @@ class Koenigrufen(Variant):
             for key in ("won", "partner"):
                 if key in event:
                     raise Illegal(
-                        "invalid_tally",
-                        f"in schurln everyone plays for himself: the tally gives no {key}, "
-                        "only the losers",
-                        key,
+                        Code.INVALID_TALLY,
+                        Msg.SCHURLN_EVERYONE_PLAYS_FOR_HIMSELF,
+                        rfield=key,
+                        field=key,
                     )
             losers = event.get("losers")
             if losers is None:
-                raise Illegal(
-                    "invalid_tally", "a tally of schurln names the loser or losers", "losers"
-                )
+                raise Illegal(Code.INVALID_TALLY, Msg.TALLY_SCHURLN_NAMES_LOSER_OR, field="losers")
             if not 1 <= len(losers) <= 3 or len(set(losers)) != len(losers):
-                raise Illegal(
-                    "invalid_tally",
-                    "a tally of schurln names one, two or three different losers",
-                    "losers",
-                )
+                raise Illegal(Code.INVALID_TALLY, Msg.TALLY_SCHURLN_NAMES_ONE_TWO, field="losers")
             decision = self._schurln_paid(state, [table.index[name] for name in losers], "tally")
             return evolve(state, decision=decision)
         if "losers" in event:
-            raise Illegal("invalid_tally", f"only schurln has losers, not {contract}", "losers")
-        if "won" not in event:
             raise Illegal(
-                "invalid_tally",
-                "the tally says whether the declarer's side made its contract (won)",
-                "won",
+                Code.INVALID_TALLY, Msg.SCHURLN_HAS_LOSERS, contract=contract, field="losers"
             )
+        if "won" not in event:
+            raise Illegal(Code.INVALID_TALLY, Msg.TALLY_SAYS_WHETHER_DECLARER_SIDE, field="won")
         won = event["won"]
         d = state.declarer
         side: tuple[int, ...]
@@ -307,30 +298,29 @@ class Koenigrufen(Variant):
                 p = table.index[name]
                 if not won:
                     raise Illegal(
-                        "invalid_tally",
-                        "only a won durchmarsch_letzter has a partner, the winner of the last "
-                        "trick",
-                        "partner",
+                        Code.INVALID_TALLY, Msg.WON_DURCHMARSCH_LETZTER_HAS_PARTNER, field="partner"
                     )
                 if p == d:
                     raise Illegal(
-                        "invalid_tally",
-                        f"{name} is the declarer: the partner in durchmarsch_letzter is another "
-                        "player, the winner of the last trick",
-                        "partner",
+                        Code.INVALID_TALLY,
+                        Msg.DECLARER_PARTNER_DURCHMARSCH_LETZTER_ANOTHER,
+                        player=name,
+                        field="partner",
                     )
                 side = (d, p)
                 changes["partner"] = p
             if not won and len(state.tricks) == 5:
                 raise Illegal(
-                    "invalid_tally",
-                    f"{table.active[d]} took the five recorded tricks: durchmarsch_letzter "
-                    "cannot be lost",
-                    "won",
+                    Code.INVALID_TALLY,
+                    Msg.TOOK_FIVE_RECORDED_TRICKS_DURCHMARSCH,
+                    player=table.active[d],
+                    field="won",
                 )
         else:
             if "partner" in event:
-                raise Illegal("invalid_tally", f"{contract} has no partner to name", "partner")
+                raise Illegal(
+                    Code.INVALID_TALLY, Msg.HAS_PARTNER_NAME, contract=contract, field="partner"
+                )
             side = (d,) if state.joiner < 0 else (d, state.joiner)
         changes["decision"] = self._decision(state, won, side, "tally")
         return evolve_with(state, changes)
@@ -340,13 +330,15 @@ class Koenigrufen(Variant):
         know = state.know
         assert table is not None and know is not None
         if state.phase != "auction":
-            raise Illegal("out_of_order", f"the auction is over: no {typ} now")
+            raise Illegal(Code.OUT_OF_ORDER, Msg.AUCTION_OVER_NOW, type=typ)
         p = table.index[event["player"]]
         name = table.active[p]
         if p != state.to_act:
             raise Illegal(
-                "not_your_turn",
-                f"it is {table.active[state.to_act]}'s turn to speak, not {name}'s",
+                Code.NOT_YOUR_TURN,
+                Msg.NOT_TURN_TO_SPEAK,
+                player=name,
+                other=table.active[state.to_act],
             )
         card_code = event.get("card")
         card = INDEX[card_code] if isinstance(card_code, str) else -1
@@ -356,46 +348,43 @@ class Koenigrufen(Variant):
             return self._next_speaker(state, out=state.out | 1 << p)
         if typ == "join":
             if state.high not in (RANK["bettler"], RANK["plauderer"]) or state.joiner >= 0:
-                raise Illegal(
-                    "invalid_bid",
-                    f"{name} cannot join: only a bettler or plauderer nobody has joined yet "
-                    "can be joined",
-                )
+                raise Illegal(Code.INVALID_BID, Msg.CANNOT_JOIN_BETTLER_OR_PLAUDERER, player=name)
             return self._next_speaker(state, joiner=p, join_card=card, out=state.out | 1 << p)
         contract = event["contract"]
         rank = RANK.get(contract, 0)
         if rank == 0:
-            raise Illegal("invalid_bid", f"{contract!r} is not a contract one can bid")
+            raise Illegal(Code.INVALID_BID, Msg.UNKNOWN_CONTRACT, rcontract=contract)
         if rank <= state.high:
             raise Illegal(
-                "invalid_bid",
-                f"{name} must bid higher than {CONTRACTS[state.high - 1]}, not {contract}",
+                Code.INVALID_BID,
+                Msg.MUST_BID_HIGHER_THAN,
+                player=name,
+                contract=CONTRACTS[state.high - 1],
+                contract2=contract,
             )
         called_code = event.get("called")
         if contract in WITH_CALLED:
             if called_code is None:
-                raise Illegal("invalid_bid", f"{contract} names a called card")
+                raise Illegal(Code.INVALID_BID, Msg.NEEDS_CALLED_CARD, contract=contract)
         elif called_code is not None:
-            raise Illegal("invalid_bid", f"{contract} calls no card")
+            raise Illegal(Code.INVALID_BID, Msg.CALLS_NO_CARD, contract=contract)
         if card >= 0 and contract not in WITH_FACE_DOWN:
-            raise Illegal("invalid_bid", f"{contract} lays no card face down")
+            raise Illegal(Code.INVALID_BID, Msg.NO_FACE_DOWN, contract=contract)
         called = INDEX[called_code] if isinstance(called_code, str) else -1
         if called >= 0:
             holder = know.owner[called]
             if holder == p:
-                raise Illegal("invalid_bid", f"{name} may not call {called_code}: {name} holds it")
+                raise Illegal(Code.INVALID_BID, Msg.CALLS_OWN_CARD, player=name, card=called_code)
             if holder < 0 and all(know.full(q) for q in range(4) if q != p):
-                raise Illegal(
-                    "invalid_bid",
-                    f"nobody can hold {called_code}: every other hand is known without it",
-                )
+                raise Illegal(Code.INVALID_BID, Msg.NOBODY_HOLDS_CALLED, card=called_code)
         if contract in WITH_HUNDERT and know.full(p):
             hand = know.known[p]
             if not any(hand & pair == pair for pair in HUNDERT_PAIRS):
                 raise Illegal(
-                    "invalid_bid",
-                    f"{name} cannot bid {contract}: the record shows {name} lacks K and O "
-                    "of one suit",
+                    Code.INVALID_BID,
+                    Msg.CANNOT_BID_RECORD_SHOWS_LACKS,
+                    player=name,
+                    contract=contract,
                 )
         face_down = (*state.face_down[:p], card, *state.face_down[p + 1 :])
         return self._next_speaker(
@@ -470,24 +459,13 @@ class Koenigrufen(Variant):
         )
         changes["to_act"] = changes["leader"] = bidder
 
-    def play(  # type: ignore[override]
-        self, state: KoenigState, p: int, card: int, event: Event, index: int
-    ) -> GameState:
+    def check_card(self, state: GameState, p: int, card: int) -> None:
+        assert isinstance(state, KoenigState)
         if state.phase != "play":
-            raise Illegal("out_of_order", "no card is played before the auction is over")
+            raise Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_AUCTION_OVER)
+        check_play(self, state, p, card)
         table = state.table
-        know = state.know
-        assert table is not None and know is not None
-        if p != state.to_act:
-            check_play(self, state, p, card)  # words the not_your_turn error
-        if know.owner[card] != p or state.played >> card & 1:
-            check_placement(state, p, card)
-        if state.trick:
-            broken = self.play_obligation(
-                state, p, card, (know.known[p] | 1 << card) & ~state.played
-            )
-            if broken is not None:
-                raise Illegal(*broken)
+        assert table is not None
         if not state.tricks:
             named = -1
             if p == state.declarer and state.contract in WITH_FACE_DOWN:
@@ -496,10 +474,17 @@ class Koenigrufen(Variant):
                 named = state.join_card
             if named >= 0 and named != card:
                 raise Illegal(
-                    "face_down_card_mismatch",
-                    f"{table.active[p]} laid {CODES[named]} face down and must play it in the "
-                    f"first trick, not {CODES[card]}",
+                    Code.FACE_DOWN_CARD_MISMATCH,
+                    Msg.LAID_FACE_DOWN_MUST_PLAY,
+                    player=table.active[p],
+                    card=CODES[named],
+                    card2=CODES[card],
                 )
+
+    def play(  # type: ignore[override]
+        self, state: KoenigState, p: int, card: int, event: Event, index: int
+    ) -> GameState:
+        self.check_card(state, p, card)
         new = add_card(self, state, p, card, index)
         if len(new.tricks) > len(state.tricks):
             assert isinstance(new, KoenigState)
@@ -962,7 +947,7 @@ class Koenigrufen(Variant):
 
     def _forfeit(self, state: KoenigState, event: Event) -> GameState:
         if state.phase != "play":
-            raise Illegal("out_of_order", "a forfeit comes after the auction")
+            raise Illegal(Code.OUT_OF_ORDER, Msg.FORFEIT_COMES_AFTER_AUCTION)
         table = state.table
         assert table is not None
         p = table.index[event["player"]]
@@ -1053,7 +1038,7 @@ class Koenigrufen(Variant):
 
     def play_obligation(  # type: ignore[override]
         self, state: KoenigState, p: int, card: int, hand: int
-    ) -> tuple[str, str] | None:
+    ) -> Illegal | None:
         trick = state.trick
         if not trick:
             return None
@@ -1066,9 +1051,12 @@ class Koenigrufen(Variant):
         name = name_of(state, p)
         if card >> 3 != led:
             example = CODES[next(bits(led_cards))]
-            return (
-                "must_follow_suit",
-                f"{name} must follow suit: {name} holds {example} and {SUIT_NAMES[led]} was led",
+            return Illegal(
+                Code.MUST_FOLLOW_SUIT,
+                Msg.FOLLOW_SUIT,
+                player=name,
+                example=example,
+                suit=SUIT_NAMES[led],
             )
         power = _power(state)
         best = max(power[c] for _, c in trick if c >> 3 == led)
@@ -1080,10 +1068,12 @@ class Koenigrufen(Variant):
             c = low.bit_length() - 1
             mask ^= low
             if power[c] > best:
-                return (
-                    "must_overtake",
-                    f"{name} must beat the trick: {name} holds {CODES[c]}, which beats it, "
-                    f"and played {CODES[card]}",
+                return Illegal(
+                    Code.MUST_OVERTAKE,
+                    Msg.BEAT_THE_TRICK,
+                    player=name,
+                    card=CODES[c],
+                    card2=CODES[card],
                 )
         return None
 

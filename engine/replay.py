@@ -3,7 +3,7 @@ and try each candidate partner when the record does not name him."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -25,8 +25,7 @@ from engine.core import (
     unshared,
     worse_error,
 )
-from engine.express import fuchsen_express
-from engine.express_koenigrufen import koenigrufen_express
+from engine.errors import Code, Msg, render
 from engine.fuchsen import Fuchsen
 from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
@@ -35,13 +34,6 @@ from engine.rules import InvalidRules, effective_rules
 __all__ = ["VARIANTS", "RecordError", "apply", "deal_table", "fold", "prepare", "replay"]
 
 VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen()}
-# Per variant: the express replay of its records of the usual shape (``engine.express``),
-# which returns the fold's result or None (then the fold decides).
-_EXPRESS: dict[Variant, Callable[[Any, Mapping[str, Any], list[Any]], Result | None]] = {
-    VARIANTS["fuchsen"]: fuchsen_express,
-    VARIANTS["koenigrufen"]: koenigrufen_express,
-}
-
 AFTER_DECISION = frozenset({"show", "annul", "undo"})
 # The state before the deal, per game, copied at the start of every fold.
 # A plain ``__dict__`` (``unshared``): the states copied from it have one too.
@@ -86,11 +78,11 @@ def apply(state: GameState, event: object, index: int) -> GameState:
         raise UndoInFold  # no move of the game: ``prepare`` resolves it (see replay)
     variant.check_shape(typ, event)
     if typ == "deal":
-        raise Illegal("out_of_order", "the game has already been dealt")
+        raise Illegal(Code.OUT_OF_ORDER, Msg.GAME_HAS_ALREADY_BEEN_DEALT)
     check_cards_and_player(state, event, spec)
     decided = state.decision is not None or state.annulled
     if decided and typ not in AFTER_DECISION:
-        raise Illegal("game_finished", f"the game is already decided: no {typ} now")
+        raise Illegal(Code.GAME_FINISHED, Msg.GAME_ALREADY_DECIDED_NOW, type=typ)
     if typ == "annul":
         return evolve(state, annulled=True)
     if typ == "show":
@@ -106,7 +98,7 @@ def deal_table(state: GameState, event: object) -> Table:
     assert isinstance(event, dict)
     variant.check_shape(typ, event)
     if typ != "deal":
-        raise Illegal("out_of_order", f"a {typ} event before the deal")
+        raise Illegal(Code.OUT_OF_ORDER, Msg.EVENT_BEFORE_DEAL, type=typ)
     return variant.validate_deal(event, state.rules)
 
 
@@ -164,18 +156,18 @@ def _frame(record: object) -> tuple[Variant, Mapping[str, Any], list[Any]]:
     """The record's variant, effective house rules and events (as they stand); raises
     ``RecordError`` for a malformed record or invalid rules."""
     if not isinstance(record, dict):
-        raise RecordError("malformed_record", "a record must be an object", None)
+        raise RecordError(Code.MALFORMED_RECORD, Msg.RECORD_NOT_OBJECT, None)
     game = record.get("game")
     variant = VARIANTS.get(game) if isinstance(game, str) else None
     if variant is None or not isinstance(game, str):
-        raise RecordError("malformed_record", f"{game!r} is not a game of this engine", None)
+        raise RecordError(Code.MALFORMED_RECORD, Msg.UNKNOWN_GAME, None, rgame=game)
     events = record.get("events")
     if not isinstance(events, list):
-        raise RecordError("malformed_record", "the record's events must be a list", game)
+        raise RecordError(Code.MALFORMED_RECORD, Msg.EVENTS_NOT_LIST, game)
     try:
         rules = effective_rules(game, record.get("rules"))
     except InvalidRules as exc:
-        raise RecordError("invalid_rules", str(exc), game) from None
+        raise RecordError(Code.INVALID_RULES, exc.msg, game, **exc.params) from None
     return variant, rules, events
 
 
@@ -192,10 +184,11 @@ class UndoInFold(Exception):
 class RecordError(Exception):
     """The record itself is unusable (``malformed_record``, ``invalid_rules``)."""
 
-    def __init__(self, code: str, message: str, game: str | None) -> None:
-        super().__init__(message)
+    def __init__(self, code: Code, msg: Msg, game: str | None, **params: Any) -> None:
+        super().__init__(render(msg, params))
         self.code = code
-        self.message = message
+        self.msg = msg
+        self.params = params
         self.game = game
 
 
@@ -283,7 +276,7 @@ def fold(
                         continue
                 new = apply(state, event, i)
         except Illegal as exc:
-            return state, EngineError(i, exc.code, exc.message, exc.field)
+            return state, EngineError(i, exc.code, exc.msg, exc.params, exc.field)
         except NeedPartner as need:
             need.state = state
             need.position = k
@@ -293,7 +286,7 @@ def fold(
         state = new
         k += 1
     if undo_error >= 0:
-        return state, EngineError(undo_error, "nothing_to_undo", "undo: no event is left to remove")
+        return state, EngineError(undo_error, Code.NOTHING_TO_UNDO, Msg.NOTHING_TO_UNDO)
     return state, None
 
 
@@ -312,12 +305,7 @@ def replay(record: object) -> Result:
     try:
         variant, rules, raw = _frame(record)
     except RecordError as exc:
-        return _error_result(EngineError(-1, exc.code, exc.message), exc.game)
-    express = _EXPRESS.get(variant)
-    if express is not None:
-        result = express(variant, rules, raw)
-        if result is not None:
-            return result
+        return _error_result(EngineError(-1, exc.code, exc.msg, exc.params), exc.game)
     # As ``prepare(record, resolve_undo=False)``.
     return _replay_folded(record, variant, rules, list(enumerate(raw)), -1)
 
@@ -357,7 +345,7 @@ def _replay_resolved(record: object) -> Result:
     try:
         variant, rules, events, undo_error = prepare(record)
     except RecordError as exc:
-        return _error_result(EngineError(-1, exc.code, exc.message), exc.game)
+        return _error_result(EngineError(-1, exc.code, exc.msg, exc.params), exc.game)
     try:
         state, error = fold(variant, rules, events, undo_error)
     except NeedPartner as need:

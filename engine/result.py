@@ -2,52 +2,42 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ERROR_CODES", "EngineError", "Result"]
+from engine.errors import ERROR_CODES, Code, Msg, render
 
-# In the spec's table order: where one event breaks several rules, the first wins.
-ERROR_CODES: tuple[str, ...] = (
-    "malformed_record",
-    "invalid_rules",
-    "malformed_event",
-    "unknown_card",
-    "unknown_player",
-    "invalid_deal",
-    "out_of_order",
-    "not_your_turn",
-    "card_not_in_hand",
-    "card_already_played",
-    "must_follow_suit",
-    "must_overtake",
-    "must_trump",
-    "invalid_call",
-    "invalid_bid",
-    "invalid_raise",
-    "invalid_announcement",
-    "invalid_tally",
-    "face_down_card_mismatch",
-    "game_finished",
-    "nothing_to_undo",
-)
-CODE_RANK: dict[str, int] = {code: i for i, code in enumerate(ERROR_CODES)}
+__all__ = ["ERROR_CODES", "EngineError", "Result"]
 
 
 @dataclass(frozen=True, slots=True)
 class EngineError:
     """The first illegal event of a record: its position in ``events`` (-1 for the
-    record itself), a code from ``ERROR_CODES`` and a plain-English message."""
+    record itself), its ``Code``, the message's template (``Msg``) and parameters.
+
+    ``message`` is the English sentence rendered from them; ``field`` the event's field
+    at fault, where the rule names one. ``to_dict()`` is the spec's error object;
+    ``to_dict(detail=True)`` adds ``template`` and ``params`` (JSON values), from
+    which ``games/engine_text.py`` words the sentence in the reader's language."""
 
     index: int
-    code: str
-    message: str
-    field: str | None = None  # the event's field at fault, where the rule names one
+    code: Code | str  # a ``Code``; a caller outside the engine may use its own string
+    msg: Msg | str  # a template (``str.format``), a ``Msg`` for the engine's own errors
+    params: Mapping[str, Any] = field(default_factory=dict)
+    field: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"index": self.index, "code": self.code, "message": self.message}
+    @property
+    def message(self) -> str:
+        return render(self.msg, dict(self.params))
+
+    def to_dict(self, *, detail: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"index": self.index, "code": str(self.code), "message": self.message}
         if self.field is not None:
             out["field"] = self.field
+        if detail:
+            out["template"] = str(self.msg)
+            out["params"] = dict(self.params)
         return out
 
 
@@ -170,14 +160,15 @@ class Result:
         )
         return result
 
-    def to_dict(self) -> dict[str, Any]:
-        """The spec's result JSON: keys that do not apply are absent."""
+    def to_dict(self, *, detail: bool = False) -> dict[str, Any]:
+        """The spec's result JSON: keys that do not apply are absent. ``detail``: the
+        error with its template and parameters (``EngineError.to_dict``)."""
         out: dict[str, Any] = {"status": self.status}
         if self.game is not None:
             out["game"] = self.game
         if self.status == "invalid":
             if self.error is not None:
-                out["error"] = self.error.to_dict()
+                out["error"] = self.error.to_dict(detail=detail)
             return out
         if self.status == "annulled":
             return out

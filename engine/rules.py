@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from engine.errors import Msg, render
+
 __all__ = [
     "GAMES",
     "HouseRule",
@@ -54,7 +56,15 @@ REMOVABLE_CARDS: tuple[str, ...] = ("E9", "E8", "E7", "G9", "G8", "G7", "S9", "S
 
 
 class InvalidRules(ValueError):
-    """A house-rule object that does not fit its game (unknown key, wrong kind of value)."""
+    """A house-rule object that does not fit its game (unknown key, wrong kind of value).
+
+    ``msg`` and ``params``: the message's template and parameters; ``str()`` is the
+    English sentence."""
+
+    def __init__(self, msg: Msg, **params: Any) -> None:
+        super().__init__(render(msg, params))
+        self.msg = msg
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,13 +189,10 @@ def _is_int(value: object) -> bool:
 
 def _check_amount(name: str, value: object) -> None:
     if not _is_int(value):
-        raise InvalidRules(f"house rule {name} must be an integer, not {value!r}")
+        raise InvalidRules(Msg.RULE_NOT_INT, rule=name, rvalue=value)
     assert isinstance(value, int)
     if abs(value) > MAX_RULE_AMOUNT:
-        raise InvalidRules(
-            f"house rule {name} must lie between -{MAX_RULE_AMOUNT} and {MAX_RULE_AMOUNT}, "
-            f"not {value}"
-        )
+        raise InvalidRules(Msg.RULE_OUT_OF_RANGE, rule=name, n=MAX_RULE_AMOUNT, rvalue=value)
 
 
 def _check_value(rule: HouseRule, value: object) -> None:
@@ -195,22 +202,21 @@ def _check_value(rule: HouseRule, value: object) -> None:
         _check_amount(key, value)
     elif kind == "bool":
         if not isinstance(value, bool):
-            raise InvalidRules(f"house rule {key} must be true or false, not {value!r}")
+            raise InvalidRules(Msg.RULE_NOT_BOOL, rule=key, rvalue=value)
     elif kind.startswith("one of "):
         choices = kind[len("one of ") :].split("|")
         if not isinstance(value, str) or value not in choices:
             raise InvalidRules(
-                f"house rule {key} must be one of {', '.join(choices)}, not {value!r}"
+                Msg.RULE_NOT_CHOICE, rule=key, rchoices=", ".join(choices), rvalue=value
             )
     elif kind.startswith("mapping "):
         if not isinstance(value, dict):
-            raise InvalidRules(f"house rule {key} must be an object, not {value!r}")
+            raise InvalidRules(Msg.RULE_NOT_OBJECT, rule=key, rvalue=value)
         allowed = rule.default
         for name, amount in value.items():
             if name not in allowed:
                 raise InvalidRules(
-                    f"house rule {key} has an unknown entry {name!r}: "
-                    f"expected some of {', '.join(allowed)}"
+                    Msg.RULE_UNKNOWN_ENTRY, rule=key, rentry=name, rchoices=", ".join(allowed)
                 )
             _check_amount(f"{key}.{name}", amount)
     elif kind == "card list":
@@ -221,8 +227,7 @@ def _check_value(rule: HouseRule, value: object) -> None:
             or value[0] == value[1]
         ):
             raise InvalidRules(
-                f"house rule {key} must list two distinct zero-Augen plain cards "
-                f"({' '.join(REMOVABLE_CARDS)}), not {value!r}"
+                Msg.RULE_NOT_REMOVABLE, rule=key, cards=" ".join(REMOVABLE_CARDS), rvalue=value
             )
     else:  # pragma: no cover - every kind above is handled
         raise AssertionError(kind)
@@ -239,13 +244,11 @@ def validate_rules(game: str, rules: object) -> None:
     if rules is None:
         return
     if not isinstance(rules, dict):
-        raise InvalidRules(f"house rules must be an object of settings, not {rules!r}")
+        raise InvalidRules(Msg.RULES_NOT_OBJECT, rvalue=rules)
     for key, value in rules.items():
         rule = table.get(key) if isinstance(key, str) else None
         if rule is None:
-            raise InvalidRules(
-                f"unknown house rule {key!r} for {game}: expected some of {', '.join(table)}"
-            )
+            raise InvalidRules(Msg.UNKNOWN_RULE, rentry=key, rgame=game, rchoices=", ".join(table))
         _check_value(rule, value)
 
 

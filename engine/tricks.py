@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.core import GameState, Illegal, check_placement, name_of
+from engine.core import GameState, check_placement, name_of
+from engine.errors import Code, Illegal, Msg
 
 if TYPE_CHECKING:
     from engine.core import Variant
@@ -20,9 +21,13 @@ __all__ = ["add_card", "check_play"]
 def check_play(variant: Variant, state: GameState, p: int, card: int) -> None:
     """``not_your_turn``, then where the card is, then the obligations of the trick."""
     if p != state.to_act:
-        expected = name_of(state, state.to_act) if state.to_act >= 0 else "nobody"
+        if state.to_act < 0:
+            raise Illegal(Code.NOT_YOUR_TURN, Msg.NOBODYS_TURN, player=name_of(state, p))
         raise Illegal(
-            "not_your_turn", f"it is {expected}'s turn to play, not {name_of(state, p)}'s"
+            Code.NOT_YOUR_TURN,
+            Msg.NOT_TURN_TO_PLAY,
+            player=name_of(state, p),
+            other=name_of(state, state.to_act),
         )
     know = state.know
     assert know is not None
@@ -31,7 +36,7 @@ def check_play(variant: Variant, state: GameState, p: int, card: int) -> None:
     hand = (know.known[p] | 1 << card) & ~state.played
     broken = variant.play_obligation(state, p, card, hand)
     if broken is not None:
-        raise Illegal(*broken)
+        raise broken
 
 
 def add_card(

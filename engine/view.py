@@ -59,12 +59,12 @@ class Legal:
     can_join: bool = False
     calls: CallOptions | None = None
     # Why each card of the player to act that is not legal is refused: card code ->
-    # (error code, the engine's sentence), as ``replay`` would answer that play.
-    refused: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # the error ``replay`` would give that play.
+    refused: Mapping[str, EngineError] = field(default_factory=dict)
     # The Macher's cards he may play face down as his turned card (the blank), while
     # the record has not played it yet; ``refused_face_down`` says why the others not.
     face_down: tuple[str, ...] = ()
-    refused_face_down: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    refused_face_down: Mapping[str, EngineError] = field(default_factory=dict)
     # While the result waits for the partner: the players who may hold the called card
     # (a ``show`` of it by any of them keeps the record valid).
     partners: tuple[str, ...] = ()
@@ -78,13 +78,18 @@ class Legal:
             "can_pass": self.can_pass,
             "can_join": self.can_join,
             "calls": self.calls.to_dict() if self.calls is not None else None,
-            "refused": {c: {"code": r[0], "message": r[1]} for c, r in self.refused.items()},
+            "refused": {c: _refusal_dict(r) for c, r in self.refused.items()},
             "face_down": list(self.face_down),
             "partners": list(self.partners),
-            "refused_face_down": {
-                c: {"code": r[0], "message": r[1]} for c, r in self.refused_face_down.items()
-            },
+            "refused_face_down": {c: _refusal_dict(r) for c, r in self.refused_face_down.items()},
         }
+
+
+def _refusal_dict(error: EngineError) -> dict[str, Any]:
+    """A refusal in the view's JSON: code, English message, template and parameters."""
+    out = error.to_dict(detail=True)
+    del out["index"]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +133,11 @@ class TableView:
     aces_tens: Mapping[str, int] | None = None
     legal: Legal = field(default_factory=Legal)
     events_effective: int = 0
+    # The positions in ``events`` of the effective events (after ``undo``), in order.
+    effective: tuple[int, ...] = ()
+    # Who is winning the trick on the table so far (the engine's ``trick_winner``), or
+    # None with no card down.
+    trick_winner: str | None = None
     # What a ``tally`` appended now may say (``tally_options``), or None when none may.
     tally: Mapping[str, Any] | None = None
 
@@ -136,7 +146,7 @@ class TableView:
         return {
             "game": self.game,
             "status": self.status,
-            "result": self.result.to_dict(),
+            "result": self.result.to_dict(detail=True),
             "awaiting": self.awaiting,
             "to_act": self.to_act,
             "players": list(self.players),
@@ -154,6 +164,8 @@ class TableView:
             "aces_tens": dict(self.aces_tens) if self.aces_tens is not None else None,
             "legal": self.legal.to_dict(),
             "events_effective": self.events_effective,
+            "effective": list(self.effective),
+            "trick_winner": self.trick_winner,
             "tally": _plain(self.tally),
         }
 
@@ -229,16 +241,32 @@ def accepts(state: GameState, event: Event, index: int) -> bool:
     return refusal(state, event, index) is None
 
 
-def refusal(state: GameState, event: Event, index: int) -> tuple[str, str] | None:
-    """Why ``event`` would be refused after ``state`` (its error code and the engine's
-    sentence), or None if it would be accepted."""
+def refusal(state: GameState, event: Event, index: int) -> EngineError | None:
+    """Why ``event`` would be refused after ``state`` (the error ``replay`` would give
+    it as event ``index``), or None if it would be accepted."""
     try:
         apply(_with_event_knowledge(state, event, index), event, index)
     except Illegal as e:
-        return e.code, e.message
+        return EngineError(index, e.code, e.msg, e.params, e.field)
     except NeedPartner:
         return None  # accepted for some candidate: the replay decides which
     return None
+
+
+def _turned_by(state: GameState, p: int) -> bool:
+    """Is ``p`` the Macher of a Fuchsen game with a turned card?"""
+    return isinstance(state, FuchsenState) and state.turned and p == state.macher
+
+
+def _unplaced(state: GameState) -> int:
+    """The cards of the deck the record places in no hand and has not played."""
+    know = state.know
+    table = state.table
+    assert know is not None and table is not None
+    placed = 0
+    for mask in know.known:
+        placed |= mask
+    return table.deck & ~placed & ~state.played
 
 
 def _playable(state: GameState, p: int) -> list[int]:
@@ -266,10 +294,30 @@ def legal_moves(state: GameState, index: int) -> Legal:
     bids: list[str] = []
     can_pass = can_join = False
     calls: CallOptions | None = None
-    refused: dict[str, tuple[str, str]] = {}
+    refused: dict[str, EngineError] = {}
     face_down: list[str] = []
-    refused_face_down: dict[str, tuple[str, str]] = {}
-    if state.phase == "play" and state.to_act >= 0:
+    refused_face_down: dict[str, EngineError] = {}
+    if state.phase == "play" and state.to_act >= 0 and not _turned_by(state, state.to_act):
+        # Each card of the deck not played yet, judged by the rule function every play
+        # goes through (``Variant.check_card``): with the card placed in the player's
+        # hand where the record has not placed it (as the play itself would place it).
+        p = state.to_act
+        know = state.know
+        assert know is not None
+        may_hold = 0 if know.full(p) else _unplaced(state)
+        for c in bits(table.deck & ~state.played):
+            judged = state
+            if may_hold >> c & 1:
+                judged = evolve(state, know=know.with_card(p, c))
+            try:
+                state.variant.check_card(judged, p, c)
+            except Illegal as e:
+                refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
+            else:
+                cards.append(CODES[c])
+    elif state.phase == "play" and state.to_act >= 0:
+        # The Macher who turned a card: each card tried face up and face down with
+        # ``apply``, as the blank's hindsight reaches into the knowledge.
         p = state.to_act
         name = table.active[p]
         playable = _playable(state, p)
@@ -594,7 +642,10 @@ def table_view(record: object) -> TableView:
             legal = replace(legal, partners=tuple(partners))
         if legal.face_down and isinstance(record, dict) and state.table is not None:
             legal = _face_down_in_hindsight(record, legal, state.table.active[state.to_act])
+        if legal.cards and isinstance(record, dict):
+            legal = _new_cards_in_hindsight(record, legal, states)
     view = _describe(state, result, legal, len(events), partner_known=len(states) == 1)
+    view = replace(view, effective=tuple(i for i, _ in events))
     return replace(view, tally=tally) if tally is not None else view
 
 
@@ -602,16 +653,52 @@ def _face_down_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> 
     """``legal`` with only the face-down plays the whole record accepts: a card played
     face down names the blank, and the call's turning rules judge it in hindsight (an
     error at the call, which ``apply`` on the current state cannot see)."""
-    keep: list[str] = []
     refused = dict(legal.refused_face_down)
-    for code in legal.face_down:
-        event = {"type": "play", "player": name, "card": code, "turned": True}
+    keep = _played_in_hindsight(record, name, legal.face_down, refused, turned=True)
+    return replace(legal, face_down=tuple(keep), refused_face_down=refused)
+
+
+def _played_in_hindsight(
+    record: dict[str, Any],
+    name: str,
+    codes: tuple[str, ...],
+    refused: dict[str, EngineError],
+    **extra: Any,
+) -> list[str]:
+    """The cards of ``codes`` whose play by ``name`` (with the ``extra`` fields) the
+    whole record appended with it accepts; each other's error goes into ``refused``."""
+    keep: list[str] = []
+    for code in codes:
+        event = {"type": "play", "player": name, "card": code, **extra}
         result = replay({**record, "events": [*record["events"], event]})
         if result.status == "invalid" and result.error is not None:
-            refused[code] = (result.error.code, result.error.message)
+            refused[code] = result.error
         else:
             keep.append(code)
-    return replace(legal, face_down=tuple(keep), refused_face_down=refused)
+    return keep
+
+
+def _new_cards_in_hindsight(record: dict[str, Any], legal: Legal, states: list[GameState]) -> Legal:
+    """``legal`` with only the plays the whole record accepts among the cards the
+    record places in no hand yet: such a play places the card in the player's hand
+    from the start, and an earlier event may be judged again with it (a suit he did not
+    follow, EO in another hand than the Macher's, a raise of the side the called card
+    puts him on), an error before the play that ``check_card`` on the current state
+    cannot see. Cards the record already places in his hand change no knowledge."""
+    state = states[0]
+    table = state.table
+    assert table is not None and state.to_act >= 0
+    p = state.to_act
+    known = [s.know.owner for s in states if s.know is not None]
+    # Face down: judged by ``_face_down_in_hindsight``.
+    placed = [
+        c for c in legal.cards if c in legal.face_down or all(o[INDEX[c]] == p for o in known)
+    ]
+    new = tuple(c for c in legal.cards if c not in placed)
+    refused = dict(legal.refused)
+    kept = set(placed + _played_in_hindsight(record, table.active[p], new, refused))
+    cards = tuple(c for c in legal.cards if c in kept)
+    return replace(legal, cards=cards, refused=refused)
 
 
 def _result_of(variant: Variant, state: GameState, error: EngineError | None) -> Result:
@@ -648,6 +735,7 @@ def _describe(
         dealer=table.dealer,
         sitting_out=table.sitting_out,
         trick=tuple((name[p], CODES[c]) for p, c in state.trick),
+        trick_winner=name[state.variant.trick_winner(state, state.trick)] if state.trick else None,
         tricks=tuple(
             TrickView(name[leader], tuple((name[p], CODES[c]) for p, c in cards), name[winner])
             for leader, cards, winner in state.tricks

@@ -10,6 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+# The cap's sentence as a template, as the engine's are (``games.engine_text``).
+TOO_MANY_EVENTS = gettext_noop("a game holds at most {n} events")
 
 
 class GamesError(Exception):
@@ -88,6 +92,8 @@ class TooManyEvents(EngineRejected):
                 "code": "too_many_events",
                 # English, as the engine's own sentences; ``engine_text`` translates it.
                 "message": f"a game holds at most {MAX_GAME_EVENTS} events",
+                "template": TOO_MANY_EVENTS,
+                "params": {"n": MAX_GAME_EVENTS},
             },
             event_offset=event_offset,
         )

@@ -657,7 +657,7 @@ def _check_deals_seat_club_players(evening: Evening, events: list[dict[str, Any]
 def _error_dict(result: engine.Result) -> dict[str, Any]:
     if result.error is None:  # pragma: no cover - the engine always explains an invalid record
         return {"index": -1, "code": "invalid", "message": "The engine rejected the record."}
-    return result.error.to_dict()
+    return result.error.to_dict(detail=True)
 
 
 def _new_game(

@@ -112,13 +112,10 @@
     return out;
   }
 
-  // The events still standing after the undos (a stack, as in the spec).
+  // The events still standing after the undos, as the engine resolved them
+  // (``state.effective``: their positions among the stored events).
   function effectiveEvents() {
-    var standing = [];
-    events.forEach(function (e) {
-      if (e.type === "undo") { if (standing.length) standing.pop(); } else standing.push(e);
-    });
-    return standing;
+    return (state.effective || []).map(function (i) { return events[i]; }).filter(Boolean);
   }
   function theCall() {
     var calls = effectiveEvents().filter(function (e) { return e.type === "call"; });
@@ -190,12 +187,11 @@
   }
   // The trick (1-based) of the play stored at position ``index``.
   function trickOf(index) {
-    var standing = [];
-    events.slice(0, index).forEach(function (e) {
-      if (e.type === "undo") { if (standing.length) standing.pop(); } else standing.push(e);
-    });
+    var plays = (state.effective || []).filter(function (i) {
+      return i < index && events[i] && events[i].type === "play";
+    }).length;
     var n = (state.active || []).length || 1;
-    return Math.floor(standing.filter(function (e) { return e.type === "play"; }).length / n) + 1;
+    return Math.floor(plays / n) + 1;
   }
   function send(newEvents) {
     if (busy) return Promise.resolve();
@@ -346,29 +342,12 @@
     return '<div class="levelbar">' + parts.join(" ") + "</div>";
   }
 
-  // Which card of the trick on the table is winning it so far: only a hint for the
-  // eye (the engine decides who takes the trick once it is complete).
+  // Which card of the trick on the table is winning it so far (the engine's
+  // ``trick_winner``): a hint for the eye once two cards are down.
   function winningIndex(trick) {
-    if (trick.length < 2) return -1;
-    var blanks = {};
-    effectiveEvents().forEach(function (e) { if (e.type === "play" && e.turned) blanks[e.card] = true; });
-    var called = calledCard();
-    function cls(code) {
-      if (blanks[code]) return state.contract === "alone" ? null : (called ? called.charAt(0) : null);
-      return isTrump(code) ? "T" : suitOf(code);
-    }
-    var led = null;
-    for (var i = 0; i < trick.length && led === null; i++) led = cls(trick[i][1]);
-    var order = cfg.kind === "fuchsen" ? ["7", "8", "9", "O", "K", "10", "A"]
-      : (tenHigh() ? ["9", "U", "O", "K", "10", "A"] : ["9", "10", "U", "O", "K", "A"]);
-    function key(code) {
-      if (blanks[code]) return cls(code) === led && led !== null ? 0 : -1;
-      if (isTrump(code)) return 100 + (TRUMPS.length - TRUMPS.indexOf(code));
-      return suitOf(code) === led ? 1 + order.indexOf(rankOf(code)) : -1;
-    }
-    var best = -1, at = -1;
-    trick.forEach(function (pc, j) { var k = key(pc[1]); if (k > best) { best = k; at = j; } });
-    return at;
+    if (trick.length < 2 || !state.trick_winner) return -1;
+    for (var j = 0; j < trick.length; j++) if (trick[j][0] === state.trick_winner) return j;
+    return -1;
   }
 
   function trickHtml() {

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import NeedPartner
-from engine.replay import _EXPRESS, RecordError, _replay_folded, fold, prepare, replay
-from engine.result import Result
+from engine.replay import RecordError, fold, prepare
 
 
 def state_fields(state: Any) -> dict[str, Any]:
@@ -66,43 +65,3 @@ def fold_watching_runs(
     finally:
         del variant.play_run
     return state, error, calls
-
-
-def folded(record: Any) -> Result:
-    """The result ``replay`` gives ``record`` by the fold, the express path left out
-    (``engine.express``)."""
-    try:
-        variant, rules, events, undo_error = prepare(record, resolve_undo=False)
-    except RecordError:
-        return replay(record)
-    return _replay_folded(record, variant, rules, events, undo_error)
-
-
-def folded_result(record: Any) -> dict[str, Any]:
-    """``folded(record)`` as the spec's JSON."""
-    return folded(record).to_dict()
-
-
-def express_result(record: Any) -> dict[str, Any] | None:
-    """The result the express path (``engine.express``) gives ``record`` as the spec's
-    JSON, or None where it leaves the record to the fold (or ``prepare`` refuses it)."""
-    try:
-        variant, rules, _, _ = prepare(record, resolve_undo=False)
-    except RecordError:
-        return None
-    express = _EXPRESS.get(variant)
-    result = None if express is None else express(variant, rules, record["events"])
-    return None if result is None else result.to_dict()
-
-
-def express_agrees(record: Any) -> bool:
-    """Assert that ``replay`` gives ``record`` the fold's result, and so does the
-    express path where it takes the record; True if it took it."""
-    taken = express_result(record)
-    by_fold = folded(record)
-    # Every field, ``has_level`` and ``has_won`` too, as the service stores them.
-    assert replay(record) == by_fold, record
-    expected = by_fold.to_dict()
-    if taken is not None:
-        assert taken == expected, record
-    return taken is not None

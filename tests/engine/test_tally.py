@@ -630,30 +630,6 @@ def test_a_game_cut_at_a_tally_point_and_tallied_pays_as_the_whole_record(
     )
 
 
-@pytest.mark.parametrize("game", ["fuchsen", "koenigrufen"])
-def test_the_express_paths_leave_a_record_with_a_tally_to_the_fold(game: str) -> None:
-    # Wherever the tally stands (and whatever follows it), the express path declines.
-    from engine.express import fuchsen_express
-    from engine.express_koenigrufen import koenigrufen_express
-    from engine.replay import VARIANTS
-    from engine.rules import effective_rules
-
-    express = fuchsen_express if game == "fuchsen" else koenigrufen_express
-    variant: Any = VARIANTS[game]
-    rules = effective_rules(game, None)
-    checked = 0
-    for seed in range(40):
-        record = random_game(seed, game, 4 if game == "koenigrufen" else 5, hands=seed % 2 == 0)
-        events = record["events"]
-        assert express(variant, rules, events) is not None or seed % 2
-        for cut in range(2, len(events) + 1):
-            for after in ([], [show(events[0]["players"][0], "EA")]):
-                tallied = [*events[:cut], tally(won=True), *after]
-                assert express(variant, rules, tallied) is None, (seed, cut)
-                checked += 1
-    assert checked > 800
-
-
 # ----------------------------------------------------------------- the table view
 
 

@@ -29,7 +29,8 @@ def test_every_refused_card_carries_the_error_replay_gives_that_play() -> None:
     view = table_view(rec)
     assert view.to_act == "carl"
     assert view.legal.refused
-    for code, (error, message) in view.legal.refused.items():
+    for code, refused_error in view.legal.refused.items():
+        error, message = refused_error.code, refused_error.message
         result = replay(_appended(rec, {"type": "play", "player": "carl", "card": code}))
         assert result.error is not None, code
         assert (result.error.code, result.error.message) == (error, message)
@@ -39,10 +40,10 @@ def test_a_card_that_breaks_following_suit_is_refused_as_such() -> None:
     rec = record("fuchsen", deal(hands=HANDS5), call("bert", "E10"), play("bert", "EO"))
     refused = table_view(rec).legal.refused
     # carl holds trumps (RU, RA): his plain cards may not be played on a trump lead.
-    assert refused["GA"][0] == "must_follow_suit"
-    assert "carl" in refused["GA"][1]
+    assert refused["GA"].code == "must_follow_suit"
+    assert "carl" in refused["GA"].message
     # A card the record puts in another hand.
-    assert refused["R10"][0] == "card_not_in_hand"
+    assert refused["R10"].code == "card_not_in_hand"
 
 
 def test_no_legal_card_is_refused() -> None:
@@ -57,7 +58,7 @@ def test_the_macher_may_play_face_down_only_a_card_he_may_have_turned() -> None:
     assert "E7" in legal.face_down and "G8" in legal.face_down
     for code in ("EA", "E9", "EO"):
         assert code not in legal.face_down
-        assert legal.refused_face_down[code][0] == "invalid_call"
+        assert legal.refused_face_down[code].code == "invalid_call"
 
 
 def test_each_card_offered_face_down_is_accepted_by_the_whole_record() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import string
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,11 @@ from hypothesis import strategies as st
 import engine
 from clubs.models import Club, Player
 from engine.cards import CODES
+from engine.errors import Msg, render
 from engine.generate import random_game
 from engine.koenigrufen import CONTRACTS
 from engine.rules import FUCHSEN_LEVELS
-from games import engine_text
-from games.engine_text import TEMPLATES, explain, template_for
+from games.engine_text import TEMPLATES, explain
 from games.events import renamed_events
 from games.models import Evening, Game, GameEvent
 from games.vocabulary import error_titles
@@ -49,12 +50,17 @@ def _english(error: dict[str, Any], names: dict[str, str] | None = None) -> str:
 def _error(result: engine.Result) -> dict[str, Any] | None:
     if result.error is None:
         return None
-    return {"index": result.error.index, "code": result.error.code, "message": result.error.message}
+    return result.error.to_dict(detail=True)
+
+
+def _made(msg: Msg, code: str = "invalid_call", **params: Any) -> dict[str, Any]:
+    """The error dict the engine gives for ``msg`` with ``params``."""
+    return engine.EngineError(1, code, msg, params).to_dict(detail=True)
 
 
 def _assert_german_sentence(error: dict[str, Any]) -> None:
-    """Matched by a template, so the German sentence has no English fallback in it."""
-    assert template_for(error["message"]) is not None, error
+    """Rendered from a known template, so the German sentence has no English fallback."""
+    assert error["template"] in TEMPLATES, error
     german = _german(error)
     with translation.override("de"):
         fallbacks = {f"{title}: {error['message']}" for title in error_titles().values()}
@@ -236,18 +242,21 @@ def test_a_generated_game_broken_in_one_event_is_explained_in_german(
         _assert_german_sentence(error)
 
 
+def _placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
 def test_every_template_has_a_german_translation_with_no_unknown_placeholder() -> None:
     with translation.override("de"):
         for template in TEMPLATES:
-            german = translation.gettext(template.msgid)
-            assert german != template.msgid, template.msgid
-            placeholders = set(engine_text._PLACEHOLDER.findall(template.msgid))
-            assert set(engine_text._PLACEHOLDER.findall(german)) <= placeholders, german
+            german = translation.gettext(template)
+            assert german != template, template
+            assert _placeholders(german) <= _placeholders(template), german
 
 
 SAMPLES = {
-    "p": "3",
-    "q": "4",
+    "player": "3",
+    "other": "4",
     "card": "GK",
     "card2": "S9",
     "example": "E10",
@@ -265,14 +274,12 @@ SAMPLES = {
 }
 
 
-def test_each_template_recognises_its_own_sentences_and_no_other_template_takes_them() -> None:
-    for template in TEMPLATES:
-        names = engine_text._PLACEHOLDER.findall(template.msgid)
-        message = template.msgid % {n: SAMPLES.get(n, "'x y'") for n in names}
-        found = template_for(message)
-        assert found is not None and found[0] == template, (message, found)
-        error = {"index": 1, "code": "invalid_call", "message": message}
-        assert _english(error) == message
+def test_each_template_reads_in_english_as_the_engines_sentence_and_in_german_without_it() -> None:
+    for msg in Msg:
+        params = {n: SAMPLES.get(n, "x y") for n in _placeholders(msg.value)}
+        error = _made(msg, **params)
+        assert error["message"] == render(msg, params)
+        assert _english(error) == error["message"]
         _assert_german_sentence(error)
 
 
@@ -280,30 +287,30 @@ def test_each_template_recognises_its_own_sentences_and_no_other_template_takes_
 
 
 def test_names_replace_the_players_ids_in_german() -> None:
-    message = "3 must follow suit: 3 holds GK and Eichel was led"
-    error = {"index": 4, "code": "must_follow_suit", "message": message}
+    error = _made(Msg.FOLLOW_SUIT, "must_follow_suit", player="3", example="GK", suit="Eichel")
+    assert error["message"] == "3 must follow suit: 3 holds GK and Eichel was led"
     assert _german(error, NAMES) == (
         "Anna muss bedienen (Farbzwang): Eichel ist ausgespielt, und Anna hat Grün-König."
     )
-    turn = {"index": 2, "code": "not_your_turn", "message": "it is 4's turn to play, not 5's"}
+    turn = _made(Msg.NOT_TURN_TO_PLAY, "not_your_turn", player="5", other="4")
+    assert turn["message"] == "it is 4's turn to play, not 5's"
     assert _german(turn, NAMES) == "Bert Huber ist mit Spielen an der Reihe, nicht Cäcilie."
-    call = {"index": 1, "code": "invalid_call", "message": "3 may not call EA: 3 holds it"}
+    call = _made(Msg.CALLS_OWN_CARD, player="3", card="EA")
     assert _german(call, NAMES) == "Anna darf Eichel-Sau nicht rufen: Anna hat die Karte selbst."
-    stranger = {"index": 1, "code": "unknown_player", "message": "'3' is not playing in this game"}
+    stranger = _made(Msg.NOT_PLAYING, "unknown_player", rplayer="3")
+    assert stranger["message"] == "'3' is not playing in this game"
     assert _german(stranger, NAMES) == "Anna spielt in diesem Spiel nicht mit."
+    assert _english(stranger, NAMES) == "'Anna' is not playing in this game"
 
 
 def test_an_unknown_id_stays_as_it_is() -> None:
-    error = {"index": 1, "code": "unknown_player", "message": "'99' is not playing in this game"}
+    error = _made(Msg.NOT_PLAYING, "unknown_player", rplayer="99")
     assert _german(error, NAMES) == "'99' spielt in diesem Spiel nicht mit."
 
 
 def test_a_raise_names_the_levels_and_the_side_in_german() -> None:
-    error = {
-        "index": 9,
-        "code": "invalid_raise",
-        "message": "4 cannot say supp: only the Macher's side may",
-    }
+    error = _made(Msg.RAISE_MACHERS_SIDE, "invalid_raise", player="4", level="supp")
+    assert error["message"] == "4 cannot say supp: only the Macher's side may"
     assert _german(error, NAMES) == (
         "Bert Huber kann nicht Supp sagen: Das dürfen nur der Macher und sein Hilfer."
     )
