@@ -27,4 +27,6 @@ urlpatterns = [
     path("evenings/<int:evening_id>/live-links/new/", pages.live_link_new, name="live-link-new"),
     path(f"{link}/revoke/", pages.live_link_revoke, name="live-link-revoke"),
     path(f"{link}/qr.svg", pages.live_link_qr, name="live-link-qr"),
+    path("sw.js", pages.service_worker, name="service-worker"),
+    path("manifest.webmanifest", pages.web_manifest, name="web-manifest"),
 ]

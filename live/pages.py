@@ -11,7 +11,8 @@ from typing import Any
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.contrib.staticfiles import finders
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -20,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
 from games.models import Evening, Game
-from games.pages import contract_names, level_names, money
+from games.vocabulary import contract_names, level_names, money
 from live import access, selectors, services, stream
 from live.models import LiveLink
 from live.services import link_key
@@ -267,3 +268,37 @@ def live_links_context(request: HttpRequest, evening: Evening) -> list[dict[str,
         }
         for link in selectors.live_links(evening=evening)
     ]
+
+
+# --- Installable: the service worker and the web manifest -------------------------------------
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """``/sw.js``: served from the site's root so that its scope is the whole site."""
+    path = finders.find("js/sw.js")
+    assert isinstance(path, str)
+    with open(path, encoding="utf-8") as source:
+        response = HttpResponse(source.read(), content_type="application/javascript")
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def web_manifest(request: HttpRequest) -> JsonResponse:
+    response = JsonResponse(
+        {
+            "name": _("Stichbuch"),
+            "short_name": _("Stichbuch"),
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "background_color": "#ffffff",
+            "theme_color": "#1f4d3a",
+            "lang": "de",
+            "icons": [],
+        }
+    )
+    response["Content-Type"] = "application/manifest+json"
+    return response

@@ -298,7 +298,8 @@ def live_state(*, evening: Evening) -> dict[str, Any]:
 
     Players appear by display name; nothing of a hand that the table has not seen.
     """
-    from games.pages import game_summary, signed_money
+    from games.presenters import game_summary
+    from games.vocabulary import signed_money
     from ledger import selectors as ledger_selectors
 
     club = evening.club

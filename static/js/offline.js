@@ -81,3 +81,175 @@
     window.Stichbuch.reload();
   });
 })();
+
+/* Offline-first recording: with no network, each event is queued on the phone
+   (IndexedDB, with its Idempotency-Key and expected_seq), listed at once as "not
+   yet sent" and sent in order when the network returns. The server judges each
+   one as it arrives: a 409 or 422 stops the queue and shows the event with the
+   server's message; the rest waits. A retry after a lost answer sends the same
+   key and body, and the server answers it from its idempotency record: nothing
+   is stored twice. Offline the page cannot know whose turn it is (that is the
+   engine's word): the scorer names the player of each event, and the page says
+   the events are unchecked until sent. */
+(function () {
+  "use strict";
+  var root = document.getElementById("record");
+  var cfgEl = document.getElementById("record-config");
+  var box = document.getElementById("offline-entry");
+  if (!root || !cfgEl || !box || !window.indexedDB) return;
+  var cfg = JSON.parse(cfgEl.textContent);
+  var t = box.dataset;
+  var dbPromise = null;
+  var flushing = false;
+
+  function db() {
+    if (!dbPromise) {
+      dbPromise = new Promise(function (resolve, reject) {
+        var open = indexedDB.open("stichbuch-offline", 1);
+        open.onupgradeneeded = function () {
+          open.result.createObjectStore("queue", { keyPath: "id", autoIncrement: true });
+        };
+        open.onsuccess = function () { resolve(open.result); };
+        open.onerror = function () { reject(open.error); };
+      });
+    }
+    return dbPromise;
+  }
+  function tx(mode, work) {
+    return db().then(function (d) {
+      return new Promise(function (resolve, reject) {
+        var store = d.transaction("queue", mode).objectStore("queue");
+        var result = work(store);
+        store.transaction.oncomplete = function () { resolve(result && result.result !== undefined ? result.result : result); };
+        store.transaction.onerror = function () { reject(store.transaction.error); };
+      });
+    });
+  }
+  function items() {
+    return tx("readonly", function (s) { return s.getAll(); }).then(function (all) {
+      return (all || []).filter(function (i) { return i.game === cfg.game_id; })
+        .sort(function (a, b) { return a.id - b.id; });
+    });
+  }
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2);
+  }
+  function seqNow() { return Number(root.getAttribute("data-seq") || 0); }
+
+  // Queue events: one item per request, its key and expected_seq fixed now.
+  function queue(events, key, expected) {
+    return items().then(function (list) {
+      var last = list[list.length - 1];
+      if (expected === undefined) expected = last ? last.expected_seq + last.events.length : seqNow();
+      if (list.some(function (i) { return i.key === key; })) return null;
+      return tx("readwrite", function (s) {
+        return s.add({ game: cfg.game_id, key: key || uuid(), expected_seq: expected, events: events, failed: null });
+      });
+    }).then(draw);
+  }
+
+  function describe(e) {
+    var who = e.player ? (cfg.names[e.player] || e.player) + " " : "";
+    return who + [e.type, e.card, e.level].filter(Boolean).join(" ");
+  }
+
+  function draw() {
+    return items().then(function (list) {
+      var offline = navigator.onLine === false;
+      box.hidden = !offline && !list.length;
+      var ul = box.querySelector(".offline-queue");
+      while (ul.firstChild) ul.removeChild(ul.firstChild);
+      list.forEach(function (item) {
+        var li = document.createElement("li");
+        li.className = item.failed ? "offline-failed" : "offline-waiting";
+        li.setAttribute("data-seq", item.expected_seq + item.events.length);
+        li.textContent = describe(item.events[0]) + " — " + (item.failed ? item.failed : t.unsent);
+        if (item.failed) {
+          var drop = document.createElement("button");
+          drop.type = "button";
+          drop.className = "btn-quiet offline-drop";
+          drop.textContent = t.drop;
+          drop.addEventListener("click", function () { dropItem(item); });
+          li.appendChild(drop);
+        }
+        ul.appendChild(li);
+      });
+      var players = (window.Stichbuch && window.Stichbuch.state().players) || [];
+      var select = box.querySelector("#offline-player");
+      if (select.options.length !== players.length + 1) {
+        while (select.options.length > 1) select.remove(1);
+        players.forEach(function (p) { select.add(new Option(cfg.names[p] || p, p)); });
+      }
+    });
+  }
+
+  // A refused event is dropped by the scorer; the ones after it move up one place.
+  function dropItem(item) {
+    return items().then(function (list) {
+      return tx("readwrite", function (s) {
+        s.delete(item.id);
+        list.forEach(function (other) {
+          if (other.id > item.id) { other.expected_seq -= item.events.length; s.put(other); }
+        });
+      });
+    }).then(draw).then(flush);
+  }
+
+  function flush() {
+    if (flushing || navigator.onLine === false) return Promise.resolve();
+    flushing = true;
+    var sent = 0;
+    function next() {
+      return items().then(function (list) {
+        var item = list[0];
+        if (!item || item.failed) return null;
+        return fetch(cfg.events_api, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "Accept": "application/json",
+            "X-CSRFToken": root.getAttribute("data-csrf") || "", "Idempotency-Key": item.key },
+          body: JSON.stringify({ expected_seq: item.expected_seq, events: item.events, answer: "new" })
+        }).then(function (r) {
+          return r.json().catch(function () { return {}; }).then(function (data) {
+            if (r.status === 201 || r.status === 200) {
+              sent += 1;
+              return tx("readwrite", function (s) { s.delete(item.id); }).then(next);
+            }
+            item.failed = r.status + ": " + (data.detail || t.refused);
+            return tx("readwrite", function (s) { s.put(item); });
+          });
+        });
+      });
+    }
+    return next().catch(function () { /* the network went again: later */ }).then(function () {
+      flushing = false;
+      return sent && window.Stichbuch ? window.Stichbuch.reload() : null;
+    }).then(draw);
+  }
+
+  box.querySelector("form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var type = box.querySelector("#offline-type").value;
+    var player = box.querySelector("#offline-player").value;
+    var value = box.querySelector("#offline-value").value.trim().toUpperCase();
+    var event = { type: type };
+    if (type !== "end_raising") event.player = player;
+    if (type === "play" || type === "call") event.card = value;
+    if (type === "raise") event.level = value.toLowerCase();
+    queue([event]);
+    box.querySelector("#offline-value").value = "";
+  });
+  window.addEventListener("online", function () { draw().then(flush); });
+  // The "online" event can come before requests go through again (and a cellar's
+  // network comes and goes): try again every few seconds while anything waits.
+  window.setInterval(function () { if (!box.hidden) flush(); }, 3000);
+  window.addEventListener("offline", draw);
+  // A request record.js sent into a dead network: queue it rather than lose it.
+  document.addEventListener("record:network-error", function (e) {
+    var body = e.detail.body || {};
+    if (body.events && body.correct === undefined) queue(body.events, e.detail.key, body.expected_seq);
+  });
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
+  draw().then(flush);
+})();

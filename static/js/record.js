@@ -261,6 +261,8 @@
       problem = { title: res.status === 403 ? T.err_forbidden : T.err_generic, detail: detail };
     }).catch(function () {
       pending = { body: body, key: key };
+      // offline.js queues it (same key: a retry from here is answered, not stored twice).
+      document.dispatchEvent(new CustomEvent("record:network-error", { detail: { body: body, key: key } }));
       problem = { title: T.err_network, detail: "", retry: true };
     }).then(function () {
       busy = false;

@@ -137,3 +137,17 @@ def test_members_see_the_live_view_on_the_evening_and_game_pages(
     assert member.get(f"/evenings/{evening.pk}/live/state/").json()["current"]["id"] == (
         dealt_game.pk
     )
+
+
+@pytest.mark.django_db
+def test_the_service_worker_is_served_from_the_root_and_the_app_is_installable(
+    anonymous: PersonaClient,
+) -> None:
+    worker = anonymous.get("/sw.js")
+    assert worker["Content-Type"] == "application/javascript"
+    assert worker["Service-Worker-Allowed"] == "/"
+    assert b'addEventListener("fetch"' in worker.content
+    manifest = anonymous.get("/manifest.webmanifest")
+    assert manifest["Content-Type"] == "application/manifest+json"
+    assert manifest.json()["start_url"] == "/"
+    assert b'rel="manifest"' in anonymous.get("/accounts/login/").content

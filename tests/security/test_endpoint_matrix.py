@@ -325,6 +325,8 @@ MATRIX: dict[str, Row] = {
     "evening-log-page": Row("get", page("/evenings/" + E + "/log/"), MEMBERS_ONLY),
     # A live link opens for anyone holding it; its stream for members is 404 to the rest
     # (an EventSource cannot follow a login redirect).
+    "service-worker": Row("get", page("/sw.js"), PUBLIC),
+    "web-manifest": Row("get", page("/manifest.webmanifest"), PUBLIC),
     "live-page": Row("get", page("/live/{w.live_token}/"), PUBLIC),
     "live-state": Row("get", page("/live/{w.live_token}/state/"), PUBLIC),
     "live-events": Row("get", page("/live/{w.live_token}/events/"), PUBLIC),

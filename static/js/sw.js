@@ -1,0 +1,39 @@
+/* Stichbuch's service worker: the pages and static files keep opening without a network.
+   Static files: from the cache, refreshed in the background. Pages: from the network,
+   the cached copy when there is none. The API and the live streams are never cached. */
+"use strict";
+var CACHE = "stichbuch-v1";
+var STATIC = ["/static/js/record.js", "/static/js/offline.js", "/static/js/live.js",
+  "/static/js/htmx.min.js", "/static/css/base.css", "/static/css/cards.css", "/static/css/live.css"];
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(CACHE).then(function (c) { return c.addAll(STATIC); }).catch(function () {}));
+  self.skipWaiting();
+});
+self.addEventListener("activate", function (event) {
+  event.waitUntil(self.clients.claim());
+});
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  var url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.indexOf("/api/") === 0 || url.pathname.indexOf("/live/") >= 0) return;
+  if (url.pathname.indexOf("/static/") === 0) {
+    event.respondWith(caches.open(CACHE).then(function (c) {
+      return c.match(request).then(function (hit) {
+        var fresh = fetch(request).then(function (r) { if (r.ok) c.put(request, r.clone()); return r; });
+        return hit || fresh;
+      });
+    }));
+    return;
+  }
+  if (request.mode === "navigate") {
+    event.respondWith(fetch(request).then(function (r) {
+      var copy = r.clone();
+      if (r.ok) caches.open(CACHE).then(function (c) { c.put(request, copy); });
+      return r;
+    }).catch(function () {
+      return caches.match(request).then(function (hit) { return hit || Response.error(); });
+    }));
+  }
+});

@@ -1,0 +1,105 @@
+"""Recording with no network (real Chromium, ``context.set_offline``): nothing lost, nothing twice.
+
+The scorer's context goes offline, a whole deal is typed in (each event queued in
+IndexedDB, shown as not yet sent), the context goes online, and the stored record
+equals the deal with no event twice. An event the engine refuses comes back as a
+visible message with the event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clubs.models import Role
+from games.models import Game
+from tests.e2e.pages import RecordingPage, log_in
+from tests.e2e.tables import open_evening, players_of, start
+from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.games.records import RE_PLAYED_OUT
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def _scorer_on_a_game(live_server: Any, browser: Any) -> tuple[Any, Any, dict[str, Any], Game]:
+    club = ClubFactory.create(name="Stammtisch Gasthaus Post", slug="post")
+    user = UserFactory.create(username="schreiber")
+    MembershipFactory.create(club=club, user=user, role=Role.SCORER)
+    players = players_of(club)
+    evening = open_evening(club, players)
+    game = start(evening, players, RE_PLAYED_OUT["events"][0])
+    context = browser.new_context(locale="de-AT", viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    log_in(page, live_server.url, "schreiber", f"/games/{game.pk}/")
+    RecordingPage(page, players).wait_ready()
+    return context, page, players, game
+
+
+def _type_in(page: Any, players: dict[str, Any], event: dict[str, Any]) -> None:
+    before = page.locator("#offline-entry .offline-queue li").count()
+    page.select_option("#offline-type", event["type"])
+    if "player" in event:
+        page.select_option("#offline-player", str(players[event["player"]].pk))
+    page.fill("#offline-value", event.get("card") or event.get("level") or "")
+    page.click("#offline-add")
+    page.wait_for_function(
+        "n => document.querySelectorAll('#offline-entry .offline-queue li').length > n",
+        arg=before,
+    )
+
+
+def _stored(game: Game) -> list[dict[str, Any]]:
+    return [{"type": e.type, **e.payload} for e in game.events.order_by("seq")]
+
+
+def test_a_whole_deal_recorded_offline_is_stored_once_when_the_network_returns(
+    live_server: Any, browser: Any
+) -> None:
+    context, page, players, game = _scorer_on_a_game(live_server, browser)
+    try:
+        context.set_offline(True)
+        page.wait_for_selector("#offline-entry:not([hidden])")
+        deal = RE_PLAYED_OUT["events"][1:]
+        for event in deal:
+            _type_in(page, players, event)
+        waiting = page.locator("#offline-entry .offline-waiting")
+        assert waiting.count() == len(deal)
+        assert "noch nicht gesendet" in waiting.first.inner_text()
+        assert game.events.count() == 1  # nothing reached the server
+        context.set_offline(False)
+        page.wait_for_function(
+            "() => !document.querySelectorAll('#offline-entry .offline-queue li').length",
+            timeout=90_000,
+        )
+        page.wait_for_selector('#record[data-status="finished"]')
+        ids = {name: str(p.pk) for name, p in players.items()}
+        expected = [{k: ids.get(v, v) if k == "player" else v for k, v in e.items()} for e in deal]
+        assert _stored(game)[1:] == expected  # the deal, each event once
+    finally:
+        context.close()
+
+
+def test_an_offline_event_the_engine_refuses_comes_back_with_its_message(
+    live_server: Any, browser: Any
+) -> None:
+    context, page, players, game = _scorer_on_a_game(live_server, browser)
+    try:
+        context.set_offline(True)
+        page.wait_for_selector("#offline-entry:not([hidden])")
+        _type_in(page, players, {"type": "call", "player": "bert", "card": "E10"})
+        _type_in(page, players, {"type": "play", "player": "bert", "card": "EO"})
+        # Carl plays the Rot-König, which the deal gave Dora.
+        _type_in(page, players, {"type": "play", "player": "carl", "card": "RK"})
+        context.set_offline(False)
+        refused = page.wait_for_selector("#offline-entry .offline-failed")
+        text = refused.inner_text()
+        assert "Carl" in text and "RK" in text
+        assert "422" in text
+        assert [e["type"] for e in _stored(game)] == ["deal", "call", "play"]
+        # Dropped, the queue is empty and the table is the server's.
+        page.click("#offline-entry .offline-drop")
+        page.wait_for_selector("#offline-entry", state="hidden")
+    finally:
+        context.close()
