@@ -642,8 +642,6 @@ def table_view(record: object) -> TableView:
             legal = replace(legal, partners=tuple(partners))
         if legal.face_down and isinstance(record, dict) and state.table is not None:
             legal = _face_down_in_hindsight(record, legal, state.table.active[state.to_act])
-        if legal.cards and isinstance(record, dict):
-            legal = _new_cards_in_hindsight(record, legal, states)
     view = _describe(state, result, legal, len(events), partner_known=len(states) == 1)
     view = replace(view, effective=tuple(i for i, _ in events))
     return replace(view, tally=tally) if tally is not None else view
@@ -676,29 +674,6 @@ def _played_in_hindsight(
         else:
             keep.append(code)
     return keep
-
-
-def _new_cards_in_hindsight(record: dict[str, Any], legal: Legal, states: list[GameState]) -> Legal:
-    """``legal`` with only the plays the whole record accepts among the cards the
-    record places in no hand yet: such a play places the card in the player's hand
-    from the start, and an earlier event may be judged again with it (a suit he did not
-    follow, EO in another hand than the Macher's, a raise of the side the called card
-    puts him on), an error before the play that ``check_card`` on the current state
-    cannot see. Cards the record already places in his hand change no knowledge."""
-    state = states[0]
-    table = state.table
-    assert table is not None and state.to_act >= 0
-    p = state.to_act
-    known = [s.know.owner for s in states if s.know is not None]
-    # Face down: judged by ``_face_down_in_hindsight``.
-    placed = [
-        c for c in legal.cards if c in legal.face_down or all(o[INDEX[c]] == p for o in known)
-    ]
-    new = tuple(c for c in legal.cards if c not in placed)
-    refused = dict(legal.refused)
-    kept = set(placed + _played_in_hindsight(record, table.active[p], new, refused))
-    cards = tuple(c for c in legal.cards if c in kept)
-    return replace(legal, cards=cards, refused=refused)
 
 
 def _result_of(variant: Variant, state: GameState, error: EngineError | None) -> Result:
