@@ -155,9 +155,9 @@ class Seed:
 def seed(scorers: int) -> Seed:
     from django.contrib.auth import get_user_model
     from django.db import connection
-    from rest_framework.authtoken.models import Token
 
     from clubs.models import Club, GameKind, Membership, Player, Role, Season
+    from clubs.services import api_token_create
     from engine.generate import NAMES
     from games import services
 
@@ -170,7 +170,7 @@ def seed(scorers: int) -> Seed:
     for i in range(scorers):
         user = get_user_model().objects.create_user(username=f"scorer{i}", password=None)
         Membership.objects.create(club=club, user=user, role=Role.SCORER)
-        tokens.append(Token.objects.create(user=user).key)
+        tokens.append(api_token_create(user=user, name="bench"))
         evening = services.evening_create(
             club=club,
             user=user,

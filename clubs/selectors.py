@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from clubs.models import Club, Invitation, Membership, Player, RuleProfile, Season
+from clubs.models import ApiToken, Club, Invitation, Membership, Player, RuleProfile, Season
 
 
 def club_list_for_user(*, user: Any) -> QuerySet[Club]:
@@ -85,3 +85,10 @@ def rule_profile_list(*, club: Club, game_kind: str | None = None) -> QuerySet[R
 
 def rule_profile_get(*, club: Club, rule_profile_id: int) -> RuleProfile:
     return RuleProfile.objects.select_related("club").get(club=club, pk=rule_profile_id)
+
+
+def api_token_list(*, user: Any) -> QuerySet[ApiToken]:
+    """``user``'s API tokens that still work (not expired), the newest first."""
+    return ApiToken.objects.filter(user=user, expires_at__gt=timezone.now()).order_by(
+        "-created_at", "-id"
+    )
