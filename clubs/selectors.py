@@ -39,13 +39,6 @@ def player_get(*, club: Club, player_id: int) -> Player:
     return Player.objects.select_related("user", "club").get(club=club, pk=player_id)
 
 
-def player_for_user(*, club: Club, user: Any) -> Player | None:
-    """The player that stands for ``user`` in ``club``, if any."""
-    if user is None or not user.is_authenticated:
-        return None
-    return Player.objects.filter(club=club, user=user).first()
-
-
 def invitation_list(*, club: Club, pending_only: bool = False) -> QuerySet[Invitation]:
     invitations = Invitation.objects.filter(club=club).select_related(
         "player", "created_by", "accepted_by", "club"
@@ -69,11 +62,6 @@ def season_list(*, club: Club, game_kind: str | None = None) -> QuerySet[Season]
 
 def season_get(*, club: Club, season_id: int) -> Season:
     return Season.objects.select_related("club", "rule_profile").get(club=club, pk=season_id)
-
-
-def season_open_for(*, club: Club, game_kind: str) -> Season | None:
-    """The open season of ``club`` for ``game_kind``, or None if none is open."""
-    return Season.objects.filter(club=club, game_kind=game_kind, status=Season.Status.OPEN).first()
 
 
 def rule_profile_list(*, club: Club, game_kind: str | None = None) -> QuerySet[RuleProfile]:
