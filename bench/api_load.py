@@ -155,9 +155,9 @@ class Seed:
 def seed(scorers: int) -> Seed:
     from django.contrib.auth import get_user_model
     from django.db import connection
-    from rest_framework.authtoken.models import Token
 
     from clubs.models import Club, GameKind, Membership, Player, Role, Season
+    from clubs.services import api_token_create
     from engine.generate import NAMES
     from games import services
 
@@ -170,7 +170,7 @@ def seed(scorers: int) -> Seed:
     for i in range(scorers):
         user = get_user_model().objects.create_user(username=f"scorer{i}", password=None)
         Membership.objects.create(club=club, user=user, role=Role.SCORER)
-        tokens.append(Token.objects.create(user=user).key)
+        tokens.append(api_token_create(user=user, name="bench"))
         evening = services.evening_create(
             club=club,
             user=user,
@@ -491,6 +491,219 @@ def report(name: str, tallies: list[Tally], wall: float) -> float:
     return rate
 
 
+# --- The open loop ---------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One rate of the open loop: the appends' latencies (from when each card was due),
+    the failures, the CPU spent and how long it ran."""
+
+    rate: float
+    latencies: list[float]
+    failures: list[str]
+    cpu: dict[str, float]
+    wall: float
+    requests: int  # every request sent, the games' starts included
+
+
+def open_loop_step(
+    port: int,
+    seeded: Seed,
+    records: list[dict[str, Any]],
+    rate: float,
+    seconds: float,
+    master: int,
+    answer: str,
+    keys: bool,
+) -> Step:
+    """Appends arriving at ``rate`` per second from all the tables together, for ``seconds``.
+
+    Every table (one scorer at his evening, one thread) plays cards at random
+    (Poisson) moments, ``rate / tables`` per second on average, and waits for each
+    answer before sending his next card: a card due while the previous one is still
+    on its way goes out when that answer comes. A latency counts from when the card
+    was due, so a server that falls behind shows it (no coordinated omission). A
+    finished game is followed by the table's next one (its start is not timed).
+    """
+    tables = len(seeded.tokens)
+    per_table = rate / tables
+    latencies: list[list[float]] = [[] for _ in range(tables)]
+    failures: list[str] = []
+    sent = [0] * tables
+    barrier = threading.Barrier(tables + 1)
+    origin = [0.0]
+
+    def table(i: int) -> None:
+        client = Client(port, seeded.tokens[i])
+        arrivals = random.Random(1000 * i + int(rate))
+        barrier.wait()
+        due = origin[0] + arrivals.expovariate(per_table)
+        end = origin[0] + seconds
+        g = i
+        try:
+            while due < end and time.perf_counter() < end:
+                # A table deals when its first card would be due (not timed), so the
+                # tables start at random moments, as a club's evening fills up.
+                wait = due - time.perf_counter()
+                if wait > 0:
+                    time.sleep(wait)
+                record = records[g % len(records)]
+                g += tables
+                deal = {k: v for k, v in record["events"][0].items() if k != "type"}
+                status, body, _elapsed = client.post(
+                    f"/api/evenings/{seeded.evenings[i]}/games/", {"deal": deal}
+                )
+                sent[i] += 1
+                if status != 201:
+                    failures.append(f"start: {status} {body}")
+                    return
+                game_id = body["id"]
+                for seq, event in enumerate(record["events"][1:], start=1):
+                    due += arrivals.expovariate(per_table)
+                    if due >= end:
+                        return
+                    if time.perf_counter() > end:
+                        # The step is over and this card, due before its end, was never
+                        # sent: the server fell behind. It counts as failed.
+                        failures.append("not sent by the end of the step")
+                        return
+                    wait = due - time.perf_counter()
+                    if wait > 0:
+                        time.sleep(wait)
+                    request: dict[str, Any] = {"expected_seq": seq, "events": [event]}
+                    if answer != "full":
+                        request["answer"] = answer
+                    key = f"{i}-{game_id}-{seq}" if keys else None
+                    status, body, _elapsed = client.post(
+                        f"/api/games/{game_id}/events/", request, key
+                    )
+                    sent[i] += 1
+                    latencies[i].append(time.perf_counter() - due)
+                    if status != 201:
+                        failures.append(f"append: {status} {body}")
+                        return
+                due += arrivals.expovariate(per_table)
+        except Exception as error:  # a refused connection, a timeout: a failed request
+            failures.append(repr(error))
+
+    threads = [threading.Thread(target=table, args=(i,)) for i in range(tables)]
+    for thread in threads:
+        thread.start()
+    before = cpu_seconds(master)
+    origin[0] = time.perf_counter() + 0.05
+    barrier.wait()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - origin[0]
+    after = cpu_seconds(master)
+    return Step(
+        rate=rate,
+        latencies=[x for t in latencies for x in t],
+        failures=failures,
+        cpu={k: after[k] - before[k] for k in before},
+        wall=wall,
+        requests=sum(sent),
+    )
+
+
+def statements_per_append(
+    seeded: Seed, records: list[dict[str, Any]], answer: str
+) -> tuple[float, int, int]:
+    """Statements Django runs for one append (``CaptureQueriesContext``) over a whole game
+    recorded through the service the API calls, with an idempotency key: the median,
+    the most (the append that finishes the game books its money) and the count."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from clubs.models import Role
+    from games import services
+    from games.models import Evening
+
+    record = records[0]
+    evening = Evening.objects.get(pk=seeded.evenings[0])
+    user = get_user_model().objects.get(username="scorer0")
+    deal = {k: v for k, v in record["events"][0].items() if k != "type"}
+    game = services.game_start(evening=evening, user=user, deal=deal)
+    counts = []
+    for seq, event in enumerate(record["events"][1:], start=1):
+        with CaptureQueriesContext(connection) as queries:
+            services.game_events_append(
+                game=game.pk,
+                user=user,
+                expected_seq=seq,
+                events=[event],
+                idempotency_key=f"count-{seq}",
+                fingerprint="bench",
+                answer=answer,
+                min_role=Role.SCORER,
+            )
+        # Django (5.2) logs the transaction's BEGIN and COMMIT too: round trips, but not
+        # statements of the append's own.
+        control = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")
+        counts.append(sum(1 for q in queries if not q["sql"].startswith(control)))
+    return sorted(counts)[len(counts) // 2], max(counts), len(counts)
+
+
+def open_loop(args: argparse.Namespace, port: int, master: int, seeded: Seed) -> None:
+    """The open-loop run: a short bare-insert baseline, then every rate in turn; prints
+    each rate's p50/p95/p99 and failures, the capacity (the highest rate whose p99
+    stays under 50 ms with no failure), CPU per append against CPU per bare insert
+    and the statements per append."""
+    from engine.generate import random_game
+    from games.services import _renamed_record
+
+    records = [
+        _renamed_record(random_game(7000 + n, "fuchsen", 5), seeded.names) for n in range(64)
+    ]
+    tables = len(seeded.tokens)
+    inserts = [max(1, args.baseline_inserts // tables)] * tables
+    base = phase(tables, baseline_inserts(port, seeded, inserts, time.monotonic() + 60), master)
+    base_requests = sum(len(t.latencies) for t in base.tallies)
+    base_cpu = {k: 1000 * v / max(base_requests, 1) for k, v in base.cpu.items()}
+    insert_server = base_cpu["gunicorn"] + base_cpu["postgres"]
+    print(
+        f"bare insert (closed loop, {tables} clients): {base_requests} in {base.wall:.1f} s, "
+        f"CPU per insert: gunicorn {base_cpu['gunicorn']:.2f} ms + postgres "
+        f"{base_cpu['postgres']:.2f} ms = {insert_server:.2f} ms"
+    )
+    print(f"open loop: {tables} tables, Poisson arrivals, {args.step_seconds:.0f} s per rate")
+    if args.warm_seconds:  # every worker's first games pay one-time costs: not counted
+        open_loop_step(
+            port, seeded, records, args.rates[0], args.warm_seconds, master, args.answer, args.keys
+        )
+    capacity = None
+    for rate in args.rates:
+        step = open_loop_step(
+            port, seeded, records, rate, args.step_seconds, master, args.answer, args.keys
+        )
+        done = len(step.latencies)
+        cpu = {k: 1000 * v / max(step.requests, 1) for k, v in step.cpu.items()}
+        server = cpu["gunicorn"] + cpu["postgres"]
+        p99 = percentile(step.latencies, 0.99)
+        print(
+            f"  {rate:6.0f}/s offered: {done / step.wall:6.1f}/s done, "
+            f"p50 {1000 * percentile(step.latencies, 0.5):6.1f} ms, "
+            f"p95 {1000 * percentile(step.latencies, 0.95):6.1f} ms, "
+            f"p99 {1000 * p99:6.1f} ms, {len(step.failures)} failed; CPU per request "
+            f"{server:.2f} ms ({server / insert_server:.2f}x a bare insert)"
+        )
+        if step.failures:
+            print(f"           e.g. {step.failures[:2]}")
+        if p99 < 0.050 and not step.failures:
+            capacity = rate
+    print(
+        "capacity (highest offered rate with p99 < 50 ms and no failure): "
+        + (f"{capacity:.0f} appends/s" if capacity is not None else "none of the rates")
+    )
+    median, most, appends = statements_per_append(seeded, records, args.answer)
+    print(
+        f"statements per append (Django's count, with a key, {appends} appends of a game): "
+        f"median {median}, most {most} (the finishing append), each with BEGIN and COMMIT"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scorers", type=int, default=16)
@@ -521,6 +734,24 @@ def main() -> None:
         "--keys",
         action="store_true",
         help="send an Idempotency-Key with every append (as the page does)",
+    )
+    parser.add_argument(
+        "--open-loop",
+        action="store_true",
+        help="appends at fixed rates with Poisson gaps from many tables (--scorers of them)",
+    )
+    parser.add_argument(
+        "--rates",
+        type=lambda text: [float(r) for r in text.split(",")],
+        default=[50.0, 100.0, 150.0, 200.0],
+        help="open loop: the offered appends/s, comma-separated",
+    )
+    parser.add_argument("--step-seconds", type=float, default=15, help="open loop: per rate")
+    parser.add_argument(
+        "--warm-seconds", type=float, default=8, help="open loop: not counted, at the first rate"
+    )
+    parser.add_argument(
+        "--baseline-inserts", type=int, default=2000, help="open loop: bare inserts for the CPU"
     )
     parser.add_argument(
         "--timeline",
@@ -570,6 +801,9 @@ def main() -> None:
             warm = Client(port, seeded.tokens[0])
             for _ in range(4 * args.workers):
                 warm.post("/bench/insert/", {"warm": True})
+            if args.open_loop:
+                open_loop(args, port, master, seeded)
+                return
             if args.warm_games:
                 warm_work, _counts = record_games(
                     port,

@@ -24,7 +24,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -32,7 +31,17 @@ from rest_framework.views import APIView
 
 import engine
 from clubs import selectors, services
-from clubs.models import Club, GameKind, Invitation, Membership, Player, Role, RuleProfile, Season
+from clubs.models import (
+    ApiToken,
+    Club,
+    GameKind,
+    Invitation,
+    Membership,
+    Player,
+    Role,
+    RuleProfile,
+    Season,
+)
 from clubs.names import username_clean
 from clubs.permissions import membership_for
 from stichbuch.api import (
@@ -163,7 +172,10 @@ class UserOutputSerializer(serializers.Serializer[Any]):
 
 
 class AuthTokenApi(APIView):
-    """Exchange a username and password for an API token (send it as ``Token <key>``)."""
+    """Exchange a username and password for an API token of one device (send it as
+    ``Token <key>``). One token per device: asking again for the same ``device`` ends
+    the older token. Tokens expire (``API_TOKEN_DAYS``) and can be revoked on the
+    account page."""
 
     authentication_classes: list[type] = []  # no session: no CSRF needed to log in
     permission_classes = [AllowAny]
@@ -175,6 +187,12 @@ class AuthTokenApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         username = serializers.CharField()
         password = serializers.CharField(trim_whitespace=False, style={"input_type": "password"})
+        device = serializers.CharField(
+            max_length=100,
+            required=False,
+            default="API",
+            help_text="The device or app the token is for, as the account page lists it.",
+        )
 
     @extend_schema(
         request=InputSerializer,
@@ -195,9 +213,10 @@ class AuthTokenApi(APIView):
                 {"non_field_errors": [_("Username or password is wrong.")]},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        return Response(
-            {"token": services.account_token_login(user=user, request=request._request)}
+        key = services.account_token_login(
+            user=user, request=request._request, device=serializer.validated_data["device"]
         )
+        return Response({"token": key})
 
 
 class AuthSignupApi(APIView):
@@ -244,10 +263,8 @@ class AuthSignupApi(APIView):
             user = User.objects.create_user(
                 username=data["username"], email=data["email"], password=data["password"]
             )
-            token = Token.objects.create(user=user)
-        return Response(
-            {"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED
-        )
+            token = services.api_token_create(user=user, name="API")
+        return Response({"username": user.username, "token": token}, status=status.HTTP_201_CREATED)
 
 
 class AuthPasswordApi(APIView):
@@ -280,6 +297,8 @@ class AuthPasswordApi(APIView):
                 old_password=serializer.validated_data["old_password"],
                 new_password=serializer.validated_data["new_password"],
                 issue_token=True,
+                # The new token is for the device that asked (a session's: "API").
+                device=request.auth.name if isinstance(request.auth, ApiToken) else "API",
             )
         except DjangoValidationError as error:
             raise serializers.ValidationError(error.message_dict) from None

@@ -6,6 +6,7 @@ Models hold data and constraints only; every write goes through
 
 from __future__ import annotations
 
+import hashlib
 import zoneinfo
 from datetime import datetime
 
@@ -283,3 +284,40 @@ class RuleProfile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_game_kind_display()})"
+
+
+class ApiToken(models.Model):
+    """An API token of one device or app, stored as the SHA-256 digest of its key.
+
+    The key itself is shown once, when the token is made (``clubs.services
+    .api_token_create``); the database holds only the digest, so a copy of it
+    logs no one in. A key is 32 random bytes, so a plain (unsalted, fast) digest
+    is safe: nobody can guess keys to match one. A token ends when it expires, when
+    its user revokes it (the row is deleted) or when his password changes.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
+    )
+    name = models.CharField(_("device"), max_length=100)
+    digest = models.CharField(_("key digest"), max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, editable=False)
+    expires_at = models.DateTimeField(_("expires at"))
+
+    class Meta:
+        ordering = ["user_id", "-created_at", "-id"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "name"], name="clubs_apitoken_one_per_device")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.user_id})"
+
+    @staticmethod
+    def digest_of(key: str) -> str:
+        return hashlib.sha256(key.encode()).hexdigest()

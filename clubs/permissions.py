@@ -22,7 +22,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Membership, Role, role_at_least
+from clubs.models import Membership, Role, role_at_least
 
 
 def membership_for(user: Any, slug: str, min_role: str = Role.MEMBER) -> Membership:
@@ -53,19 +53,3 @@ def require_role(role: str | None, min_role: str) -> None:
             _("This needs the role %(role)s or higher in this club.")
             % {"role": Role(min_role).label}
         )
-
-
-def club_for_member(user: Any, slug: str, min_role: str = Role.MEMBER) -> Club:
-    """Return the club ``slug`` if ``user`` is a member with at least ``min_role``.
-
-    Same errors as ``membership_for``: 404 for non-members, 403 for a role too low.
-    """
-    return membership_for(user, slug, min_role).club
-
-
-def can(user: Any, club: Club, min_role: str) -> bool:
-    """True when ``user`` is a member of ``club`` with at least ``min_role`` (for templates)."""
-    if user is None or not user.is_authenticated:
-        return False
-    role = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
-    return role is not None and role_at_least(role, min_role)

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from clubs.models import Club, Invitation, Membership, Player, Role, RuleProfile, Season
+from clubs.models import ApiToken, Club, Invitation, Membership, Player, Role, RuleProfile, Season
 
 
 def club_list_for_user(*, user: Any) -> QuerySet[Club]:
@@ -51,13 +51,6 @@ def player_get(*, club: Club, player_id: int) -> Player:
     return Player.objects.select_related("user", "club").get(club=club, pk=player_id)
 
 
-def player_for_user(*, club: Club, user: Any) -> Player | None:
-    """The player that stands for ``user`` in ``club``, if any."""
-    if user is None or not user.is_authenticated:
-        return None
-    return Player.objects.filter(club=club, user=user).first()
-
-
 def invitation_list(*, club: Club, pending_only: bool = False) -> QuerySet[Invitation]:
     invitations = Invitation.objects.filter(club=club).select_related(
         "player", "created_by", "accepted_by", "club"
@@ -83,11 +76,6 @@ def season_get(*, club: Club, season_id: int) -> Season:
     return Season.objects.select_related("club", "rule_profile").get(club=club, pk=season_id)
 
 
-def season_open_for(*, club: Club, game_kind: str) -> Season | None:
-    """The open season of ``club`` for ``game_kind``, or None if none is open."""
-    return Season.objects.filter(club=club, game_kind=game_kind, status=Season.Status.OPEN).first()
-
-
 def rule_profile_list(*, club: Club, game_kind: str | None = None) -> QuerySet[RuleProfile]:
     profiles = RuleProfile.objects.filter(club=club)
     if game_kind:
@@ -97,3 +85,10 @@ def rule_profile_list(*, club: Club, game_kind: str | None = None) -> QuerySet[R
 
 def rule_profile_get(*, club: Club, rule_profile_id: int) -> RuleProfile:
     return RuleProfile.objects.select_related("club").get(club=club, pk=rule_profile_id)
+
+
+def api_token_list(*, user: Any) -> QuerySet[ApiToken]:
+    """``user``'s API tokens that still work (not expired), the newest first."""
+    return ApiToken.objects.filter(user=user, expires_at__gt=timezone.now()).order_by(
+        "-created_at", "-id"
+    )

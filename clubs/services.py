@@ -26,10 +26,10 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from rest_framework.authtoken.models import Token
 
 from clubs.models import (
     ROLE_RANK,
+    ApiToken,
     Club,
     GameKind,
     Invitation,
@@ -58,9 +58,15 @@ RESERVED_SLUGS = frozenset({"create", "new", "join", "admin", "api", "static"})
 
 @transaction.atomic
 def account_password_change(
-    *, user: Any, old_password: str, new_password: str, issue_token: bool = False
+    *,
+    user: Any,
+    old_password: str,
+    new_password: str,
+    issue_token: bool = False,
+    device: str = "API",
 ) -> str | None:
-    """Change ``user``'s password; with ``issue_token``, return a new API token.
+    """Change ``user``'s password; with ``issue_token``, return the key of a new API
+    token for ``device`` (the one that asked).
 
     Raises ``ValidationError`` (``old_password``: it is wrong; ``new_password``:
     Django's password validators' messages) and changes nothing then. Every API
@@ -77,12 +83,35 @@ def account_password_change(
     user.set_password(new_password)
     user.save(update_fields=["password"])
     account_tokens_revoke(user=user)
-    return str(Token.objects.create(user=user).key) if issue_token else None
+    return api_token_create(user=user, name=device) if issue_token else None
 
 
 def account_tokens_revoke(*, user: Any) -> None:
     """Delete every API token of ``user`` (after his password changed or was reset)."""
-    Token.objects.filter(user=user).delete()
+    ApiToken.objects.filter(user=user).delete()
+
+
+def api_token_create(*, user: Any, name: str) -> str:
+    """A new API token for ``user``'s device ``name``; returns its key, which is stored
+    nowhere (only its digest): one token per device, so an older one of that name ends.
+    It expires after ``settings.API_TOKEN_DAYS`` days."""
+    key = secrets.token_urlsafe(32)
+    name = name.strip()[:100] or "API"
+    with transaction.atomic():
+        ApiToken.objects.filter(user=user, name=name).delete()
+        ApiToken.objects.create(
+            user=user,
+            name=name,
+            digest=ApiToken.digest_of(key),
+            expires_at=timezone.now() + datetime.timedelta(days=settings.API_TOKEN_DAYS),
+        )
+    return key
+
+
+def api_token_revoke(*, user: Any, token_id: int) -> bool:
+    """End ``user``'s token ``token_id`` (a lost phone, say); False if he has no such token."""
+    deleted, _by_model = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    return deleted > 0
 
 
 def _unique_slug(base: str) -> str:
@@ -319,15 +348,15 @@ def password_link_check(*, actor_id: int, user: Any) -> None:
         ) from None
 
 
-def account_token_login(*, user: Any, request: Any) -> str:
-    """Log ``user`` in for the API: the key of his token (made if he has none).
+def account_token_login(*, user: Any, request: Any, device: str = "API") -> str:
+    """Log ``user`` in for the API on ``device``: the key of a new token for it (one
+    per device: an older token of that device ends).
 
     It is a login like the page's (Django's ``user_logged_in``: the last login is
     recorded, which ends his password links, and django-axes logs the access).
     """
     user_logged_in.send(sender=type(user), request=request, user=user)
-    token, _created = Token.objects.get_or_create(user=user)
-    return str(token.key)
+    return api_token_create(user=user, name=device)
 
 
 def _role_of(user: Any, club: Club) -> str:

@@ -14,6 +14,11 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", views.password_change, name="password-change"),
+    path(
+        "accounts/tokens/<int:token_id>/revoke/",
+        views.api_token_revoke,
+        name="api-token-revoke",
+    ),
     path("accounts/password/reset/", views.PasswordResetView.as_view(), name="password-reset"),
     path(
         "accounts/password/reset/sent/",

@@ -18,7 +18,7 @@ from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.throttling import SimpleRateThrottle
 
 from clubs import selectors, services
@@ -115,9 +115,21 @@ def password_change(request: HttpRequest) -> HttpResponse:
                 _("Your password is changed. Other devices have to log in again."),
             )
             return redirect(_next_url(request))
-    return render(
-        request, "registration/password_change.html", {"form": form, "next": _next_url(request, "")}
-    )
+    context = {
+        "form": form,
+        "next": _next_url(request, ""),
+        "api_tokens": selectors.api_token_list(user=request.user),
+    }
+    return render(request, "registration/password_change.html", context)
+
+
+@login_required
+@require_POST
+def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    """End one API token of one's own (a lost phone, an app no longer used)."""
+    if services.api_token_revoke(user=request.user, token_id=token_id):
+        messages.success(request, _("The token is revoked: that device has to log in again."))
+    return redirect(reverse("password-change") + "#api-tokens")
 
 
 class _ResetThrottle(ClientAddressRateThrottle):

@@ -190,9 +190,11 @@ def game_for_append(*, game_id: int, user: Any, key: str | None, members_only: b
     unknown game).
 
     The lock is the game row's only (``FOR UPDATE OF``): it serialises appends to
-    one game. The annotations are read as of the statement's start: a key stored
-    while it waited for the lock is not seen (the game has then moved on, and the
-    caller looks again).
+    one game. Of two scorers who both saw seq 7, the second waits for it and then
+    sees last_seq 8, so he gets a 409 instead of both appending seq 8 (the unique
+    (game, seq) is the last guard). The annotations are read as of the statement's
+    start: a key stored while it waited for the lock is not seen (the game has then
+    moved on, and the caller looks again).
     """
     # ``user`` None (a service's own caller) is no member: its role reads None.
     membership = Membership.objects.filter(
@@ -227,10 +229,6 @@ def record_from_rows(*, game: Game, rows: list[EventRow]) -> dict[str, Any]:
         "rules": dict(game.house_rules) or None,
         "events": [to_event(row[1], row[2], row[3]) for row in rows],
     }
-
-
-def game_events(*, game: Game) -> QuerySet[GameEvent]:
-    return GameEvent.objects.filter(game=game).select_related("recorded_by").order_by("seq")
 
 
 def game_record(*, game: Game, events: list[GameEvent] | None = None) -> dict[str, Any]:

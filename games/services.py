@@ -1167,22 +1167,6 @@ def _is_key_conflict(error: Exception) -> bool:
     return "games_idempotency_unique_key" in text or IdempotencyRecord._meta.db_table in text
 
 
-def game_lock(*, game: Game) -> Game:
-    """Lock the game row (inside the caller's transaction) and read it afresh.
-
-    The row lock serialises appends to one game: of two scorers who both saw
-    seq 7, the second waits here and then sees last_seq 8, so he gets a 409
-    instead of both appending seq 8 (the unique (game, seq) is the last guard).
-    Only the game row is locked (``of``); its evening and club (an append checks
-    the evening is open and names the club's players) come in the same query.
-    """
-    return (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("evening", "evening__club")
-        .get(pk=game.pk)
-    )
-
-
 def evening_lock(*, evening: Evening) -> Evening:
     """Lock the evening row (inside the caller's transaction), refusing a closed evening."""
     return _lock_evening(evening)

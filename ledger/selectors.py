@@ -86,13 +86,6 @@ def game_entry_totals(*, game: Game) -> dict[int, int]:
     return {row["player_id"]: int(row["total"]) for row in rows.order_by("player_id")}
 
 
-def entry_list(*, club: Club, game: Game | None = None) -> QuerySet[LedgerEntry]:
-    entries = LedgerEntry.objects.filter(club=club).select_related("player")
-    if game is not None:
-        entries = entries.filter(game=game)
-    return entries.order_by("id")
-
-
 def payment_list(
     *, club: Club, evening: Evening | None = None, season: Season | None = None
 ) -> QuerySet[Payment]:

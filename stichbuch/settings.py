@@ -53,7 +53,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served by the app (not a CDN)
     "csp",
@@ -254,9 +253,12 @@ if not DEBUG:
 
 # --- REST API ---------------------------------------------------------------------
 
+# An API token (one per device) ends this many days after it was made.
+API_TOKEN_DAYS = env_int("API_TOKEN_DAYS", 90)
+
 REST_FRAMEWORK: dict[str, Any] = {
     # Token first: its WWW-Authenticate header makes an anonymous request a 401, not a 403.
-    # DRF's token authentication with its lookup as one prepared statement (see there).
+    # Per-device tokens stored as digests (clubs.models.ApiToken, see there).
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "stichbuch.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",

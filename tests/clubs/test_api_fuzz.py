@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 
 from clubs.models import Club
+from clubs.services import api_token_create
 from stichbuch.wsgi import application
 from tests.conftest import PersonaClient
 from tests.factories import PlayerFactory, RuleProfileFactory, SeasonFactory
@@ -30,7 +30,7 @@ def owner_token(club: Club, owner: PersonaClient) -> str:
     SeasonFactory.create(club=club)
     RuleProfileFactory.create(club=club)
     assert owner.user is not None
-    return Token.objects.create(user=owner.user).key
+    return api_token_create(user=owner.user, name="test")
 
 
 @pytest.mark.django_db

@@ -11,10 +11,11 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.cache import cache
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
+from clubs.models import ApiToken
+from clubs.services import api_token_create
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +53,7 @@ def test_a_member_changes_the_password_on_the_page_and_stays_logged_in() -> None
     user, client = _logged_in()
     other_device = Client()  # the same member on another phone
     _log_in(other_device)
-    old_token = Token.objects.create(user=user).key
+    old_token = api_token_create(user=user, name="test")
 
     page = client.get("/accounts/password/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Aktuelles Passwort" in page and "Neues Passwort" in page
@@ -71,7 +72,7 @@ def test_a_member_changes_the_password_on_the_page_and_stays_logged_in() -> None
     assert client.get("/api/auth/me/").status_code == 200  # this session goes on
     assert other_device.get("/api/auth/me/").status_code in (401, 403)  # the other ends
     assert _token_client(old_token).get("/api/auth/me/").status_code == 401
-    assert not Token.objects.filter(user=user).exists()  # the page issues none
+    assert not ApiToken.objects.filter(user=user).exists()  # the page issues none
 
 
 @pytest.mark.parametrize(
@@ -107,7 +108,7 @@ def test_the_password_page_asks_an_anonymous_visitor_to_log_in() -> None:
 
 def test_the_api_changes_the_password_and_replaces_every_token() -> None:
     user = UserFactory.create(username="resi")
-    old_token = Token.objects.create(user=user).key
+    old_token = api_token_create(user=user, name="test")
     client = _token_client(old_token)
     response = client.post(
         "/api/auth/password/", {"old_password": PASSWORD, "new_password": NEW}, format="json"
@@ -115,18 +116,20 @@ def test_the_api_changes_the_password_and_replaces_every_token() -> None:
     assert response.status_code == 200, response.json()
     new_token = response.json()["token"]
     assert new_token != old_token
-    assert list(Token.objects.filter(user=user).values_list("key", flat=True)) == [new_token]
+    assert list(ApiToken.objects.filter(user=user).values_list("digest", flat=True)) == [
+        ApiToken.digest_of(new_token)
+    ]
     assert _token_client(old_token).get("/api/auth/me/").status_code == 401
     assert _token_client(new_token).get("/api/auth/me/").json()["username"] == "resi"
     login = APIClient().post(
         "/api/auth/token/", {"username": "resi", "password": NEW}, format="json"
     )
-    assert login.json()["token"] == new_token
+    assert _token_client(login.json()["token"]).get("/api/auth/me/").status_code == 200
 
 
 def test_the_api_refuses_a_wrong_current_password_and_a_weak_new_one_in_german() -> None:
     user = UserFactory.create(username="resi")
-    token = Token.objects.create(user=user).key
+    token = api_token_create(user=user, name="test")
     client = _token_client(token)
     wrong = client.post(
         "/api/auth/password/",
@@ -142,7 +145,9 @@ def test_the_api_refuses_a_wrong_current_password_and_a_weak_new_one_in_german()
     assert weak.status_code == 400 and weak.json()["new_password"]
     user.refresh_from_db()
     assert user.check_password(PASSWORD)
-    assert Token.objects.get(user=user).key == token  # nothing changed, the token stays
+    assert ApiToken.objects.get(user=user).digest == ApiToken.digest_of(
+        token
+    )  # nothing changed, the token stays
 
 
 def test_the_api_wants_a_logged_in_caller() -> None:
@@ -158,7 +163,7 @@ def test_guessing_the_current_password_over_the_api_is_throttled(
 ) -> None:
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"auth": "3/minute"})
     user = UserFactory.create(username="resi")
-    client = _token_client(Token.objects.create(user=user).key)
+    client = _token_client(api_token_create(user=user, name="test"))
     statuses = [
         client.post(
             "/api/auth/password/", {"old_password": f"rate{i}", "new_password": NEW}, format="json"
@@ -179,7 +184,7 @@ def _reset_link(body: str) -> str:
 
 def test_a_forgotten_password_is_set_anew_from_the_mailed_link() -> None:
     user = UserFactory.create(username="resi", email="resi@example.org")
-    old_token = Token.objects.create(user=user).key
+    old_token = api_token_create(user=user, name="test")
     client = Client()
     login_page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert 'href="/accounts/password/reset/"' in login_page

@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
 from schemathesis.config._checks import PositiveDataAcceptanceConfig
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation.modes import GenerationMode
 
 from clubs import services as club_services
 from clubs.models import Club, Membership, Player
+from clubs.services import api_token_create
 from games.models import Evening, Game
 from ledger import services as ledger_services
 from stichbuch.wsgi import application
@@ -56,9 +56,9 @@ def seeded(
     invitation = club_services.invitation_create(club=club, created_by=owner.user)
     profile = RuleProfileFactory.create(club=club)
     membership = Membership.objects.get(club=club, user=member.user)
-    token, _created = Token.objects.get_or_create(user=owner.user)
+    token = api_token_create(user=owner.user, name="test")
     return Seeded(
-        token=token.key,
+        token=token,
         path={
             "slug": club.slug,
             "season_id": evening.season_id,

@@ -84,12 +84,12 @@ def test_the_same_api_request_with_the_session_s_csrf_token_passes(
 def test_a_token_authenticated_request_needs_no_csrf_token(
     world: World, owner: PersonaClient
 ) -> None:
-    from rest_framework.authtoken.models import Token
+    from clubs.services import api_token_create
 
     assert owner.user is not None
-    token, _created = Token.objects.get_or_create(user=owner.user)
+    token = api_token_create(user=owner.user, name="test")
     client = APIClient(enforce_csrf_checks=True)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     response = client.post(
         f"/api/clubs/{world.club.slug}/players/create/", {"display_name": "Vroni"}, format="json"
     )

@@ -157,6 +157,8 @@ MATRIX: dict[str, Row] = {
     "auth-me": Row("get", page("/api/auth/me/"), LOGGED_IN),
     "auth-password": Row("post", page("/api/auth/password/"), LOGGED_IN, {}),
     "password-change": Row("get", page("/accounts/password/"), LOGGED_IN),
+    # Only one's own tokens: another user's id revokes nothing (tests/security/test_token_*).
+    "api-token-revoke": Row("post", page("/accounts/tokens/1/revoke/"), LOGGED_IN, {}),
     "club-list": Row("get", page("/api/clubs/"), LOGGED_IN),
     "club-create": Row("post", page("/api/clubs/create/"), LOGGED_IN, {}),
     "house-rule-list": Row("get", page("/api/house-rules/fuchsen/"), LOGGED_IN),
