@@ -56,7 +56,8 @@ class AutoSchema(SpectacularAutoSchema):
         Derived here, once, from the operation's method, body, parameters,
         authentication, throttles and path, so no view has to annotate them:
 
-        - 400 bad input (a body, query parameters) or a state forbidding a write;
+        - 400 bad input (a body, a query parameter, one sent empty) or a state
+          forbidding a write: any operation;
         - 401 / 403: the view needs a logged-in member (and his role);
         - 404: an object in the path (or a page number) that is not there, or not his;
         - 409 a conflict with data just saved, 422 a rule of the game refused,
@@ -75,12 +76,8 @@ class AutoSchema(SpectacularAutoSchema):
         writes = self.method in WRITE_METHODS
         takes_body = self.method in ("POST", "PUT", "PATCH")
         needs_login = any(p is not AllowAny for p in view.permission_classes)
-        has_query = self.method == "GET" and (
-            bool(self.get_override_parameters()) or self._get_paginator() is not None
-        )
-        refusals: list[tuple[str, str]] = []
-        if writes or has_query:
-            refusals.append(("400", "Bad input, or a state that forbids it: the message says why."))
+        # Any operation: a query parameter sent empty is refused (refuse_empty_query_parameters).
+        refusals = [("400", "Bad input, or a state that forbids it: the message says why.")]
         if needs_login:
             refusals.append(("401", "Not logged in (no or an unknown token)."))
             refusals.append(("403", "Not allowed for this member's role."))
