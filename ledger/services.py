@@ -347,10 +347,8 @@ def _rebuild_season(season_id: int, series: SeasonSeries) -> int:
     return computed.games
 
 
-def _at_or_after(key: tuple[Any, int]) -> Q:
-    """``PlayerGame`` rows at or after ``(played_at, game_id)`` in game order."""
-    played_at, game_id = key
-    return Q(played_at__gt=played_at) | Q(played_at=played_at, game_id__gte=game_id)
+def _key(row: Mapping[str, Any]) -> tuple[Any, int]:
+    return row["played_at"], row["game_id"]
 
 
 def _apply_game_changes(season_id: int, series: SeasonSeries, game_ids: set[int]) -> int:
@@ -380,11 +378,16 @@ def _apply_game_changes(season_id: int, series: SeasonSeries, game_ids: set[int]
     if not keys:
         return 0
     first = min(keys)
-    later = list(
-        PlayerGame.objects.filter(_at_or_after(first), season_id=season_id)
+    # ``played_at >= `` is a range of the (season, played_at, game) index; the games
+    # at the same instant but before ``first`` are dropped here (an OR of both in SQL
+    # made SQLite scan the season).
+    later = [
+        r
+        for r in PlayerGame.objects.filter(season_id=season_id, played_at__gte=first[0])
         .exclude(game_id__in=game_ids)
         .values(*projections.PLAYER_GAME_FIELDS)
-    )
+        if _key(r) >= first
+    ]
     # The games after the first changed one are folded from their own rows: a result
     # read from the games now could hold a change committed since the changes were
     # read, which its own ProjectionChange will apply (subtracting what is stored).
@@ -410,8 +413,7 @@ def _apply_game_changes(season_id: int, series: SeasonSeries, game_ids: set[int]
     )
     states = _states_before(season_id, first, players, removed, ratings, nets)
     fresh_rows = projections.fold_games(refold, states)
-    PlayerGame.objects.filter(_at_or_after(first), season_id=season_id).delete()
-    PlayerGame.objects.filter(game_id__in=game_ids).delete()
+    PlayerGame.objects.filter(game_id__in=game_ids | later_games.keys()).delete()
     player_games_insert(season_id=season_id, rows=fresh_rows)
 
     changed_new = [r for r in fresh_rows if r["game_id"] in game_ids]
@@ -459,15 +461,18 @@ def _states_before(
                 stored.mu, stored.sigma, stored.ordinal, net, rated
             )
             continue
-        last = (
-            PlayerGame.objects.filter(season_id=season_id, player_id=int(player), rated=True)
-            .exclude(_at_or_after(first))
+        before = (
+            PlayerGame.objects.filter(
+                season_id=season_id, player_id=int(player), rated=True, played_at__lte=first[0]
+            )
             .order_by("-played_at", "-game_id")
-            .values_list("mu", "sigma", "ordinal")
-            .first()
+            .values("played_at", "game_id", "mu", "sigma", "ordinal")
         )
-        assert last is not None, "a rated game before the first changed one"
-        states[player] = projections.PlayerState(*last, net, rated)
+        # The newest row before ``first``: the first one, but for rows at its instant.
+        last = next(r for r in before.iterator(chunk_size=20) if _key(r) < first)
+        states[player] = projections.PlayerState(
+            last["mu"], last["sigma"], last["ordinal"], net, rated
+        )
     return states
 
 
