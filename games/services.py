@@ -45,7 +45,7 @@ from games.errors import (
 from games.events import CURRENT_SCHEMA_VERSION, renamed_events, split_event
 from games.models import Evening, EveningSeat, Game, IdempotencyRecord
 from ledger.models import LedgerEntry, Payment, SettlementPlan
-from ledger.services import ledger_sync_game
+from ledger.services import ledger_sync_game, projection_requests_deferred
 
 logger = logging.getLogger(__name__)
 
@@ -931,22 +931,35 @@ def games_import(
     resolve = _name_resolver(evening, mapping)
     house_rules = selectors.evening_house_rules(evening=evening)
     outcomes = []
-    for index, item in enumerate(records):
-        # One transaction per record: the evening row lock keeps game numbers in
-        # order against a concurrent start, and a failure undoes only this record.
-        with transaction.atomic():
-            _lock_evening(evening)
-            outcomes.append(
-                _import_one(
-                    evening=evening,
-                    user=user,
-                    index=index,
-                    item=item,
-                    resolve=resolve,
-                    house_rules=house_rules,
-                )
-            )
+    # The projections are asked for once, after the last record: one run applies
+    # every game the import committed.
+    with projection_requests_deferred():
+        for index, item in enumerate(records):
+            outcomes.append(_import_record(evening, user, index, item, resolve, house_rules))
     return outcomes
+
+
+def _import_record(
+    evening: Evening,
+    user: Any,
+    index: int,
+    item: Any,
+    resolve: Callable[[str, str | None], Player | None],
+    house_rules: dict[str, Any],
+) -> ImportOutcome:
+    """One record of ``games_import``, in its own transaction."""
+    # One transaction per record: the evening row lock keeps game numbers in
+    # order against a concurrent start, and a failure undoes only this record.
+    with transaction.atomic():
+        _lock_evening(evening)
+        return _import_one(
+            evening=evening,
+            user=user,
+            index=index,
+            item=item,
+            resolve=resolve,
+            house_rules=house_rules,
+        )
 
 
 # --- Idempotency ----------------------------------------------------------------------------

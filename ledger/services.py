@@ -25,9 +25,11 @@ book wrong money.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
@@ -237,6 +239,28 @@ def projection_version_bump(*, season_id: int) -> None:
         ProjectionState.objects.filter(season_id=season_id).update(version=F("version") + 1)
 
 
+_deferred = threading.local()
+
+
+@contextmanager
+def projection_requests_deferred() -> Iterator[None]:
+    """Within the block, ask for each season's projections once, at its end, rather
+    than once per change: an import of many games commits each record on its own,
+    and one projection run afterwards applies all their changes together (the
+    changes wait in ``ProjectionChange``; nothing is lost if the block fails half-way,
+    as the requests of what committed are still made)."""
+    if getattr(_deferred, "seasons", None) is not None:
+        yield  # already deferred by an outer block
+        return
+    _deferred.seasons = set()
+    try:
+        yield
+    finally:
+        seasons, _deferred.seasons = _deferred.seasons, None
+        for season_id in sorted(seasons):
+            projection_request(season_id=season_id)
+
+
 def projection_request(*, season_id: int) -> None:
     """Ask for the season's projections to be recomputed once this transaction commits.
 
@@ -246,6 +270,11 @@ def projection_request(*, season_id: int) -> None:
     and logs instead of raising; the season then stays *behind* and
     ``repair_projections`` recomputes it.
     """
+
+    deferred = getattr(_deferred, "seasons", None)
+    if deferred is not None:
+        deferred.add(season_id)
+        return
 
     def enqueue() -> None:
         from ledger.tasks import project_season, send_quietly

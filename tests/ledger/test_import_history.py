@@ -65,3 +65,25 @@ def test_an_unknown_player_stops_the_import_before_anything_is_written(
     with pytest.raises(CommandError, match="no player called"):
         call_command("import_history", club.slug, str(history_file(tmp_path, season.pk, [1, 1])))
     assert not Game.objects.filter(evening__season=season).exists()
+
+
+def test_an_import_asks_for_the_projections_once_not_once_per_game(
+    club: Club, django_capture_on_commit_callbacks: Capture
+) -> None:
+    from games import services as game_services
+
+    players = [PlayerFactory.create(club=club, display_name=name.title()) for name in NAMES[:5]]
+    season = SeasonFactory.create(club=club, game_kind=GameKind.FUCHSEN)
+    evening = game_services.evening_create(
+        club=club, user=None, season=season, players=[p.pk for p in players]
+    )
+    records = [random_game(seed, "fuchsen", 5) for seed in range(4)]
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        outcomes = game_services.games_import(evening=evening, user=None, records=records)
+    assert all(outcome.imported for outcome in outcomes)
+    assert len(callbacks) == 1  # one projection request for the four games
+    for callback in callbacks:
+        callback()
+    state = ProjectionState.objects.get(season=season)
+    assert not state.is_behind
+    assert state.games == Game.objects.filter(evening=evening, status=Game.Status.FINISHED).count()
