@@ -931,9 +931,13 @@ def games_import(
     resolve = _name_resolver(evening, mapping)
     house_rules = selectors.evening_house_rules(evening=evening)
     outcomes = []
-    # The projections are asked for once, after the last record: one run applies
-    # every game the import committed.
-    with projection_requests_deferred():
+    # One transaction for the call, a savepoint per record: a refused or failing
+    # record undoes only itself, and the import commits once (a commit per record
+    # was most of an import's time: each waits for the disk). The evening stays
+    # locked for the call, so a game started meanwhile waits for it. The projections
+    # are asked for once, after the commit: one run applies every imported game.
+    with projection_requests_deferred(), transaction.atomic():
+        _lock_evening(evening)
         for index, item in enumerate(records):
             outcomes.append(_import_record(evening, user, index, item, resolve, house_rules))
     return outcomes
@@ -947,11 +951,9 @@ def _import_record(
     resolve: Callable[[str, str | None], Player | None],
     house_rules: dict[str, Any],
 ) -> ImportOutcome:
-    """One record of ``games_import``, in its own transaction."""
-    # One transaction per record: the evening row lock keeps game numbers in
-    # order against a concurrent start, and a failure undoes only this record.
+    """One record of ``games_import``, in its own savepoint (the caller holds the
+    evening's row lock, which keeps game numbers in order against a concurrent start)."""
     with transaction.atomic():
-        _lock_evening(evening)
         return _import_one(
             evening=evening,
             user=user,
