@@ -120,7 +120,7 @@ def seed_history(args: argparse.Namespace) -> dict[str, Any]:
             season=closed, player_ids=ids, count=min(10_000, past - first), rng=rng, clock=clock
         )
     season = Season.objects.create(
-        club=club, name="Bench", game_kind=GameKind.FUCHSEN, start="2026-01-01"
+        club=club, name="Bench", game_kind=GameKind.FUCHSEN, start=date(2026, 1, 1)
     )
     if args.season_games:
         bulk_games(season=season, player_ids=ids, count=args.season_games, rng=rng, clock=clock)

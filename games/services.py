@@ -47,7 +47,7 @@ from games.errors import (
 from games.events import CURRENT_SCHEMA_VERSION, renamed_events, split_event
 from games.models import Evening, EveningSeat, Game, GameEvent, IdempotencyRecord
 from ledger.models import LedgerEntry, Payment, SettlementPlan
-from ledger.services import ledger_sync_game
+from ledger.services import ledger_sync_game, projection_requests_deferred
 from live.push import evening_changed_push
 from live.services import evening_changed
 
@@ -1027,22 +1027,37 @@ def games_import(
     resolve = _name_resolver(evening, mapping)
     house_rules = selectors.evening_house_rules(evening=evening)
     outcomes = []
-    for index, item in enumerate(records):
-        # One transaction per record: the evening row lock keeps game numbers in
-        # order against a concurrent start, and a failure undoes only this record.
-        with transaction.atomic():
-            _lock_evening(evening)
-            outcomes.append(
-                _import_one(
-                    evening=evening,
-                    user=user,
-                    index=index,
-                    item=item,
-                    resolve=resolve,
-                    house_rules=house_rules,
-                )
-            )
+    # One transaction for the call, a savepoint per record: a refused or failing
+    # record undoes only itself, and the import commits once (a commit per record
+    # was most of an import's time: each waits for the disk). The evening stays
+    # locked for the call, so a game started meanwhile waits for it. The projections
+    # are asked for once, after the commit: one run applies every imported game.
+    with projection_requests_deferred(), transaction.atomic():
+        _lock_evening(evening)
+        for index, item in enumerate(records):
+            outcomes.append(_import_record(evening, user, index, item, resolve, house_rules))
     return outcomes
+
+
+def _import_record(
+    evening: Evening,
+    user: Any,
+    index: int,
+    item: Any,
+    resolve: Callable[[str, str | None], Player | None],
+    house_rules: dict[str, Any],
+) -> ImportOutcome:
+    """One record of ``games_import``, in its own savepoint (the caller holds the
+    evening's row lock, which keeps game numbers in order against a concurrent start)."""
+    with transaction.atomic():
+        return _import_one(
+            evening=evening,
+            user=user,
+            index=index,
+            item=item,
+            resolve=resolve,
+            house_rules=house_rules,
+        )
 
 
 # --- Idempotency ----------------------------------------------------------------------------

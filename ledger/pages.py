@@ -29,7 +29,7 @@ from games.access import evening_for
 from games.models import Evening, Game
 from games.pages import evening_page_render
 from games.presenters import game_summary
-from games.vocabulary import money, signed_money
+from games.vocabulary import contract_names, money, signed_money
 from ledger import selectors, services
 from ledger.forms import PaymentForm
 from ledger.models import SettlementTransfer
@@ -319,8 +319,57 @@ def player_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
             "rating_chart": rating_chart,
             "opponents": opponents,
             "recent": recent,
+            "statistics": [
+                _statistics_view(
+                    _("This season"),
+                    selectors.player_statistics(player_id=player.pk, season=season),
+                    club,
+                ),
+                _statistics_view(
+                    _("All seasons of this game"),
+                    selectors.player_statistics(
+                        player_id=player.pk, club=club, game_kind=season.game_kind
+                    ),
+                    club,
+                ),
+            ],
         },
     )
+
+
+def _statistics_view(title: str, figures: dict[str, Any], club: Club) -> dict[str, Any]:
+    """The lines of one statistics table (``ledger.statistics``) as the page shows them."""
+    if "roles" in figures:
+        roles = figures["roles"]
+        named = [
+            (_("As Macher"), roles["macher"]),
+            (_("As Hilfer"), roles["hilfer"]),
+            (_("As opponent"), roles["opponent"]),
+            (_("Alone (Herausspielen)"), figures["alone"]),
+        ]
+    else:
+        names = contract_names()
+        named = [
+            (names.get(contract, contract), {**line, "wins": line["won"]})
+            for contract, line in figures["contracts"].items()
+        ]
+    return {
+        "title": title,
+        "games": figures["games"],
+        "lines": [
+            {
+                "label": label,
+                "games": line["games"],
+                "wins": line["wins"],
+                "net": line["net"],
+                "net_text": signed_money(line["net"], club),
+            }
+            for label, line in named
+        ],
+        "average_value": figures["average_value"],
+        "schurln_lost": figures.get("schurln_lost"),
+        "not_recorded": "not_recorded" in figures,
+    }
 
 
 # --- Payments -----------------------------------------------------------------------------

@@ -25,9 +25,11 @@ book wrong money.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
@@ -245,6 +247,28 @@ def projection_version_bump(*, season_id: int) -> None:
         ProjectionState.objects.filter(season_id=season_id).update(version=F("version") + 1)
 
 
+_deferred = threading.local()
+
+
+@contextmanager
+def projection_requests_deferred() -> Iterator[None]:
+    """Within the block, ask for each season's projections once, at its end, rather
+    than once per change: an import of many games commits each record on its own,
+    and one projection run afterwards applies all their changes together (the
+    changes wait in ``ProjectionChange``; nothing is lost if the block fails half-way,
+    as the requests of what committed are still made)."""
+    if getattr(_deferred, "seasons", None) is not None:
+        yield  # already deferred by an outer block
+        return
+    _deferred.seasons = set()
+    try:
+        yield
+    finally:
+        seasons, _deferred.seasons = _deferred.seasons, None
+        for season_id in sorted(seasons):
+            projection_request(season_id=season_id)
+
+
 def projection_request(*, season_id: int) -> None:
     """Ask for the season's projections to be recomputed once this transaction commits.
 
@@ -254,6 +278,11 @@ def projection_request(*, season_id: int) -> None:
     and logs instead of raising; the season then stays *behind* and
     ``repair_projections`` recomputes it.
     """
+
+    deferred = getattr(_deferred, "seasons", None)
+    if deferred is not None:
+        deferred.add(season_id)
+        return
 
     def enqueue() -> None:
         from ledger.tasks import project_season, send_quietly
@@ -355,10 +384,8 @@ def _rebuild_season(season_id: int, series: SeasonSeries) -> int:
     return computed.games
 
 
-def _at_or_after(key: tuple[Any, int]) -> Q:
-    """``PlayerGame`` rows at or after ``(played_at, game_id)`` in game order."""
-    played_at, game_id = key
-    return Q(played_at__gt=played_at) | Q(played_at=played_at, game_id__gte=game_id)
+def _key(row: Mapping[str, Any]) -> tuple[Any, int]:
+    return row["played_at"], row["game_id"]
 
 
 def _apply_game_changes(season_id: int, series: SeasonSeries, game_ids: set[int]) -> int:
@@ -388,11 +415,16 @@ def _apply_game_changes(season_id: int, series: SeasonSeries, game_ids: set[int]
     if not keys:
         return 0
     first = min(keys)
-    later = list(
-        PlayerGame.objects.filter(_at_or_after(first), season_id=season_id)
+    # ``played_at >= `` is a range of the (season, played_at, game) index; the games
+    # at the same instant but before ``first`` are dropped here (an OR of both in SQL
+    # made SQLite scan the season).
+    later = [
+        r
+        for r in PlayerGame.objects.filter(season_id=season_id, played_at__gte=first[0])
         .exclude(game_id__in=game_ids)
         .values(*projections.PLAYER_GAME_FIELDS)
-    )
+        if _key(r) >= first
+    ]
     # The games after the first changed one are folded from their own rows: a result
     # read from the games now could hold a change committed since the changes were
     # read, which its own ProjectionChange will apply (subtracting what is stored).
@@ -418,8 +450,7 @@ def _apply_game_changes(season_id: int, series: SeasonSeries, game_ids: set[int]
     )
     states = _states_before(season_id, first, players, removed, ratings, nets)
     fresh_rows = projections.fold_games(refold, states)
-    PlayerGame.objects.filter(_at_or_after(first), season_id=season_id).delete()
-    PlayerGame.objects.filter(game_id__in=game_ids).delete()
+    PlayerGame.objects.filter(game_id__in=game_ids | later_games.keys()).delete()
     player_games_insert(season_id=season_id, rows=fresh_rows)
 
     changed_new = [r for r in fresh_rows if r["game_id"] in game_ids]
@@ -467,15 +498,18 @@ def _states_before(
                 stored.mu, stored.sigma, stored.ordinal, net, rated
             )
             continue
-        last = (
-            PlayerGame.objects.filter(season_id=season_id, player_id=int(player), rated=True)
-            .exclude(_at_or_after(first))
+        before = (
+            PlayerGame.objects.filter(
+                season_id=season_id, player_id=int(player), rated=True, played_at__lte=first[0]
+            )
             .order_by("-played_at", "-game_id")
-            .values_list("mu", "sigma", "ordinal")
-            .first()
+            .values("played_at", "game_id", "mu", "sigma", "ordinal")
         )
-        assert last is not None, "a rated game before the first changed one"
-        states[player] = projections.PlayerState(*last, net, rated)
+        # The newest row before ``first``: the first one, but for rows at its instant.
+        last = next(r for r in before.iterator(chunk_size=20) if _key(r) < first)
+        states[player] = projections.PlayerState(
+            last["mu"], last["sigma"], last["ordinal"], net, rated
+        )
     return states
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import GameKind, Season
@@ -135,3 +136,17 @@ def test_an_evening_of_another_season_does_not_count_in_this_one(
         finish(table.new_game(other), {p(0): 20, p(1): -20}, [p(0)])
     figures = selectors.player_statistics(player_id=table.players[0].pk, season=table.season)
     assert figures["games"] == 0 and figures["average_value"] is None
+
+
+def test_the_player_page_shows_his_figures_per_role_for_the_season_and_all_seasons(
+    club: Any, member: PersonaClient, django_capture_on_commit_callbacks: Capture
+) -> None:
+    table = make_table(club=club, players=4)
+    p = table.pk
+    with django_capture_on_commit_callbacks(execute=True):
+        finish(table.new_game(), {p(0): 30, p(1): -10, p(2): -10, p(3): -10}, [p(0)])
+    url = reverse("player-page", args=[club.slug, table.players[0].pk])
+    page = member.get(f"{url}?season={table.season.pk}").content.decode()
+    assert "Als Macher" in page and "Allein (Herausspielen)" in page
+    assert page.count("Alle Saisons dieses Spiels") == 1
+    assert "Stilles Spiel" in page  # the note on what the results do not keep
