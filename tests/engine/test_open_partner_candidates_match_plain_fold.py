@@ -1,4 +1,4 @@
-"""The fifth round's shortcuts for records that leave the partner open, each against
+"""The shortcuts for records that leave the partner open, each against
 the plain path it replaces: the candidate's fold from the start, event by event, and
 hindsight rule 4 as the spec words it (``test_fast_paths._plain_replay``)."""
 

@@ -1,4 +1,4 @@
-"""The sixth round's shortcuts for records whose deal lists no hand, each against the
+"""The shortcuts for records whose deal lists no hand, each against the
 plain path it replaces: the knowledge read backwards against the walk event by event
 (``engine.core._gather_each``), and the runs taking the plays that reading handed over
 against the plain fold, event by event."""

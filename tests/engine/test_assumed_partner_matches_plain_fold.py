@@ -1,4 +1,4 @@
-"""The sixth round's shortcuts for records that leave the partner open, each against
+"""The shortcuts for records that leave the partner open, each against
 the plain path it replaces: the candidate's state built by ``assume_partner`` (and
 his fold from the start, event by event), and hindsight rule 4 as the spec words it
 (``test_fast_paths._plain_replay``)."""
@@ -21,7 +21,7 @@ from tests.engine.test_fast_paths import (
     _trick_one_mutations,
     replay_module,
 )
-from tests.engine.test_fast_paths_round5 import _called_suit_mutations
+from tests.engine.test_open_partner_candidates_match_plain_fold import _called_suit_mutations
 
 
 def _records(count: int, seed: int) -> list[dict[str, Any]]:

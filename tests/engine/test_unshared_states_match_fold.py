@@ -1,4 +1,4 @@
-"""The seventh round's shortcuts: states and tables whose ``__dict__`` is a plain dict
+"""The shortcuts: states and tables whose ``__dict__`` is a plain dict
 (``engine.core.unshared``), whose field loads CPython 3.11 specializes (in the folds
 it left them generic from dicts that share their keys with the class, as copies of an
 instance's own ``__dict__`` do), and the knowledge pass's reading stored by event

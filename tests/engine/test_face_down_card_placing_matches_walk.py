@@ -1,4 +1,4 @@
-"""The eighth round's knowledge shortcut: without hands, the backward read places a
+"""The knowledge shortcut: without hands, the backward read places a
 Königrufen bid's or join's face-down card itself (``Variant.card_placing``) instead
 of asking ``placements``; it must give the knowledge the walk event by event gives,
 and give up wherever the walk would skip or refuse the placement."""
@@ -18,7 +18,7 @@ from engine.koenigrufen import Koenigrufen
 from engine.replay import VARIANTS, RecordError, deal_table, fold, prepare
 from tests.engine.folds import fold_both
 from tests.engine.test_fast_paths import replay_module
-from tests.engine.test_fast_paths_round6_knowledge import _fields, _Text
+from tests.engine.test_handless_knowledge_matches_walk import _fields, _Text
 
 Record = dict[str, Any]
 
