@@ -438,6 +438,13 @@ def evening_form(request: HttpRequest, evening: Evening, data: QueryDict | None 
         _koenig_steps(form, record, names, club)
     form.events = [deal, *form.events]
     _decorate(form, names, club)
+    # What the phone queues when "Save" meets a dead network: the API's body for this
+    # tally (the server judges it when it arrives; the page holds no rule).
+    form.extra["offline"] = {
+        "api": reverse("game-start", args=[evening.pk]),
+        "evening": evening.pk,
+        "body": {"events": form.events},
+    }
 
     def run(*, dry_run: bool) -> dict[str, Any]:
         return _result_of(

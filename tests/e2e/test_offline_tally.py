@@ -1,0 +1,108 @@
+"""Ergebnis eintragen with no network (real Chromium, ``context.set_offline``).
+
+The scorer composes a tally on the evening page, the network goes, "Save" keeps the
+tally on the phone (IndexedDB) and lists it as not yet sent and unchecked; when the
+network is back it is sent with its Idempotency-Key and the stored game equals the
+tally, exactly once. A tally the server refuses when it arrives stays listed with
+the server's message.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from clubs.models import Role
+from games import services
+from games.models import Evening, Game
+from tests.e2e.pages import log_in
+from tests.e2e.tables import open_evening, players_of
+from tests.e2e.test_tally_entry import TallyForm
+from tests.factories import ClubFactory, MembershipFactory, UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+STEPS = [("macher", "bert"), ("called", "EA"), ("partner", "carl"), ("level", "re"), ("won", "1")]
+
+
+def _composed_tally(live_server: Any, browser: Any) -> tuple[Any, Any, TallyForm, Evening]:
+    """A scorer's phone on the evening page with a tally ready to save (composed online)."""
+    club = ClubFactory.create(name="Stammtisch Gasthaus Post", slug="post")
+    user = UserFactory.create(username="schreiber")
+    MembershipFactory.create(club=club, user=user, role=Role.SCORER)
+    players = players_of(club)
+    evening = open_evening(club, players)
+    context = browser.new_context(locale="de-AT", viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    log_in(page, live_server.url, "schreiber", f"/evenings/{evening.pk}/")
+    form = TallyForm(page, players)
+    for field, value in STEPS:
+        if field in ("macher", "partner"):
+            form.who(value, field)
+        else:
+            form.pick(f"{field}:{value}")
+    page.wait_for_selector("#tally-save")
+    return context, page, form, evening
+
+
+def _save_offline(context: Any, page: Any) -> None:
+    context.set_offline(True)
+    page.wait_for_function("() => navigator.onLine === false")
+    page.click("#tally-save")
+    page.wait_for_selector("#tally-outbox:not([hidden]) .tally-queue li")
+
+
+def test_a_tally_saved_with_no_network_is_stored_once_when_the_network_returns(
+    live_server: Any, browser: Any
+) -> None:
+    context, page, form, evening = _composed_tally(live_server, browser)
+    try:
+        queued = json.loads(page.inner_text("#tally-offline"))
+        _save_offline(context, page)
+        page.click("#tally-save", force=True)  # a second tap is not a second game
+        waiting = page.locator("#tally-outbox .offline-waiting")
+        assert waiting.count() == 1
+        text = waiting.first.inner_text()
+        assert "noch nicht gesendet / ungeprüft" in text
+        assert "Bert" in text  # the tally, as its payouts were shown
+        assert not Game.objects.filter(evening=evening).exists()  # nothing reached the server
+        context.set_offline(False)
+        page.wait_for_function(
+            "() => !document.querySelectorAll('#tally-outbox .tally-queue li').length",
+            timeout=60_000,
+        )
+        games = list(Game.objects.filter(evening=evening))
+        assert len(games) == 1  # exactly once
+        game = games[0]
+        stored = [{"type": e.type, **e.payload} for e in game.events.order_by("seq")]
+        assert stored == queued["body"]["events"]  # the tally, as composed
+        tally = stored[-1]
+        assert tally["type"] == "tally" and tally["level"] == "re" and tally["won"] is True
+        assert stored[1] == {"type": "call", "player": form.ids["bert"], "card": "EA"}
+        assert game.status == Game.Status.FINISHED
+    finally:
+        context.close()
+
+
+def test_a_queued_tally_the_server_refuses_comes_back_with_its_message(
+    live_server: Any, browser: Any
+) -> None:
+    context, page, _form, evening = _composed_tally(live_server, browser)
+    try:
+        _save_offline(context, page)
+        # While the phone is offline the evening is closed from another phone.
+        services.evening_close(evening=evening)
+        context.set_offline(False)
+        refused = page.wait_for_selector("#tally-outbox .offline-failed", timeout=60_000)
+        text = refused.inner_text()
+        print(f"\nrefused: {text}")
+        assert "Bert" in text
+        assert "409" in text or "422" in text
+        assert not Game.objects.filter(evening=evening).exists()
+        page.click("#tally-outbox .tally-drop")
+        page.wait_for_selector("#tally-outbox", state="hidden")
+    finally:
+        context.close()
