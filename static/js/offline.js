@@ -96,44 +96,18 @@
   var root = document.getElementById("record");
   var cfgEl = document.getElementById("record-config");
   var box = document.getElementById("offline-entry");
-  if (!root || !cfgEl || !box || !window.indexedDB) return;
+  if (!root || !cfgEl || !box || !window.StichbuchOutbox) return;
   var cfg = JSON.parse(cfgEl.textContent);
   var t = box.dataset;
-  var dbPromise = null;
   var flushing = false;
 
-  function db() {
-    if (!dbPromise) {
-      dbPromise = new Promise(function (resolve, reject) {
-        var open = indexedDB.open("stichbuch-offline", 1);
-        open.onupgradeneeded = function () {
-          open.result.createObjectStore("queue", { keyPath: "id", autoIncrement: true });
-        };
-        open.onsuccess = function () { resolve(open.result); };
-        open.onerror = function () { reject(open.error); };
-      });
-    }
-    return dbPromise;
-  }
-  function tx(mode, work) {
-    return db().then(function (d) {
-      return new Promise(function (resolve, reject) {
-        var store = d.transaction("queue", mode).objectStore("queue");
-        var result = work(store);
-        store.transaction.oncomplete = function () { resolve(result && result.result !== undefined ? result.result : result); };
-        store.transaction.onerror = function () { reject(store.transaction.error); };
-      });
-    });
-  }
+  var tx = window.StichbuchOutbox.tx;
+  var uuid = window.StichbuchOutbox.uuid;
   function items() {
     return tx("readonly", function (s) { return s.getAll(); }).then(function (all) {
       return (all || []).filter(function (i) { return i.game === cfg.game_id; })
         .sort(function (a, b) { return a.id - b.id; });
     });
-  }
-  function uuid() {
-    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-    return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2);
   }
   function seqNow() { return Number(root.getAttribute("data-seq") || 0); }
 

@@ -12,36 +12,13 @@
 (function () {
   "use strict";
   var box = document.getElementById("tally-outbox");
-  if (!box || !window.indexedDB) return;
+  if (!box || !window.StichbuchOutbox) return;
   var t = box.dataset;
-  var dbPromise = null;
   var flushing = false;
   var savePressed = false;
 
-  function db() {
-    if (!dbPromise) {
-      dbPromise = new Promise(function (resolve, reject) {
-        // The recording page's outbox (offline.js): same database, same store.
-        var open = indexedDB.open("stichbuch-offline", 1);
-        open.onupgradeneeded = function () {
-          open.result.createObjectStore("queue", { keyPath: "id", autoIncrement: true });
-        };
-        open.onsuccess = function () { resolve(open.result); };
-        open.onerror = function () { reject(open.error); };
-      });
-    }
-    return dbPromise;
-  }
-  function tx(mode, work) {
-    return db().then(function (d) {
-      return new Promise(function (resolve, reject) {
-        var store = d.transaction("queue", mode).objectStore("queue");
-        var request = work(store);
-        store.transaction.oncomplete = function () { resolve(request ? request.result : null); };
-        store.transaction.onerror = function () { reject(store.transaction.error); };
-      });
-    });
-  }
+  var tx = window.StichbuchOutbox.tx;
+  var uuid = window.StichbuchOutbox.uuid;
   function config() {
     var el = document.getElementById("tally-offline");
     return el ? JSON.parse(el.textContent) : null;
@@ -56,10 +33,6 @@
       return (all || []).filter(function (i) { return i.kind === "tally" && i.evening === evening; })
         .sort(function (a, b) { return a.id - b.id; });
     });
-  }
-  function uuid() {
-    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-    return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2);
   }
   function csrf() {
     var input = document.querySelector('input[name="csrfmiddlewaretoken"]');

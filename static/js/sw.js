@@ -3,7 +3,7 @@
    the cached copy when there is none. The API and the live streams are never cached. */
 "use strict";
 var CACHE = "stichbuch-v1";
-var STATIC = ["/static/js/record.js", "/static/js/offline.js", "/static/js/offtally.js", "/static/js/live.js",
+var STATIC = ["/static/js/record.js", "/static/js/outbox.js", "/static/js/offline.js", "/static/js/offtally.js", "/static/js/live.js",
   "/static/js/htmx.min.js", "/static/css/base.css", "/static/css/cards.css", "/static/css/live.css"];
 
 self.addEventListener("install", function (event) {
