@@ -4,7 +4,8 @@ The scorer composes a tally on the evening page, the network goes, "Save" keeps 
 tally on the phone (IndexedDB) and lists it as not yet sent and unchecked; when the
 network is back it is sent with its Idempotency-Key and the stored game equals the
 tally, exactly once. A tally the server refuses when it arrives stays listed with
-the server's message.
+the server's message. A save whose request dies on the network is queued too, and a
+retry whose first answer was lost sends the same key: the game is stored once.
 """
 
 from __future__ import annotations
@@ -104,5 +105,37 @@ def test_a_queued_tally_the_server_refuses_comes_back_with_its_message(
         assert not Game.objects.filter(evening=evening).exists()
         page.click("#tally-outbox .tally-drop")
         page.wait_for_selector("#tally-outbox", state="hidden")
+    finally:
+        context.close()
+
+
+def test_a_save_lost_on_the_network_is_queued_and_its_retry_stores_it_only_once(
+    live_server: Any, browser: Any
+) -> None:
+    context, page, _form, evening = _composed_tally(live_server, browser)
+    keys: list[str] = []
+
+    def save_dies(route: Any) -> None:
+        if "save=1" in (route.request.post_data or ""):
+            route.abort()  # the page's own save request: the network drops it
+        else:
+            route.continue_()
+
+    def first_answer_lost(route: Any) -> None:
+        keys.append(route.request.headers.get("idempotency-key", ""))
+        if len(keys) == 1:
+            route.fetch()  # the server stores the game, the answer never arrives
+            route.abort()
+        else:
+            route.continue_()
+
+    try:
+        page.route("**/tally/", save_dies)
+        page.route("**/api/evenings/*/games/", first_answer_lost)
+        page.click("#tally-save")  # online: the request goes out and fails on the way
+        page.wait_for_selector("#tally-outbox:not([hidden]) .offline-waiting")
+        page.locator("#tally-outbox .tally-queue li").wait_for(state="detached", timeout=60_000)
+        assert len(keys) >= 2 and len(set(keys)) == 1  # retried with the same key
+        assert Game.objects.filter(evening=evening).count() == 1  # stored once
     finally:
         context.close()
