@@ -567,6 +567,13 @@ def game_form(request: HttpRequest, game: Game, data: QueryDict | None = None) -
     else:
         form.step = "no_tally"
     _decorate(form, names, club)
+    # Queued offline with the seq the form was drawn at: if the game moved on since,
+    # the server answers 409 and the phone shows it (nothing is appended blindly).
+    form.extra["offline"] = {
+        "api": reverse("game-event-append", args=[game.pk]),
+        "evening": game.evening_id,
+        "body": {"expected_seq": game.last_seq, "events": form.events},
+    }
 
     def run(*, dry_run: bool) -> dict[str, Any]:
         return _result_of(

@@ -23,11 +23,7 @@
     var el = document.getElementById("tally-offline");
     return el ? JSON.parse(el.textContent) : null;
   }
-  var evening = (function () {
-    var c = config();
-    var m = window.location.pathname.match(/evenings\/(\d+)/);
-    return c ? c.evening : (m ? Number(m[1]) : null);
-  })();
+  var evening = Number(box.dataset.evening);
   function items() {
     return tx("readonly", function (s) { return s.getAll(); }).then(function (all) {
       return (all || []).filter(function (i) { return i.kind === "tally" && i.evening === evening; })
@@ -40,7 +36,9 @@
   }
   function summary() {
     var rows = document.querySelectorAll("#tally .tally-preview .pays li");
-    return Array.prototype.map.call(rows, function (li) { return li.textContent.trim(); }).join(", ");
+    // The payouts shown before saving; without them, the choices made.
+    if (!rows.length) rows = document.querySelectorAll('#tally button[aria-pressed="true"]');
+    return Array.prototype.map.call(rows, function (el) { return el.textContent.trim(); }).join(", ");
   }
 
   // Keep the form's tally: once per body (a second tap on "Save" is not a second game).

@@ -28,7 +28,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 STEPS = [("macher", "bert"), ("called", "EA"), ("partner", "carl"), ("level", "re"), ("won", "1")]
 
 
-def _composed_tally(live_server: Any, browser: Any) -> tuple[Any, Any, TallyForm, Evening]:
+def _composed_tally(
+    live_server: Any, browser: Any, *, partner: bool = True
+) -> tuple[Any, Any, TallyForm, Evening]:
     """A scorer's phone on the evening page with a tally ready to save (composed online)."""
     club = ClubFactory.create(name="Stammtisch Gasthaus Post", slug="post")
     user = UserFactory.create(username="schreiber")
@@ -40,7 +42,10 @@ def _composed_tally(live_server: Any, browser: Any) -> tuple[Any, Any, TallyForm
     page = context.new_page()
     log_in(page, live_server.url, "schreiber", f"/evenings/{evening.pk}/")
     form = TallyForm(page, players)
-    for field, value in STEPS:
+    steps = (
+        STEPS if partner else [("macher", "bert"), ("called", "SA"), ("level", "re"), ("won", "0")]
+    )
+    for field, value in steps:
         if field in ("macher", "partner"):
             form.who(value, field)
         else:
@@ -137,5 +142,31 @@ def test_a_save_lost_on_the_network_is_queued_and_its_retry_stores_it_only_once(
         page.locator("#tally-outbox .tally-queue li").wait_for(state="detached", timeout=60_000)
         assert len(keys) >= 2 and len(set(keys)) == 1  # retried with the same key
         assert Game.objects.filter(evening=evening).count() == 1  # stored once
+    finally:
+        context.close()
+
+
+def test_a_partner_named_with_no_network_is_appended_once_at_the_seq_it_was_named_at(
+    live_server: Any, browser: Any
+) -> None:
+    context, page, form, evening = _composed_tally(live_server, browser, partner=False)
+    try:
+        form.save()  # online: the game waits for its Hilfer
+        game = Game.objects.get(evening=evening)
+        assert game.result["awaiting"] == "partner"
+        seq = game.last_seq
+        page.click(f'li[data-game="{game.pk}"] a.tally-follow')
+        page.wait_for_selector("#tally")
+        form.who("dora", "partner")
+        queued = json.loads(page.inner_text("#tally-offline"))
+        assert queued["body"]["expected_seq"] == seq
+        _save_offline(context, page)
+        assert "noch nicht gesendet / ungeprüft" in page.inner_text("#tally-outbox")
+        context.set_offline(False)
+        page.locator("#tally-outbox .tally-queue li").wait_for(state="detached", timeout=60_000)
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+        shows = [e.payload for e in game.events.filter(type="show")]
+        assert shows == [{"player": form.ids["dora"], "cards": ["SA"]}]  # appended once
     finally:
         context.close()
