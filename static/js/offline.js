@@ -178,22 +178,13 @@
       return items().then(function (list) {
         var item = list[0];
         if (!item || item.failed) return null;
-        return fetch(cfg.events_api, {
-          method: "POST",
-          credentials: "same-origin",
-          headers: { "Content-Type": "application/json", "Accept": "application/json",
-            "X-CSRFToken": root.getAttribute("data-csrf") || "", "Idempotency-Key": item.key },
-          body: JSON.stringify({ expected_seq: item.expected_seq, events: item.events, answer: "new" })
-        }).then(function (r) {
-          return r.json().catch(function () { return {}; }).then(function (data) {
-            if (r.status === 201 || r.status === 200) {
-              sent += 1;
-              return tx("readwrite", function (s) { s.delete(item.id); }).then(next);
-            }
-            item.failed = r.status + ": " + (data.detail || t.refused);
-            return tx("readwrite", function (s) { s.put(item); });
+        var body = JSON.stringify({ expected_seq: item.expected_seq, events: item.events, answer: "new" });
+        return window.StichbuchOutbox.send(item, cfg.events_api, body, root.getAttribute("data-csrf") || "", t.refused)
+          .then(function (ok) {
+            if (!ok) return null;
+            sent += 1;
+            return next();
           });
-        });
       });
     }
     return next().catch(function () { /* the network went again: later */ }).then(function () {

@@ -92,22 +92,12 @@
       return items().then(function (list) {
         var item = list[0];
         if (!item || item.failed) return null;
-        return fetch(item.api, {
-          method: "POST",
-          credentials: "same-origin",
-          headers: { "Content-Type": "application/json", "Accept": "application/json",
-            "X-CSRFToken": csrf(), "Idempotency-Key": item.key },
-          body: item.body
-        }).then(function (r) {
-          return r.json().catch(function () { return {}; }).then(function (data) {
-            if (r.status === 201 || r.status === 200) {
-              sent += 1;
-              return tx("readwrite", function (s) { s.delete(item.id); }).then(next);
-            }
-            item.failed = r.status + ": " + (data.detail || t.refused);
-            return tx("readwrite", function (s) { s.put(item); });
+        return window.StichbuchOutbox.send(item, item.api, item.body, csrf(), t.refused)
+          .then(function (ok) {
+            if (!ok) return null;
+            sent += 1;
+            return next();
           });
-        });
       });
     }
     return next().catch(function () { /* the network went again: later */ }).then(function () {

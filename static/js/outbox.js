@@ -2,7 +2,10 @@
    recording page (offline.js) and "Ergebnis eintragen" (offtally.js) both queue into.
    tx(mode, work) runs work(store) in one transaction and resolves, once it is
    committed, with the result of the request work returned (if any). uuid() makes an
-   Idempotency-Key. */
+   Idempotency-Key. send(item, url, body, csrf, refused) posts one queued item with its
+   key: on 200/201 it leaves the outbox and resolves true; on any other answer it stays,
+   marked item.failed ("status: message"), and resolves false; a network failure
+   rejects (the item stays for the next try). */
 (function () {
   "use strict";
   if (!window.indexedDB) return;
@@ -35,5 +38,22 @@
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2);
   }
-  window.StichbuchOutbox = { tx: tx, uuid: uuid };
+  function send(item, url, body, csrf, refused) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "Accept": "application/json",
+        "X-CSRFToken": csrf, "Idempotency-Key": item.key },
+      body: body
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (data) {
+        if (r.status === 201 || r.status === 200) {
+          return tx("readwrite", function (s) { s.delete(item.id); }).then(function () { return true; });
+        }
+        item.failed = r.status + ": " + (data.detail || refused);
+        return tx("readwrite", function (s) { s.put(item); }).then(function () { return false; });
+      });
+    });
+  }
+  window.StichbuchOutbox = { tx: tx, uuid: uuid, send: send };
 })();
