@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import reduce
-from operator import or_
 from typing import Any, ClassVar, TypeVar
 
 from engine.cards import CODES, INDEX
@@ -23,13 +21,11 @@ from engine.errors import CODE_RANK, Code, Illegal, Msg
 from engine.result import EngineError, Result
 
 __all__ = [
-    "NO_PLAY",
     "Decision",
     "GameState",
     "Illegal",
     "Knowledge",
     "NeedPartner",
-    "ReadKnowledge",
     "Table",
     "Variant",
     "awaiting_partner",
@@ -68,16 +64,6 @@ class NeedPartner(Exception):
         self.after = after
         self.state: GameState | None = None  # set by the fold: the state before the event
         self.position = 0  # and the event's position among the effective events
-        # Where the candidates go on after ``after`` when ``Variant.share_prefix`` has
-        # moved it past events that no candidate reads differently; -1: straight after
-        # the event that needed the partner.
-        self.resume = -1
-        # Candidates who left that shared fold early: his state (partner open) and the
-        # position he goes on from.
-        self.starts: dict[int, tuple[GameState, int]] = {}
-        # The shared fold ends with an end of the raising that each remaining candidate
-        # settles for himself from ``after`` (``resume`` is the event after it).
-        self.end_raising = False
         # Set by the fold: the deal's table and the knowledge gathered from the whole
         # record (no partner assumed), which a candidate's fold from the start reuses.
         self.dealt: tuple[Table, Knowledge] | None = None
@@ -145,38 +131,6 @@ class Knowledge:
     def shown_by(self, p: int, card: int, index: int) -> bool:
         """Has the record, up to event ``index``, placed ``card`` in ``p``'s hand?"""
         return self.owner[card] == p and self.placed_at[card] <= index
-
-
-# A position of the events that holds no plain play (see ``ReadKnowledge.plays``).
-NO_PLAY = (-1, -1)
-# ``(p, c)`` per active index (more than a game seats) and card, built once: a reading
-# holds these, not new tuples.
-_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((p, c) for c in range(32)) for p in range(8)
-)
-
-
-@dataclass(frozen=True, slots=True)
-class ReadKnowledge(Knowledge):
-    """``Knowledge`` and what the pass that gathered it read off each event, for the
-    runs: they need not read a plain play's fields again.
-
-    ``plays[k]`` is ``(p, c)`` when the event at position ``k`` of ``events`` (the
-    effective events the pass walked) is a plain play: a ``dict`` of exactly the fields
-    ``type`` ("play"), ``player`` (the name of active player ``p``) and ``card`` (the
-    code of card ``c``); ``NO_PLAY`` for any other event. Each such card is its
-    player's: ``owner[c] == p`` (the pass is made only for records that place no card
-    in two hands; a card assumed in a hand, as ``Knowledge.with_card`` does, is one no
-    plain play places). A run uses ``plays`` only for the very list it was read from
-    (``events``, by identity). Neither field compares: the knowledge is the same
-    whoever read it. ``Knowledge.with_card`` gives a plain ``Knowledge``, so a
-    candidate partner's fold reads the events itself. Made by the knowledge pass only
-    for a variant whose runs take it (``Variant.reads_plays``) and a record long
-    enough to pay for it.
-    """
-
-    plays: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
-    events: list[tuple[int, Event]] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -250,8 +204,8 @@ class GameState:
 
 
 def evolve_with(state: S, changes: Mapping[str, Any]) -> S:
-    """``evolve`` with the changes as one mapping (no keyword packing): for a run's
-    many fields at once."""
+    """``evolve`` with the changes as one mapping (no keyword packing): for many
+    fields at once."""
     new = object.__new__(type(state))
     d = state.__dict__.copy()
     d.update(changes)
@@ -265,7 +219,7 @@ def unshared(value: S) -> S:
 
     An instance's ``__dict__`` shares its keys with every instance of its class (a
     split table), and so do copies of it. In the engine's folds, CPython 3.11 left most
-    loads of a state's fields from such dicts unspecialized (``dis.dis(play_run,
+    loads of a state's fields from such dicts unspecialized (``dis.dis(...,
     adaptive=True)``: ``LOAD_ATTR_ADAPTIVE``, the generic lookup each time); from plain
     dicts, whose copies stay plain, they are ``LOAD_ATTR_WITH_HINT`` (callgrind: 4–6 %
     fewer instructions a Fuchsen record)."""
@@ -276,7 +230,7 @@ def unshared(value: S) -> S:
 def made(cls: type[S], fields: dict[str, Any]) -> S:
     """A value of ``cls`` (a frozen dataclass with a ``__dict__``) whose ``__dict__`` is
     ``fields`` itself, not a copy: for fields gathered in a fresh dict that nothing
-    else holds (a run's copy of a state's fields). No check that they are complete."""
+    else holds (a copy of a state's fields). No check that they are complete."""
     new = object.__new__(cls)
     _set_attr(new, "__dict__", fields)
     return new
@@ -385,9 +339,6 @@ class Variant:
     # May a candidate partner's replay go on from the state before the event that
     # needed him? Only if no earlier event depends on who holds the called card.
     resume_candidates: ClassVar[bool] = False
-    # The (phase, event type) pairs at which the fold offers ``play_run`` a run (never
-    # before the deal: the fold deals itself).
-    run_starts: ClassVar[frozenset[tuple[str, object]]] = frozenset({("play", "play")})
 
     def check_shape(self, typ: str, event: Event) -> None:
         """Shape rules beyond field kinds (``malformed_event``); none by default."""
@@ -407,43 +358,6 @@ class Variant:
         know = before.know.with_card(q, need.called)
         return evolve(before, know=know, assumed=q), need.position
 
-    def share_prefix(self, need: NeedPartner, events: list[tuple[int, Event]], stop: int) -> None:
-        """Fold, once for all candidates, the events after the one that needed the
-        partner while no candidate could handle them differently; record the state and
-        the position to go on from in ``need`` (``after``, ``resume``), which
-        ``assume_partner`` then reads. ``stop`` bounds the events as in ``fold``.
-        None by default: each candidate folds every event himself.
-
-        Every event it moves past is one the fold would take as a move of the game:
-        with ``need.resume`` at the end of the events, none of them is an ``undo``.
-        """
-        return None
-
-    def settled_payouts(
-        self, need: NeedPartner, q: int, end: int
-    ) -> tuple[bool, tuple[tuple[str, int], ...] | None]:
-        """Candidate ``q``'s outcome when ``assume_partner`` would take him straight to
-        ``end`` (the number of events; -1 when an ``undo`` error is to be reported), so
-        that his replay has no error: ``(True, payouts)``, the payouts his state there
-        holds (its decision's, None if undecided or annulled), found without building
-        that state. ``(False, None)`` when he must be assumed and folded as usual.
-
-        Where it answers ``True`` for any candidate, ``awaiting_result(need)`` is the
-        answer that waits for the partner, whoever the first survivor is. Never by
-        default."""
-        return False, None
-
-    def settled_apart(self, need: NeedPartner, end: int) -> bool:
-        """Do two candidates that ``settled_payouts`` settles hold other payouts? Found
-        without them; False whenever unsure (never by default)."""
-        return False
-
-    def awaiting_result(self, need: NeedPartner) -> Result:
-        """``awaiting_partner`` of the result of any surviving candidate, built from
-        the state the candidates share (``need.after``); read only where
-        ``settled_payouts`` settles a candidate."""
-        raise NotImplementedError
-
     # --- deal ---------------------------------------------------------------------
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
         raise NotImplementedError
@@ -454,36 +368,10 @@ class Variant:
         knowledge gathered from the whole record."""
         raise NotImplementedError
 
-    # Does ``open_game`` go on past the deal (else the fold takes ``initial_state``)?
-    opens_runs: ClassVar[bool] = False
-
-    def open_game(
-        self,
-        state: GameState,
-        table: Table,
-        know: Knowledge,
-        events: list[tuple[int, Event]],
-        k: int,
-        stop: int,
-    ) -> tuple[GameState, int]:
-        """``initial_state``, then (as ``play_run``) perhaps a run of the events from
-        position ``k`` (the one after the deal): the state and the position after them.
-        Raises only as ``initial_state`` does."""
-        return self.initial_state(state, table, know), k
-
     # --- knowledge ----------------------------------------------------------------
-    # Do the runs take the knowledge pass's reading of the plain plays
-    # (``ReadKnowledge``)? Only then does the pass make one.
-    reads_plays: ClassVar[bool] = False
     # The event types whose ``placements`` may place a card: the knowledge pass skips
     # the hook for the others.
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show"})
-    # Of ``placing_types``, those whose only placement is the card in the field
-    # ``card`` of the event's ``player``, when that field is a string (and none
-    # otherwise): the knowledge pass without hands places it without the hook.
-    card_placing: ClassVar[frozenset[str]] = frozenset()
-    # Can ``find_blank`` find anything? Without a blank the pass does not ask it.
-    has_blank: ClassVar[bool] = False
 
     def placements(self, event: Event, table: Table) -> list[tuple[str, str]]:
         """(player, card) pairs this well-formed event places in hands (only events of
@@ -528,19 +416,6 @@ class Variant:
         raise NotImplementedError
 
     # --- legal view ---------------------------------------------------------------
-    def play_run(
-        self, state: GameState, events: list[tuple[int, Event]], k: int, stop: int
-    ) -> tuple[GameState, int]:
-        """Fold a run of ordinary plays from position ``k`` (before ``stop``) at once.
-
-        Returns the state after the run and the position after it. It must equal
-        folding ``apply`` over those events; it stops (returning fewer events) at any
-        event it does not handle, which the fold then gives to ``apply``. It may raise
-        ``Illegal`` or ``NeedPartner`` as ``apply`` would, but only for the event at
-        ``k``, before it has folded any. The default handles none.
-        """
-        return state, k
-
     def check_card(self, state: GameState, p: int, card: int) -> None:
         """Raise ``Illegal`` unless ``p`` may put ``card`` into the trick now, face up
         and saying nothing: the phase, whose turn, where the card is, the obligations
@@ -689,9 +564,8 @@ def gather_knowledge(
 ) -> Knowledge:
     """One pass in record order: the first event placing a card decides where it is.
 
-    With no hand dealt, the usual record is read backwards (``_read_without_hands``),
-    which may also hand the runs its plain plays (``ReadKnowledge``); any other record
-    is walked forwards, event by event (``_gather_each``)."""
+    A deal listing every hand places every card; any other record is walked
+    forwards, event by event (``_gather_each``)."""
     dealt = table.dealt
     if len(dealt) == len(table.active) and 0 not in dealt:
         # Every hand was dealt in the record (each listed hand is six valid cards): the
@@ -713,10 +587,6 @@ def gather_knowledge(
             if len(_PLACED_AT_DEAL) < 256:
                 _PLACED_AT_DEAL[cards, deal_index] = placed
         return Knowledge(by_card, dealt, placed, variant.find_blank(events, table))
-    if not dealt:
-        read = _read_without_hands(variant, table, events)
-        if read is not None:
-            return read
     return _gather_each(variant, table, events, deal_index)
 
 
@@ -775,110 +645,6 @@ def _gather_each(
     return Knowledge(tuple(owner), tuple(known), tuple(placed_at), blank)
 
 
-_BITS: tuple[int, ...] = tuple(1 << c for c in range(32))
-# The fewest events a record needs for the knowledge pass to read it for the runs.
-_READ_FROM = 16
-
-
-def _read_without_hands(
-    variant: Variant, table: Table, events: list[tuple[int, Event]]
-) -> Knowledge | None:
-    """``gather_knowledge`` for a deal that lists no hand, when ``_gather_each`` would
-    refuse no placement, with the reading of the events for the runs
-    (``ReadKnowledge``) unless the record is short; else None (and ``_gather_each``
-    decides).
-
-    ``_gather_each`` tests every placement; here every one is made, the events read
-    backwards, so that the first event to place a card is the last to write it (as a
-    card placed twice in one hand keeps its first event there). Had ``_gather_each``
-    refused one, it shows afterwards, in a few tests at once: a card in two hands (the
-    hands' sizes add up to more than their union), a hand of more than six cards, or a
-    card outside the deck. An event it would skip (no object, a field missing, a name
-    or code of the wrong kind or unknown) raises here or is refused, and it decides.
-    """
-    n = len(table.active)
-    owner = [-1] * 32
-    known = [0] * n
-    placed_at = [NEVER] * 32
-    index = table.index
-    bit = _BITS
-    placing = variant.placing_types
-    by_card = variant.card_placing
-    # The reading pays where a run takes many plays: not in a short record (the first
-    # trick, perhaps the end of the raising: most records left awaiting the partner,
-    # whose candidates fold on a knowledge of their own), nor for a game whose runs do
-    # not take it.
-    # The reading is stored by event number, which is the position when the events are
-    # numbered 0..n-1 (as ``prepare`` gives them unless an ``undo`` was resolved: the
-    # numbers only grow, so the last one n-1 says so): no append for each event and no
-    # reversal. A record whose ``undo`` was resolved goes without the reading.
-    reading = variant.reads_plays and len(events) >= _READ_FROM and events[-1][0] == len(events) - 1
-    plays: list[tuple[int, int]] = []  # the reading, by position
-    try:
-        if reading:
-            pairs = _PAIRS
-            plays = [NO_PLAY] * len(events)
-            for i, event in reversed(events):
-                typ = event["type"]
-                if typ == "play":  # most events
-                    c = INDEX[event["card"]]
-                    p = index[event["player"]]
-                    owner[c] = p
-                    placed_at[c] = i
-                    known[p] |= bit[c]
-                    if len(event) == 3 and type(event) is dict:
-                        plays[i] = pairs[p][c]
-                elif typ in by_card:
-                    if not _place_card(event, i, index, owner, known, placed_at):
-                        return None
-                elif typ in placing and not _place_all(
-                    variant, table, event, i, owner, known, placed_at
-                ):
-                    return None
-                elif typ == "tally":
-                    return None  # its partner may place a card: ``_gather_each`` reads it
-        else:
-            for i, event in reversed(events):  # the same, without the reading
-                typ = event["type"]
-                if typ == "play":
-                    c = INDEX[event["card"]]
-                    p = index[event["player"]]
-                    owner[c] = p
-                    placed_at[c] = i
-                    known[p] |= bit[c]
-                elif typ in by_card:
-                    if not _place_card(event, i, index, owner, known, placed_at):
-                        return None
-                elif typ in placing and not _place_all(
-                    variant, table, event, i, owner, known, placed_at
-                ):
-                    return None
-                elif typ == "tally":
-                    return None  # its partner may place a card: ``_gather_each`` reads it
-    except (KeyError, TypeError, AttributeError):
-        return None
-    # The hands' sizes, their sum and their union, each in one call into C.
-    sizes = list(map(_bit_count, known))
-    union = reduce(or_, known)
-    if max(sizes) > 6 or sum(sizes) != union.bit_count() or union & ~table.deck:
-        return None
-    blank = variant.find_blank(events, table) if variant.has_blank else -1
-    if not reading:
-        return _knowledge(owner, known, placed_at, blank)
-    # Its fields set directly, as ``_knowledge`` does: once per record read.
-    read = _new_object(ReadKnowledge)
-    _set_attr(read, "owner", tuple(owner))
-    _set_attr(read, "known", tuple(known))
-    _set_attr(read, "placed_at", tuple(placed_at))
-    _set_attr(read, "blank", blank)
-    _set_attr(read, "plays", tuple(plays))
-    _set_attr(read, "events", events)
-    return read
-
-
-_bit_count = int.bit_count
-
-
 def _knowledge(owner: list[int], known: list[int], placed_at: list[int], blank: int) -> Knowledge:
     """``Knowledge`` of these lists (as tuples), its slots set directly: without the
     frozen ``__init__``'s keyword matching, once per record."""
@@ -888,57 +654,6 @@ def _knowledge(owner: list[int], known: list[int], placed_at: list[int], blank: 
     _set_attr(new, "placed_at", tuple(placed_at))
     _set_attr(new, "blank", blank)
     return new
-
-
-def _place_card(
-    event: Event,
-    i: int,
-    index: Mapping[str, int],
-    owner: list[int],
-    known: list[int],
-    placed_at: list[int],
-) -> bool:
-    """``_place_all`` for an event of ``Variant.card_placing``, without the hook: its
-    player's ``card``, if that is a string. False where ``_gather_each`` would skip
-    it (a name or code of another class than ``str``); an unknown one raises
-    ``KeyError``."""
-    code = event.get("card")
-    if not isinstance(code, str):
-        return True  # ``placements`` places nothing
-    name = event["player"]
-    if type(name) is not str or type(code) is not str:
-        return False
-    c = INDEX[code]
-    p = index[name]
-    owner[c] = p
-    placed_at[c] = i
-    known[p] |= _BITS[c]
-    return True
-
-
-def _place_all(
-    variant: Variant,
-    table: Table,
-    event: Event,
-    i: int,
-    owner: list[int],
-    known: list[int],
-    placed_at: list[int],
-) -> bool:
-    """``_read_without_hands``: make every placement of ``event`` (of a placing type
-    other than a play); False where ``_gather_each`` would skip one (a type, name or
-    code of another class than ``str``). An unknown name or code raises ``KeyError``."""
-    if type(event["type"]) is not str:
-        return False
-    for name, code in variant.placements(event, table):
-        if type(name) is not str or type(code) is not str:
-            return False
-        c = INDEX[code]
-        p = table.index[name]
-        owner[c] = p
-        placed_at[c] = i
-        known[p] |= _BITS[c]
-    return True
 
 
 def check_placement(state: GameState, p: int, card: int, *, show: bool = False) -> None:

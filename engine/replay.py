@@ -200,7 +200,6 @@ def fold(
     assumed: tuple[int, int] | None = None,
     start: tuple[GameState, int] | None = None,
     *,
-    runs: bool = True,
     dealt: tuple[Table, Knowledge] | None = None,
 ) -> tuple[GameState, EngineError | None]:
     """Fold ``apply`` over the effective events; stop at the first illegal one.
@@ -210,9 +209,6 @@ def fold(
     position in ``events`` to go on from. Raises ``NeedPartner`` (with the state
     before the event and its position) when the partner matters and is unknown.
 
-    With ``runs`` (the default) the variant may fold a run of ordinary plays in one
-    step (``Variant.play_run``); the result is the same state ``apply`` would give,
-    without the states in between. ``runs=False`` folds strictly event by event.
     Events not resolved by ``prepare`` may hold an ``undo``: ``apply`` then raises
     ``UndoInFold`` through the fold.
 
@@ -238,12 +234,11 @@ def fold(
     if undo_error >= 0:
         stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)
     k = position
-    run_starts = variant.run_starts
     while k < stop:
         i, event = events[k]
         try:
             if state.table is None:
-                # The deal (no run starts in the phase before it): the start state goes
+                # The deal: the start state goes
                 # straight to the state after it, with the knowledge gathered from the
                 # whole record.
                 if dealt is None:
@@ -255,25 +250,8 @@ def fold(
                     table, know = dealt
                 if assumed is not None:
                     know = know.with_card(*assumed)
-                if runs and variant.opens_runs:
-                    # The state after the deal, and perhaps a run of the events after
-                    # it at once (``Variant.open_game``).
-                    state, k = variant.open_game(state, table, know, events, k + 1, stop)
-                    continue
                 new = variant.initial_state(state, table, know)
             else:
-                if (
-                    runs
-                    and type(event) is dict
-                    and type(typ := event.get("type")) is str  # a list is no key: apply words it
-                    and (state.phase, typ) in run_starts
-                ):
-                    # A run raises only for its first event, before folding any (so
-                    # ``state`` is still the state before the event that failed).
-                    state, after = variant.play_run(state, events, k, stop)
-                    if after > k:
-                        k = after
-                        continue
                 new = apply(state, event, i)
         except Illegal as exc:
             return state, EngineError(i, exc.code, exc.msg, exc.params, exc.field)
@@ -298,8 +276,8 @@ def replay(record: object) -> Result:
     """Replay a whole record and return its ``Result``. Never raises for bad input:
     a malformed record gives status ``"invalid"``."""
     # Most records hold no ``undo``: fold the events as they stand rather than read
-    # every event for one first. Each event the fold reaches goes through a run (which
-    # takes none) or ``apply`` (which raises UndoInFold for one); only where the fold
+    # every event for one first. Each event the fold reaches goes through ``apply``
+    # (which raises UndoInFold for one); only where the fold
     # stops early (an error, the partner unknown) are the others looked through. A
     # record with an ``undo`` is replayed again, resolved.
     try:
@@ -323,14 +301,9 @@ def _replay_folded(
     except UndoInFold:
         return _replay_resolved(record)
     except NeedPartner as need:
-        # The events no candidate could handle differently are folded once. A shared
-        # fold that reached the last event has read every event after the one that
-        # needed the partner as a move (and the fold every one before it): no
-        # ``undo`` to look for.
-        variant.share_prefix(need, events, len(events))
-        if need.resume != len(events) and _holds_undo(events):
+        if _holds_undo(events):
             return _replay_resolved(record)
-        return _with_candidates(variant, rules, events, undo_error, need, shared=True)
+        return _with_candidates(variant, rules, events, undo_error, need)
     if error is not None:
         if _holds_undo(events):
             return _replay_resolved(record)
@@ -363,126 +336,44 @@ def _with_candidates(
     events: list[tuple[int, Event]],
     undo_error: int,
     need: NeedPartner,
-    *,
-    shared: bool = False,
 ) -> Result:
     """Hindsight rule 4: replay once per candidate partner and combine.
 
     No survivor: the error at the largest first-failure index. One: his result.
     Several with the same result but for ``declarers``: that result without the
     partner. Two that differ: the result waits for the partner, whatever the other
-    candidates give, so the remaining ones need not be replayed. ``shared``: the
-    caller has already called ``share_prefix`` on ``need``.
+    candidates give, so the remaining ones need not be replayed.
     """
-    # With no ``undo`` to report, a fold from the end of the events returns its start
-    # as it is: a candidate the shared fold took to the end needs no fold.
-    end = len(events) if undo_error < 0 else -1
-    if undo_error < 0 and not shared:
-        # The events no candidate could handle differently are folded once.
-        variant.share_prefix(need, events, len(events))
-    # Two settled candidates with other payouts show that the answer waits, and
-    # ``awaiting_result`` is that answer whoever the first survivor is: no candidate
-    # needs a state or a fold (``settled_apart`` sees it without their payouts).
-    if variant.settled_apart(need, end):
-        return variant.awaiting_result(need)
-    # The first survivor's state; its result (and the key it is compared by) is built
-    # only when a later survivor needs it or it is the answer: once a second survivor's
-    # payouts differ, the answer needs only a few of its fields. A candidate the variant
-    # settles at the end (``settled_payouts``) has no state until one is needed.
-    first: GameState | None = None
-    first_q = -1  # the first survivor
-    first_result: Result | None = None
+    first: Result | None = None
     first_key: dict[str, Any] | None = None
-    first_payouts: object = None  # the first survivor's decided payouts, if any
     survivors = 0
     worst: EngineError | None = None
-    called = need.called
-    outcomes: dict[int, tuple[bool, tuple[tuple[str, int], ...] | None]] = {}
-    some: object = None  # the payouts of a settled candidate, if any
     for q in need.candidates:
-        outcome = outcomes[q] = variant.settled_payouts(need, q, end)
-        payouts = outcome[1]
-        if payouts is not None:
-            if some is None:
-                some = payouts
-            elif payouts != some:
-                return variant.awaiting_result(need)
-    # Once the first survivor is known, which later survivor shows that the answer
-    # waits does not matter: a candidate who must be folded is put off to the end, as
-    # a settled one after him may show it without his fold.
-    order = list(need.candidates)
-    deferred = 0  # bitmask of the candidates put off
-    k = 0
-    while k < len(order):
-        q = order[k]
-        k += 1
-        if deferred >> q & 1:
-            settled, payouts = False, None
-        else:
-            settled, payouts = outcomes[q]
-            if not settled and first_q >= 0:
-                deferred |= 1 << q
-                order.append(q)
-                continue
-        state: GameState | None = None
-        if not settled:
-            # Where the events before the one that needed the partner do not depend on
-            # who holds the called card, the variant says where to go on from instead
-            # of replaying the deal again.
-            start = variant.assume_partner(need, q)
-            if start is not None and start[1] == end:
-                state, error = start[0], None
-            else:
-                state, error = fold(
-                    variant, rules, events, undo_error, (q, called), start=start, dealt=need.dealt
-                )
-            if error is not None:
-                worst = error if worst is None else worse_error(worst, error)
-                continue
-            decision = state.decision
-            payouts = None if decision is None or state.annulled else decision.payouts
-        if first_q < 0:
-            first_q, first, first_payouts = q, state, payouts
-            survivors = 1
+        # Where the events before the one that needed the partner do not depend on who
+        # holds the called card, the variant says where to go on from instead of
+        # replaying the deal again.
+        start = variant.assume_partner(need, q)
+        state, error = fold(
+            variant, rules, events, undo_error, (q, need.called), start=start, dealt=need.dealt
+        )
+        if error is not None:
+            worst = error if worst is None else worse_error(worst, error)
             continue
-        # Both finished (a finished result carries its decision's payouts, in seat
-        # order): other payouts are another result, whatever else it says.
-        if payouts is not None and first_payouts not in (None, payouts):
-            if first is None:
-                return variant.awaiting_result(need)
-            return _awaiting_partner(variant.result(first))
-        if first_result is None or first_key is None:
-            if first is None:
-                first = _settled_state(variant, need, first_q, end)
-            first_result = variant.result(first)
-            first_key = first_result.to_dict()
-            first_key.pop("declarers", None)
-        if state is None:
-            state = _settled_state(variant, need, q, end)
-        key = variant.result(state).to_dict()
+        result = variant.result(state)
+        key = result.to_dict()
         key.pop("declarers", None)
         survivors += 1
-        if key != first_key:
-            return _awaiting_partner(first_result)
-    if first_q < 0:
+        if first is None:
+            first, first_key = result, key
+        elif key != first_key:
+            return _awaiting_partner(first)
+    if first is None:
         assert worst is not None
         return _error_result(worst, variant.name)
-    if first_result is None:
-        if first is None:
-            first = _settled_state(variant, need, first_q, end)
-        first_result = variant.result(first)
     if survivors == 1:
-        return first_result
-    declarers = first_result.declarers
-    return replace(first_result, declarers=declarers[:1] if declarers else declarers)
-
-
-def _settled_state(variant: Variant, need: NeedPartner, q: int, end: int) -> GameState:
-    """The state of a candidate ``settled_payouts`` settled: where ``assume_partner``
-    takes him, the end of the events (so his fold would return it as it is)."""
-    start = variant.assume_partner(need, q)
-    assert start is not None and start[1] == end
-    return start[0]
+        return first
+    declarers = first.declarers
+    return replace(first, declarers=declarers[:1] if declarers else declarers)
 
 
 # What is known while the result depends on who the partner is.

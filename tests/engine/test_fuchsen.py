@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import replay
 from tests.engine.records import (
     END,
     FIVE,
@@ -402,3 +403,19 @@ def test_alone_needs_six_trumps_unless_the_house_rule_says_otherwise() -> None:
         deal(hands=HANDS5), call("bert", alone=True), rules={"alone_requires_six_trumps": False}
     )
     assert result.contract == "alone"
+
+
+def test_the_macher_follows_the_called_suit_with_a_blank_the_record_never_shows() -> None:
+    # His blank follows the called suit: a trump or another suit he plays face up
+    # breaks that, though the record never says which card the blank is.
+    start = [deal(dealer="anna"), call("bert", "GA", turned=True)]
+    start += plays("bert:S9 carl:SA dora:S8 emil:S10")
+    start += [
+        {"type": "raise", "player": "emil", "level": "kontra"},
+        {"type": "raise", "player": "bert", "level": "re"},
+        *plays("anna:SK carl:G9 dora:G8 emil:GK anna:G10"),
+    ]
+    for last in ("bert:RO", "bert:E7"):
+        record = {"game": "fuchsen", "events": [*start, *plays(last)]}
+        error = replay(record).error
+        assert error is not None and (error.index, error.code) == (13, "must_follow_suit")

@@ -1,8 +1,6 @@
-"""The Königrufen shortcuts and the shared ones they lean on keep the plain path's results.
+"""The checks that accept the usual event, deal and decision at once word every refusal
+as the careful walks do.
 
-- The auction's run goes on into the plays without a state in between, and the run that
-  decides the game settles its new state in place: compared state by state with the
-  event-by-event fold, for every contract and every way a game ends.
 - ``check_event_shape`` accepts the usual event on a test of its keys: compared with the
   field-by-field walk on events with every kind of wrong, missing and extra field.
 - Decisions are shared between replays: compared with an engine that has none cached,
@@ -20,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from engine.cards import INDEX
 from engine.core import (
     COMMON_EVENTS,
     Illegal,
@@ -33,71 +30,15 @@ from engine.core import (
     check_hands,
 )
 from engine.generate import random_game
-from engine.koenigrufen import CONTRACTS, Koenigrufen
+from engine.koenigrufen import Koenigrufen
 from engine.replay import VARIANTS, fold, prepare
 from engine.result import Result
 from engine.rules import KOENIG_VALUE_KEYS
-from tests.engine.folds import fold_both
 
 
 def _games(count: int) -> Iterator[dict[str, Any]]:
     for seed in range(count):
         yield random_game(70_000 + seed, "koenigrufen", 4, hands=seed % 2 == 0)
-
-
-def test_the_auction_run_goes_on_into_the_plays_as_the_plain_fold() -> None:
-    # Every contract (and schurln), won and lost, ended by the deciding trick or played
-    # out, with the last word a pass, a bid or a join: the run folds from the first word
-    # to the deciding card, and the state it settles in place is the plain fold's.
-    seen: set[tuple[str, object, str]] = set()
-    for record in _games(400):
-        both = fold_both(record)
-        assert both is not None
-        runs, plain = both
-        assert runs == plain, record
-        if runs[0] == "partner":
-            for q in runs[1]:
-                again = fold_both(record, (q, _called(record)))
-                assert again is not None and again[0] == again[1], (record, q)
-            continue
-        fields, error = runs
-        assert error is None
-        decision = fields["decision"]
-        last_word = next(e["type"] for e in reversed(record["events"]) if e["type"] != "play")
-        seen.add((fields["contract"], decision.won, last_word))
-    contracts = {contract for contract, _, _ in seen}
-    assert contracts == {*CONTRACTS, "schurln"}, contracts
-    assert {won for _, won, _ in seen} == {True, False, None}
-    assert {word for _, _, word in seen} >= {"pass", "join"}
-
-
-def _called(record: dict[str, Any]) -> int:
-    bids = [e for e in record["events"] if e["type"] == "bid" and "called" in e]
-    return INDEX[bids[-1]["called"]]
-
-
-def test_every_prefix_and_a_broken_play_stop_the_run_as_the_plain_fold() -> None:
-    # A run that stops at a play it does not take (another player's, a card not his,
-    # one that breaks an obligation) leaves the fields of the last event it folded.
-    rng = random.Random(5)
-    for record in _games(120):
-        events = record["events"]
-        players = events[0]["players"]
-        for cut in range(2, len(events) + 1):
-            both = fold_both({**record, "events": events[:cut]})
-            assert both is not None and both[0] == both[1], (record, cut)
-        for _ in range(4):
-            changed = [dict(e) for e in events]
-            k = rng.randrange(1, len(changed))
-            if changed[k]["type"] == "play":
-                if rng.random() < 0.5:
-                    changed[k]["player"] = rng.choice(players)
-                else:
-                    changed[k]["card"] = rng.choice(["EA", "GK", "S9", "R10", "EU", "SO"])
-            else:
-                del changed[k]
-            both = fold_both({**record, "events": changed})
-            assert both is not None and both[0] == both[1], changed
 
 
 def _shapes(rng: random.Random) -> Iterator[dict[str, Any]]:
