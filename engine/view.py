@@ -642,9 +642,8 @@ def table_view(record: object) -> TableView:
             legal = replace(legal, partners=tuple(partners))
         if legal.face_down and isinstance(record, dict) and state.table is not None:
             legal = _face_down_in_hindsight(record, legal, state.table.active[state.to_act])
-    view = _describe(state, result, legal, len(events), partner_known=len(states) == 1)
-    view = replace(view, effective=tuple(i for i, _ in events))
-    return replace(view, tally=tally) if tally is not None else view
+    effective = tuple([i for i, _ in events])
+    return _describe(state, result, legal, effective, tally, partner_known=len(states) == 1)
 
 
 def _face_down_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> Legal:
@@ -687,8 +686,15 @@ def _result_of(variant: Variant, state: GameState, error: EngineError | None) ->
 
 
 def _describe(
-    state: GameState, result: Result, legal: Legal, effective: int, *, partner_known: bool
+    state: GameState,
+    result: Result,
+    legal: Legal,
+    effective: tuple[int, ...],
+    tally: dict[str, Any] | None,
+    *,
+    partner_known: bool,
 ) -> TableView:
+    """The view of ``state``; ``effective`` the positions of the effective events."""
     table = state.table
     base: dict[str, Any] = {
         "game": state.variant.name,
@@ -697,8 +703,11 @@ def _describe(
         "awaiting": result.awaiting,
         "to_act": result.to_act,
         "legal": legal,
-        "events_effective": effective,
+        "events_effective": len(effective),
+        "effective": effective,
     }
+    if tally is not None:
+        base["tally"] = tally
     if table is None:
         if result.status == "in_progress":
             base["awaiting"] = "deal"
