@@ -106,7 +106,7 @@ def test_a_card_is_offered_exactly_when_its_play_is_valid_or_proves_an_earlier_e
     call = next((e for e in record["events"] if e.get("type") == "call"), None)
     turned = call is not None and call.get("player") == player and bool(call.get("turned"))
     for code in CODES:
-        play = {"type": "play", "player": player, "card": code}
+        play: dict[str, Any] = {"type": "play", "player": player, "card": code}
         # ``cards`` holds the Macher's cards he may play face down as his turned card too.
         plays = [play, {**play, "turned": True}] if turned else [play]
         valid = any(_valid(record, p) for p in plays)
@@ -174,6 +174,7 @@ def _assert_the_tally_offered_is_exactly_the_valid_one(
     silent game, against replay: every tally of ``level``/``won`` (a pure Fuchsen
     tally), ``won`` (a late one, and Königrufen's) or ``losers`` (schurln)."""
     tally = view.tally
+    tallies: list[dict[str, Any]]
     if record["game"] == "fuchsen":
         levels = [None, *FUCHSEN_LEVELS]
         pure = [
