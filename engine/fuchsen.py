@@ -69,6 +69,12 @@ CLASS, POWER, AUGEN = tuple(_cls), tuple(_pow), tuple(_aug)
 CLASS_MASK: tuple[int, ...] = tuple(
     sum(1 << i for i in range(32) if CLASS[i] == k) for k in range(5)
 )
+# Per power a card must beat: the cards of higher power, of any class (the last entry,
+# read as ``_ABOVE[-1]``, is every card).
+_ABOVE: tuple[int, ...] = (
+    *[sum(1 << c for c in range(32) if POWER[c] > key) for key in range(max(POWER) + 1)],
+    (1 << 32) - 1,
+)
 CLASS_NAME = {0: "Eichel", 1: "Grün", 3: "Schellen", TRUMP: "trump"}
 NO_SEVENS_EIGHTS = mask_of(c for c in CODES if c.endswith(("7", "8")))
 FULL_DECK = (1 << 32) - 1
@@ -989,37 +995,23 @@ class Fuchsen(Variant):
             led = CLASS[trick[0][1]]
             wkey = -1
             for _, c in trick:
-                cls = CLASS[c]
-                if (cls in (TRUMP, led)) and POWER[c] > wkey:
+                if CLASS[c] in (TRUMP, led) and POWER[c] > wkey:
                     wkey = POWER[c]
             led_cards = hand & CLASS_MASK[led]
             if led_cards:
-                if CLASS[card] == led:
-                    if POWER[card] > wkey:
-                        return None
-                    while led_cards:
-                        low = led_cards & -led_cards
-                        if POWER[low.bit_length() - 1] > wkey:
-                            break
-                        led_cards ^= low
-                    else:
-                        return None
+                # Following suit, he beats the trick if he can (``_ABOVE``: the cards
+                # of higher power; a trick trumped on a plain lead holds no such card
+                # of the led suit).
+                if CLASS[card] == led and (POWER[card] > wkey or not led_cards & _ABOVE[wkey]):
+                    return None
             elif led == TRUMP:
                 return None
             else:
                 trumps = hand & TRUMPS
-                if not trumps:
+                if not trumps or (
+                    CLASS[card] == TRUMP and (POWER[card] > wkey or not trumps & _ABOVE[wkey])
+                ):
                     return None
-                if CLASS[card] == TRUMP:
-                    if POWER[card] > wkey:
-                        return None
-                    while trumps:
-                        low = trumps & -trumps
-                        if POWER[low.bit_length() - 1] > wkey:
-                            break
-                        trumps ^= low
-                    else:
-                        return None
         assert state.know is not None
         blank = state.know.blank if state.turned else -1
         led = _led(state, blank, trick)

@@ -62,6 +62,17 @@ POWER_TEN = tuple(_TENHIGH.get(code[1:], 0) for code in CODES)
 SUIT_MASK = tuple(DECK & (0xFF << (8 * s)) for s in range(4))
 
 
+def _beating(power: tuple[int, ...]) -> tuple[int, ...]:
+    """Per ``suit * 8 + best``: the cards of that suit with more power than ``best``."""
+    return tuple(
+        sum(1 << c for c in range(32) if SUIT_MASK[s] >> c & 1 and power[c] > best)
+        for s in range(4)
+        for best in range(8)
+    )
+
+
+BEATING_NORMAL = _beating(POWER_NORMAL)
+BEATING_TEN = _beating(POWER_TEN)
 ACES_TENS = mask_of(c for c in CODES if c[1:] in ("A", "10"))
 HUNDERT_PAIRS = tuple(mask_of((s + "K", s + "O")) for s in "EGRS")
 _ZEROS = (0, 0, 0, 0)  # per player, at the start: no cards won
@@ -707,19 +718,16 @@ class Koenigrufen(Variant):
         best = max(power[c] for _, c in trick if c >> 3 == led)
         if power[card] > best:
             return None
-        mask = led_cards
-        while mask:
-            low = mask & -mask
-            c = low.bit_length() - 1
-            mask ^= low
-            if power[c] > best:
-                return Illegal(
-                    Code.MUST_OVERTAKE,
-                    Msg.BEAT_THE_TRICK,
-                    player=name,
-                    card=CODES[c],
-                    card2=CODES[card],
-                )
+        better = led_cards & (BEATING_TEN if state.ten_high else BEATING_NORMAL)[led << 3 | best]
+        if better:
+            c = (better & -better).bit_length() - 1  # the first of them in index order
+            return Illegal(
+                Code.MUST_OVERTAKE,
+                Msg.BEAT_THE_TRICK,
+                player=name,
+                card=CODES[c],
+                card2=CODES[card],
+            )
         return None
 
 

@@ -55,12 +55,11 @@ def add_card(
     """
     table = state.table
     assert table is not None
-    n = len(table.active)
     trick = (*state.trick, (p, card))
     # One copy of the frozen state per card: this is the replay's innermost step.
-    new = object.__new__(type(state))
     d = state.__dict__.copy()
-    object.__setattr__(new, "__dict__", d)
+    new = _new(type(state))
+    _set_attr(new, "__dict__", d)
     if extra:
         d.update(extra)
     first_play = state.first_play
@@ -68,9 +67,10 @@ def add_card(
         d["first_play"] = (*first_play[:p], index, *first_play[p + 1 :])
     d["played"] = state.played | 1 << card
     d["last_play"] = index
+    n = len(table.active)
     if len(trick) < n:
         d["trick"] = trick
-        d["to_act"] = (p + 1) % n
+        d["to_act"] = p + 1 if p + 1 < n else 0
         return new
     winner = variant.trick_winner(state, trick)
     mask = 0
@@ -80,6 +80,9 @@ def add_card(
     d["won_cards"] = (*won[:winner], won[winner] | mask, *won[winner + 1 :])
     d["trick"] = ()
     d["tricks"] = (*state.tricks, (state.leader, trick, winner))
-    d["leader"] = winner
-    d["to_act"] = winner
+    d["leader"] = d["to_act"] = winner
     return new
+
+
+_new = object.__new__
+_set_attr = object.__setattr__  # bypasses a frozen dataclass's __setattr__

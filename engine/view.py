@@ -186,10 +186,13 @@ def _with_event_knowledge(state: GameState, event: Event, index: int) -> GameSta
     """``state`` with the cards ``event`` would place added to its knowledge."""
     know = state.know
     table = state.table
+    typ = event.get("type")
     if know is None or table is None:
         return state
+    if typ != "tally" and (type(typ) is not str or typ not in state.variant.placing_types):
+        return state  # no card to place (a blank is named by a call or play, both placing)
     try:
-        if event.get("type") == "tally":
+        if typ == "tally":
             pairs = _tally_placements(state, event)
         else:
             pairs = state.variant.placements(event, table)
