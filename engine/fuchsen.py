@@ -954,17 +954,9 @@ class Fuchsen(Variant):
     def trick_winner(  # type: ignore[override]
         self, state: FuchsenState, trick: tuple[tuple[int, int], ...]
     ) -> int:
-        if not state.turned:
-            led = CLASS[trick[0][1]]
-            best, best_key = trick[0][0], -2
-            for q, c in trick:
-                cls = CLASS[c]
-                k = POWER[c] if cls in (TRUMP, led) else -1
-                if k > best_key:
-                    best, best_key = q, k
-            return best
+        """The first card of the highest ``_key`` wins (a card that cannot win: -1)."""
         assert state.know is not None
-        blank = state.know.blank
+        blank = state.know.blank if state.turned else -1
         led = _led(state, blank, trick)
         best, best_key = trick[0][0], -2
         for q, c in trick:
@@ -986,93 +978,83 @@ class Fuchsen(Variant):
     def play_obligation(  # type: ignore[override]
         self, state: FuchsenState, p: int, card: int, hand: int
     ) -> Illegal | None:
+        """Follow suit (the blank follows the called suit), beating the trick if he can;
+        holding none of the led suit, trump and over-trump if he can. A card he might
+        hold only as an unidentified blank proves nothing (``_proven``)."""
         trick = state.trick
         if not trick:
             return None
-        if not state.turned:
-            # The common case, with no blank anywhere: bitmask tests only. When an
-            # obligation is broken, the general path below words the message.
-            led = CLASS[trick[0][1]]
-            wkey = -1
-            for _, c in trick:
-                if CLASS[c] in (TRUMP, led) and POWER[c] > wkey:
-                    wkey = POWER[c]
-            led_cards = hand & CLASS_MASK[led]
-            if led_cards:
-                # Following suit, he beats the trick if he can (``_ABOVE``: the cards
-                # of higher power; a trick trumped on a plain lead holds no such card
-                # of the led suit).
-                if CLASS[card] == led and (POWER[card] > wkey or not led_cards & _ABOVE[wkey]):
-                    return None
-            elif led == TRUMP:
-                return None
-            else:
-                trumps = hand & TRUMPS
-                if not trumps or (
-                    CLASS[card] == TRUMP and (POWER[card] > wkey or not trumps & _ABOVE[wkey])
-                ):
-                    return None
-        assert state.know is not None
-        blank = state.know.blank if state.turned else -1
+        turned = state.turned
+        blank = -1
+        if turned:
+            assert state.know is not None
+            blank = state.know.blank
         led = _led(state, blank, trick)
         if led == NO_SUIT:
             return None  # the blank was led in an alone game: any card
-        wkey = max(_key(state, blank, c, led) for _, c in trick)
+        wkey = -1
+        for _, c in trick:
+            k = _key(state, blank, c, led)
+            if k > wkey:
+                wkey = k
         plain = hand & ~(1 << blank) if blank >= 0 else hand
-        has_blank = p == state.macher and state.turned and not state.blank_played
+        has_blank = turned and p == state.macher and not state.blank_played
         # A blank the record never identifies could be any card he was allowed to turn:
         # such a card proves nothing about its printed suit unless he holds two of them.
-        amb = self._maybe_blank(state, p, plain) if has_blank and blank < 0 else 0
-        amb &= ~(1 << card)  # the card he plays face up is not his blank
+        amb = self._maybe_blank(state, p, plain) & ~(1 << card) if has_blank and blank < 0 else 0
         led_cards = _proven(plain & CLASS_MASK[led], amb)
         blank_follows = has_blank and not state.alone and led == state.called_suit
         card_cls = _card_class(state, blank, card)
-        name = name_of(state, p)
-        what = CLASS_NAME[led]
         if led_cards or blank_follows:
             if card_cls != led:
                 example = _example(led_cards, blank_follows)
                 if led == TRUMP:
                     return Illegal(
-                        Code.MUST_FOLLOW_SUIT, Msg.FOLLOW_TRUMPS, player=name, example=example
+                        Code.MUST_FOLLOW_SUIT,
+                        Msg.FOLLOW_TRUMPS,
+                        player=name_of(state, p),
+                        example=example,
                     )
                 return Illegal(
-                    Code.MUST_FOLLOW_SUIT, Msg.FOLLOW_SUIT, player=name, example=example, suit=what
+                    Code.MUST_FOLLOW_SUIT,
+                    Msg.FOLLOW_SUIT,
+                    player=name_of(state, p),
+                    example=example,
+                    suit=CLASS_NAME[led],
                 )
-            if _key(state, blank, card, led) <= wkey:
-                better = 0
-                for c in bits(led_cards):
-                    if _key(state, blank, c, led) > wkey:
-                        better |= 1 << c
-                for c in bits(_proven(better, amb)):
-                    return Illegal(
-                        Code.MUST_OVERTAKE,
-                        Msg.BEAT_THE_TRICK,
-                        player=name,
-                        card=CODES[c],
-                        card2=CODES[card],
-                    )
+            # His printed cards of the led class hold by their power (``_ABOVE``).
+            better = _proven(led_cards & _ABOVE[wkey], amb)
+            if better and _key(state, blank, card, led) <= wkey:
+                return Illegal(
+                    Code.MUST_OVERTAKE,
+                    Msg.BEAT_THE_TRICK,
+                    player=name_of(state, p),
+                    card=CODES[next(bits(better))],
+                    card2=CODES[card],
+                )
             return None
         if led == TRUMP:
             return None
-        trumps = _proven(plain & CLASS_MASK[TRUMP], amb)
-        if trumps:
-            if card_cls != TRUMP:
-                example = CODES[next(bits(trumps))]
-                return Illegal(Code.MUST_TRUMP, Msg.TRUMP, player=name, card=example, suit=what)
-            if _key(state, blank, card, led) <= wkey:
-                better = 0
-                for c in bits(trumps):
-                    if POWER[c] > wkey:
-                        better |= 1 << c
-                for c in bits(_proven(better, amb)):
-                    return Illegal(
-                        Code.MUST_TRUMP,
-                        Msg.OVER_TRUMP,
-                        player=name,
-                        card=CODES[c],
-                        card2=CODES[card],
-                    )
+        trumps = _proven(plain & TRUMPS, amb)
+        if not trumps:
+            return None
+        if card_cls != TRUMP:
+            return Illegal(
+                Code.MUST_TRUMP,
+                Msg.TRUMP,
+                player=name_of(state, p),
+                card=CODES[next(bits(trumps))],
+                suit=CLASS_NAME[led],
+            )
+        better = _proven(trumps & _ABOVE[wkey], amb)
+        if better and _key(state, blank, card, led) <= wkey:
+            return Illegal(
+                Code.MUST_TRUMP,
+                Msg.OVER_TRUMP,
+                player=name_of(state, p),
+                card=CODES[next(bits(better))],
+                card2=CODES[card],
+            )
         return None
 
 

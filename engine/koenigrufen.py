@@ -608,17 +608,8 @@ class Koenigrufen(Variant):
         assert table is not None
         p = table.index[event["player"]]
         if state.contract == "schurln":
-            value = int(state.rules["values"]["schurln"])
-            pay = {name: (-3 * value if q == p else value) for q, name in enumerate(table.active)}
-            decision = Decision(
-                reason="forfeit",
-                won=None,
-                value=value,
-                payouts=tuple(pay.items()),
-                declarers=(),
-                tricks=state.tricks_done,
-            )
-            return evolve(state, decision=decision)
+            # The player who gives up pays as the only loser of a schurln.
+            return evolve(state, decision=self._schurln_paid(state, [p], "forfeit"))
         d = state.declarer
         if state.contract == "durchmarsch_letzter":
             side: tuple[int, ...] = (d,)  # before the last trick: settled as an alone game
