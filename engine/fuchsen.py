@@ -588,18 +588,10 @@ class Fuchsen(Variant):
         own = know.owner[called] == p
         if own and not rules["call_own_card"]:
             raise Illegal(Code.INVALID_CALL, Msg.CALLS_OWN_CARD, player=name, card=card_code)
-        if full and not (
-            # The usual call: a plain card of the deck he does not hold (or may), of a
-            # suit in which he holds a plain card; ``_callable`` allows it.
-            table.deck >> called & 1
-            and (rules["call_own_card"] or not hand >> called & 1)
-            and (turned or hand & CLASS_MASK[CLASS[called]])
-        ):
-            allowed = self._callable(table, hand, turned, rules["call_own_card"])
-            if not allowed >> called & 1:
-                raise Illegal(
-                    Code.INVALID_CALL, Msg.MAY_CALL_CALLED_MUST_SUIT, player=name, card=card_code
-                )
+        if full and not self._callable(table, hand, turned, rules["call_own_card"]) >> called & 1:
+            raise Illegal(
+                Code.INVALID_CALL, Msg.MAY_CALL_CALLED_MUST_SUIT, player=name, card=card_code
+            )
         holder = know.owner[called]
         own_card = holder == p
         if own_card:
