@@ -1,8 +1,8 @@
 """Who removed what: the ``undo`` stack of a record, event by event (for a game's history).
 
-``prepare`` (``engine.replay``) resolves the same stack to the effective events;
-this names, for each removed event, the ``undo`` that removed it, so a history
-can mark it. ``tests/engine/test_undo_targets.py`` holds the two to one reading.
+The rule is written here once: ``prepare`` (``engine.replay``) keeps the events it
+does not remove as the effective events, and a history marks each removed event with
+the ``undo`` that removed it.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from engine.core import (
 )
 from engine.errors import Code, Msg, render
 from engine.fuchsen import Fuchsen
+from engine.history import undo_targets
 from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
 from engine.rules import InvalidRules, effective_rules
@@ -137,18 +138,15 @@ def prepare(
         plain = False
     if plain:
         return variant, rules, list(enumerate(events)), -1
-    # ``undo`` as a stack: each removes the latest event not yet removed.
-    kept: list[tuple[int, Event]] = []
-    undo_error = -1
-    for pair in enumerate(events):
-        event = pair[1]
-        if isinstance(event, dict) and event.get("type") == "undo":
-            if not kept:
-                undo_error = pair[0]
-                break
-            kept.pop()
-        else:
-            kept.append(pair)
+    # ``undo`` as a stack (``history.undo_targets``): each removes the latest event
+    # not yet removed; the events from a failing one on are not read.
+    removed, undo_error = undo_targets(events)
+    end = len(events) if undo_error < 0 else undo_error
+    kept: list[tuple[int, Event]] = [
+        (i, event)
+        for i, event in enumerate(events[:end])
+        if i not in removed and not (isinstance(event, dict) and event.get("type") == "undo")
+    ]
     return variant, rules, kept, undo_error
 
 
