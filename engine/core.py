@@ -606,23 +606,12 @@ def _gather_each(
             owner[c] = p
             placed_at[c] = deal_index
             mask ^= low
-    index = table.index
-    deck = table.deck
     placing = variant.placing_types
     for i, event in events:
         # Subscripts, not ``get``: an event that is no object, lacks a field or has one
         # of a kind no name or code can be (a KeyError or TypeError) places nothing.
         try:
             typ = event["type"]
-            if typ == "play":  # most events: skip the generic hook
-                p = index[event["player"]]
-                c = INDEX[event["card"]]
-                if not deck >> c & 1 or owner[c] >= 0 or known[p].bit_count() >= 6:
-                    continue  # as below
-                owner[c] = p
-                known[p] |= 1 << c
-                placed_at[c] = i
-                continue
             if typ == "tally":
                 pairs: list[tuple[str, str]] = variant.tally_placements(event, events, i)
             elif type(typ) is not str or typ not in placing:
@@ -631,16 +620,7 @@ def _gather_each(
                 pairs = variant.placements(event, table)
         except (KeyError, TypeError, AttributeError):
             continue
-        for name, code in pairs:
-            p = index.get(name, -1) if type(name) is str else -1
-            c = INDEX.get(code, -1) if type(code) is str else -1
-            if p < 0 or c < 0 or not deck >> c & 1:
-                continue
-            if owner[c] >= 0 or known[p].bit_count() >= 6:
-                continue  # a later, conflicting placement: that event is the illegal one
-            owner[c] = p
-            known[p] |= 1 << c
-            placed_at[c] = i
+        place(table, pairs, i, owner, known, placed_at)
     blank = variant.find_blank(events, table)
     return Knowledge(tuple(owner), tuple(known), tuple(placed_at), blank)
 
@@ -654,6 +634,33 @@ def _knowledge(owner: list[int], known: list[int], placed_at: list[int], blank: 
     _set_attr(new, "placed_at", tuple(placed_at))
     _set_attr(new, "blank", blank)
     return new
+
+
+def place(
+    table: Table,
+    pairs: list[tuple[str, str]],
+    i: int,
+    owner: list[int],
+    known: list[int],
+    placed_at: list[int],
+) -> bool:
+    """Put each card of ``pairs`` (player name, card code) in that hand as placed by
+    event ``i``, where hindsight allows: a seated player, a card of the deck, not placed
+    before, a hand not yet full (a later, conflicting placement is not made: that event
+    is the illegal one). True if any card was placed."""
+    index = table.index
+    deck = table.deck
+    changed = False
+    for name, code in pairs:
+        p = index.get(name, -1) if type(name) is str else -1
+        c = INDEX.get(code, -1) if type(code) is str else -1
+        if p < 0 or c < 0 or not deck >> c & 1 or owner[c] >= 0 or known[p].bit_count() >= 6:
+            continue
+        owner[c] = p
+        known[p] |= 1 << c
+        placed_at[c] = i
+        changed = True
+    return changed
 
 
 def check_placement(state: GameState, p: int, card: int, *, show: bool = False) -> None:

@@ -21,6 +21,7 @@ from engine.core import (
     NeedPartner,
     Variant,
     evolve,
+    place,
 )
 from engine.fuchsen import FuchsenState, augen_of
 from engine.koenigrufen import CONTRACTS, WITH_CALLED, KoenigState, aces_and_tens
@@ -201,16 +202,7 @@ def _with_event_knowledge(state: GameState, event: Event, index: int) -> GameSta
     owner = list(know.owner)
     known = list(know.known)
     placed = list(know.placed_at)
-    changed = False
-    for name, code in pairs:
-        p = table.index.get(name, -1) if type(name) is str else -1
-        c = INDEX.get(code, -1) if type(code) is str else -1
-        if p < 0 or c < 0 or owner[c] >= 0 or known[p].bit_count() >= 6:
-            continue
-        owner[c] = p
-        known[p] |= 1 << c
-        placed[c] = index
-        changed = True
+    changed = place(table, pairs, index, owner, known, placed)
     blank = know.blank
     if isinstance(state, FuchsenState) and blank < 0:
         turned = event.get("turned")
