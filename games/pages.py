@@ -46,6 +46,7 @@ from games.presenters import (
 from games.tally_pages import evening_form
 from games.vocabulary import (
     AUGEN,
+    SUITS,
     WITH_CALLED,
     card_view,
     contract_names,
@@ -692,7 +693,31 @@ def record_strings() -> dict[str, Any]:
         "readonly": _(
             "You are looking on: only scorers record, and only while the evening is open."
         ),
+        "unconfirmed": _("not yet confirmed"),
+        "undoing": _("Taking back: %(e)s"),
+        "off_waiting": _("Entries not yet sent: %(n)s"),
+        "off_title": _("No network: recording unchecked"),
+        "off_hint": _(
+            "Tap who, then the card. Nobody has checked these entries: the rules judge "
+            "each one when the network is back."
+        ),
+        "off_who": _("Who?"),
+        "off_play": _("plays the card"),
+        "off_call": _("calls the card"),
+        "off_raise": _("%(p)s says %(l)s"),
     }
+
+
+def _deck(kind: str, data: dict[str, Any], rules: dict[str, Any]) -> list[dict[str, Any]]:
+    """The card grid's rows ({label, cards}) for the game's deal, Fuchsen's trumps first."""
+    state = data.get("state") or {}
+    deal: dict[str, Any] = next(
+        (e["payload"] for e in data.get("events") or [] if e["type"] == "deal"), {}
+    )
+    removed = deal.get("removed") or rules.get("removed_cards", [])
+    rows = deck_rows(kind, len(state.get("active") or []), list(removed))
+    labels = ["T", "R", "E", "G", "S"] if kind == GameKind.FUCHSEN else list(SUITS)
+    return [{"label": label, "cards": row} for label, row in zip(labels, rows, strict=True)]
 
 
 @login_required
@@ -722,6 +747,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "level_values": fuchsen_values(rules) if game.game_kind == GameKind.FUCHSEN else {},
         "contract_values": koenig_values(rules) if game.game_kind == GameKind.KOENIGRUFEN else {},
         "with_called": list(WITH_CALLED),
+        # The deck of this game as the pages lay it out: offline, the recording page
+        # offers these cards (unchecked) without a table view to ask.
+        "deck": _deck(game.game_kind, data, rules),
         "t": strings,
     }
     return render(

@@ -82,15 +82,16 @@
   });
 })();
 
-/* Offline-first recording: with no network, each event is queued on the phone
-   (IndexedDB, with its Idempotency-Key and expected_seq), listed at once as "not
-   yet sent" and sent in order when the network returns. The server judges each
+/* Offline-first recording: with no network the recording page keeps its card grid
+   (record.js draws it from the deck the server sent) and each tap is queued here, on
+   the phone (IndexedDB, with its Idempotency-Key and expected_seq), listed at once as
+   "not yet sent" and sent in order when the network returns. The server judges each
    one as it arrives: a 409 or 422 stops the queue and shows the event with the
-   server's message; the rest waits. A retry after a lost answer sends the same
-   key and body, and the server answers it from its idempotency record: nothing
-   is stored twice. Offline the page cannot know whose turn it is (that is the
-   engine's word): the scorer names the player of each event, and the page says
-   the events are unchecked until sent. */
+   server's message; the rest waits. A retry after a lost answer sends the same key
+   and body, and the server answers it from its idempotency record: nothing is
+   stored twice. Offline the page cannot know whose turn it is or what is legal (that
+   is the engine's word): the scorer names the player, and the entries are unchecked
+   until sent. */
 (function () {
   "use strict";
   var root = document.getElementById("record");
@@ -111,12 +112,13 @@
   }
   function seqNow() { return Number(root.getAttribute("data-seq") || 0); }
 
-  // Queue events: one item per request, its key and expected_seq fixed now.
+  // Queue events: one item per request, its key and expected_seq fixed now (after
+  // the items already waiting, else after the last event the server stored).
   function queue(events, key, expected) {
     return items().then(function (list) {
       var last = list[list.length - 1];
       if (expected === undefined) expected = last ? last.expected_seq + last.events.length : seqNow();
-      if (list.some(function (i) { return i.key === key; })) return null;
+      if (key && list.some(function (i) { return i.key === key; })) return null;
       return tx("readwrite", function (s) {
         return s.add({ game: cfg.game_id, key: key || uuid(), expected_seq: expected, events: events, failed: null });
       });
@@ -124,8 +126,8 @@
   }
 
   function describe(e) {
-    var who = e.player ? (cfg.names[e.player] || e.player) + " " : "";
-    return who + [e.type, e.card, e.level].filter(Boolean).join(" ");
+    if (window.Stichbuch && window.Stichbuch.describe) return window.Stichbuch.describe(e);
+    return [e.type, e.card, e.level].filter(Boolean).join(" ");
   }
 
   function draw() {
@@ -138,7 +140,8 @@
         var li = document.createElement("li");
         li.className = item.failed ? "offline-failed" : "offline-waiting";
         li.setAttribute("data-seq", item.expected_seq + item.events.length);
-        li.textContent = describe(item.events[0]) + " — " + (item.failed ? item.failed : t.unsent);
+        if (item.failed) li.setAttribute("role", "alert");
+        li.textContent = item.events.map(describe).join(" · ") + " — " + (item.failed ? item.failed : t.unsent);
         if (item.failed) {
           var drop = document.createElement("button");
           drop.type = "button";
@@ -149,12 +152,7 @@
         }
         ul.appendChild(li);
       });
-      var players = (window.Stichbuch && window.Stichbuch.state().players) || [];
-      var select = box.querySelector("#offline-player");
-      if (select.options.length !== players.length + 1) {
-        while (select.options.length > 1) select.remove(1);
-        players.forEach(function (p) { select.add(new Option(cfg.names[p] || p, p)); });
-      }
+      if (window.Stichbuch) window.Stichbuch.queued(list);
     });
   }
 
@@ -167,13 +165,15 @@
           if (other.id > item.id) { other.expected_seq -= item.events.length; s.put(other); }
         });
       });
+    }).then(function () {
+      return window.Stichbuch ? window.Stichbuch.reload() : null;
     }).then(draw).then(flush);
   }
 
   function flush() {
     if (flushing || navigator.onLine === false) return Promise.resolve();
     flushing = true;
-    var sent = 0;
+    var sent = 0, refused = false;
     function next() {
       return items().then(function (list) {
         var item = list[0];
@@ -181,7 +181,7 @@
         var body = JSON.stringify({ expected_seq: item.expected_seq, events: item.events, answer: "new" });
         return window.StichbuchOutbox.send(item, cfg.events_api, body, root.getAttribute("data-csrf") || "", t.refused)
           .then(function (ok) {
-            if (!ok) return null;
+            if (!ok) { refused = true; return null; }
             sent += 1;
             return next();
           });
@@ -189,22 +189,12 @@
     }
     return next().catch(function () { /* the network went again: later */ }).then(function () {
       flushing = false;
-      return sent && window.Stichbuch ? window.Stichbuch.reload() : null;
+      return (sent || refused) && window.Stichbuch ? window.Stichbuch.reload() : null;
     }).then(draw);
   }
 
-  box.querySelector("form").addEventListener("submit", function (ev) {
-    ev.preventDefault();
-    var type = box.querySelector("#offline-type").value;
-    var player = box.querySelector("#offline-player").value;
-    var value = box.querySelector("#offline-value").value.trim().toUpperCase();
-    var event = { type: type };
-    if (type !== "end_raising") event.player = player;
-    if (type === "play" || type === "call") event.card = value;
-    if (type === "raise") event.level = value.toLowerCase();
-    queue([event]);
-    box.querySelector("#offline-value").value = "";
-  });
+  // A tap while offline (record.js): into the outbox.
+  document.addEventListener("record:queue", function (e) { queue(e.detail.events); });
   window.addEventListener("online", function () { draw().then(flush); });
   // The "online" event can come before requests go through again (and a cellar's
   // network comes and goes): try again every few seconds while anything waits.

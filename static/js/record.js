@@ -29,6 +29,13 @@
   // For static/js/offline.js (the "record:render" event): the events on their way,
   // painted as not yet confirmed, and those a 409 sent back to be tapped again.
   var sending = null, stale = null;
+  // What was tapped to send the events on their way ({act, card, player, level,
+  // contract}): drawn again as not yet confirmed until the answer comes.
+  var tapped = null;
+  // The events waiting in the phone's outbox (offline.js keeps them): while any wait,
+  // or the phone has no network, the table is the last one the server sent and taps
+  // are queued, unchecked, instead of sent.
+  var queued = [];
   var ui = resetUi();
 
   function resetUi() {
@@ -36,7 +43,8 @@
       fuchs: false, turned: false, panel: null,
       callMode: "partner", callCard: null, turnChoice: "none", macher: null,
       bid: null, bidCard: null,
-      who: null, cards: [], reason: "", refused: null
+      who: null, cards: [], reason: "", refused: null,
+      offWho: null, offKind: "play"
     };
   }
 
@@ -195,8 +203,55 @@
   }
   function send(newEvents) {
     if (busy) return Promise.resolve();
+    if (offlineMode()) return queue(newEvents);
     // "answer": "new": the 201 lists only the events we appended (we have the others).
     return request({ expected_seq: seq, events: newEvents, answer: "new" }, uuid());
+  }
+  // No network (or events already waiting): the events go into the phone's outbox
+  // (offline.js gives them their Idempotency-Key and expected_seq) and are drawn at
+  // once as not yet sent. Nobody checks them until they are sent: the engine does.
+  function offlineMode() {
+    return !cfg.readonly && !!window.indexedDB && (navigator.onLine === false || queued.length > 0);
+  }
+  function queue(newEvents) {
+    queued = queued.concat(newEvents.map(function (e) { return { event: e, failed: null }; }));
+    tapped = null;
+    ui.offKind = "play";
+    render();
+    document.dispatchEvent(new CustomEvent("record:queue", { detail: { events: newEvents } }));
+    return Promise.resolve();
+  }
+  function pendingText() {
+    if (!busy || !sending || !sending.length) return "";
+    var what = sending.map(function (e) {
+      if (e.type !== "undo") return describe(e);
+      var last = effectiveEvents().slice(-1)[0];
+      return last ? fmt(T.undoing, { e: describe(last) }) : describe(e);
+    }).join(" · ");
+    return what + " — " + T.unconfirmed;
+  }
+  // The tap painted at once, before the page is drawn again: the tapped button and
+  // the line under the table say what is on its way, not yet confirmed.
+  function paintNow() {
+    var line = root.querySelector(".felt .sub");
+    if (line) {
+      line.textContent = pendingText();
+      line.classList.add("pending", "unconfirmed");
+    }
+    markTapped();
+    if (sending && sending.some(function (e) { return e.type === "undo"; })) {
+      var last = root.querySelector(".last-event");
+      if (last) last.classList.add("undoing", "unconfirmed");
+    }
+  }
+  function markTapped() {
+    if (!tapped || !busy) return;
+    var sel = '[data-act="' + tapped.act + '"]';
+    ["card", "player", "level", "contract"].forEach(function (k) {
+      if (tapped[k]) sel += "[data-" + k + '="' + tapped[k] + '"]';
+    });
+    var el = root.querySelector(sel);
+    if (el) el.classList.add("unconfirmed");
   }
   function afterPaint(fn) {
     if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(fn, 0); });
@@ -208,6 +263,7 @@
     problem = null;
     sending = body.events || null;
     stale = null;
+    paintNow();
     // Drawn after the next frame: offline.js has painted the tap already, and the
     // phone shows it before this redraw of the page takes its time.
     afterPaint(render);
@@ -263,10 +319,13 @@
       pending = { body: body, key: key };
       // offline.js queues it (same key: a retry from here is answered, not stored twice).
       document.dispatchEvent(new CustomEvent("record:network-error", { detail: { body: body, key: key } }));
-      problem = { title: T.err_network, detail: "", retry: true };
+      // With an outbox the event waits there, listed as not yet sent; without one
+      // (no IndexedDB) the scorer sends it again.
+      problem = window.StichbuchOutbox ? null : { title: T.err_network, detail: "", retry: true };
     }).then(function () {
       busy = false;
       sending = null;
+      tapped = null;
       root.classList.remove("busy");
       render();
     });
@@ -375,7 +434,8 @@
   function gridHtml(opts) {
     // opts: {act, enabled: fn(code)->bool, picked: fn(code)->bool, hidePlayed}
     var played = playedCards();
-    return '<div class="hand">' + deckRows().map(function (row) {
+    var rows = opts.deck || deckRows();
+    return '<div class="hand">' + rows.map(function (row) {
       var trumpRow = cfg.kind === "fuchsen" && (row.label === "T" || row.label === "R");
       var label = row.label === "T"
         ? '<span class="row-label trump">' + esc(T.trump) + "</span>"
@@ -385,11 +445,12 @@
         if (!code || (opts.hidePlayed !== false && played[code])) return '<span class="pc gap"></span>';
         var on = opts.enabled(code);
         var pick = opts.picked && opts.picked(code);
+        var waits = opts.queued && opts.queued(code);
         // A refused card stays tappable where the engine says why (opts.explains):
         // aria-disabled, not disabled, so the tap can show the reason.
         var says = !on && opts.explains;
         var off = busy || !on;
-        return '<button type="button" class="pc s-' + suitOf(code) + (isTrump(code) ? " trump" : "") + (pick ? " picked" : "") +
+        return '<button type="button" class="pc s-' + suitOf(code) + (isTrump(code) ? " trump" : "") + (pick ? " picked" : "") + (waits ? " queued unconfirmed" : "") +
           (says ? " off" : "") + (ui.refused === code ? " refused" : "") +
           '" data-act="' + (says ? "refused" : opts.act) + '" data-card="' + code + '" aria-label="' + esc(rankLabel(code) + " – " + cardName(code)) + '"' +
           (pick ? ' aria-pressed="true"' : "") + (says ? ' aria-disabled="true"' : off ? " disabled" : "") + ">" + cardFace(code) + "</button>";
@@ -461,6 +522,41 @@
         (legal.length ? "" : '<p class="meta">' + esc(T.no_legal) + "</p>") + "</div>";
     }
     return out + raisesHtml();
+  }
+
+  // Recording with no network: the card grid of the deck the server sent (cfg.deck),
+  // every card not yet played on the last table the server drew, unchecked. The
+  // scorer says who plays (the page cannot know whose turn it is: that is the
+  // engine's word); a tap queues the event, and the engine judges it when it is sent.
+  function offlineHtml() {
+    var waitingCards = {};
+    queued.forEach(function (q) {
+      if (q.event.type === "play") waitingCards[q.event.card] = true;
+    });
+    var who = ui.offWho;
+    var out = '<div class="panel play offline-grid"><h2>' + esc(T.off_title) + '</h2><p class="meta">' + esc(T.off_hint) + "</p>" +
+      '<div class="btns off-who" role="group" aria-label="' + esc(T.off_who) + '">' + (state.active || []).map(function (p) {
+        return '<button type="button" class="' + (who === p ? "" : "btn-quiet") + '" data-act="off-who" data-player="' + esc(p) + '"' +
+          ' aria-pressed="' + (who === p ? "true" : "false") + '">' + esc(name(p)) + "</button>";
+      }).join("") + "</div>";
+    if (cfg.kind === "fuchsen") {
+      out += '<div class="choice" role="radiogroup">' + ["play", "call"].map(function (k) {
+        return '<label><input type="radio" name="offkind" data-act="offkind" value="' + k + '"' + (ui.offKind === k ? " checked" : "") + "> " +
+          esc(k === "play" ? T.off_play : T.off_call) + "</label>";
+      }).join("") + "</div>";
+    }
+    out += gridHtml({
+      act: "off-card", deck: cfg.deck,
+      enabled: function (c) { return !!who && !waitingCards[c]; },
+      queued: function (c) { return !!waitingCards[c]; }
+    });
+    if (cfg.kind === "fuchsen") {
+      out += '<div class="btns off-raise">' + Object.keys(T.levels).map(function (l) {
+        return '<button type="button" class="btn-raise" data-act="off-raise" data-level="' + esc(l) + '"' + (who ? "" : " disabled") + ">" +
+          esc(who ? fmt(T.off_raise, { l: T.levels[l], p: name(who) }) : T.levels[l]) + "</button>";
+      }).join("") + '<button type="button" data-act="off-end">' + esc(T.end_raising) + "</button></div>";
+    }
+    return out + "</div>";
   }
 
   function callHtml() {
@@ -721,9 +817,15 @@
     if (cfg.kind === "fuchsen" && state.augen && (state.tricks || []).length) {
       subs.push(fmt(T.augen_so_far, { d: state.augen.declarers, o: state.augen.opponents }));
     }
-    var lastLine = '<p class="sub">' + esc(subs.join(" · ")) + "</p>";
+    var pending = pendingText();
+    var waiting = queued.filter(function (q) { return !q.failed; }).length;
+    if (!pending && waiting) pending = fmt(T.off_waiting, { n: waiting });
+    var lastLine = pending
+      ? '<p class="sub pending unconfirmed" role="status">' + esc(pending) + "</p>"
+      : '<p class="sub">' + esc(subs.join(" · ")) + "</p>";
     body += '<div class="felt"><p class="status" role="status">' + statusText() + "</p>" + levelBar() + lastLine + (showTrick ? trickHtml() : "") + "</div>";
     if (ui.fixing) body += fixHtml();
+    else if (offlineMode() && state.status === "in_progress") body += offlineHtml();
     else if (mode === "call") body += callHtml();
     else if (mode === "bid") body += auctionHtml();
     else if (mode === "play" || mode === "raise_or_end") body += playHtml();
@@ -733,7 +835,13 @@
     body += toolsHtml();
     body += tricksHtml();
     root.innerHTML = body;
+    markTapped();
+    if (busy && sending && sending.some(function (e) { return e.type === "undo"; })) {
+      var lastEvent = root.querySelector(".last-event");
+      if (lastEvent) lastEvent.classList.add("undoing", "unconfirmed");
+    }
     root.setAttribute("data-seq", String(seq));
+    root.setAttribute("data-offline", offlineMode() ? "true" : "false");
     root.setAttribute("data-status", state.status || "");
     root.setAttribute("data-awaiting", state.awaiting || "");
     root.setAttribute("aria-busy", busy ? "true" : "false");
@@ -752,7 +860,18 @@
     var act = el.getAttribute("data-act");
     var card = el.getAttribute("data-card");
     var player = el.getAttribute("data-player");
+    if (!busy) {
+      tapped = { act: act, card: card, player: player, level: el.getAttribute("data-level"), contract: el.getAttribute("data-contract") };
+    }
     switch (act) {
+      case "off-who": ui.offWho = player; break;
+      case "off-card": {
+        var o = { type: ui.offKind === "call" ? "call" : "play", player: ui.offWho, card: card };
+        send([o]);
+        return;
+      }
+      case "off-raise": send([{ type: "raise", player: ui.offWho, level: el.getAttribute("data-level") }]); return;
+      case "off-end": send([{ type: "end_raising" }]); return;
       case "play": {
         var e = { type: "play", player: nextPlayer(), card: card };
         if (ui.fuchs) e.fuchs = true;
@@ -848,6 +967,7 @@
     else if (act === "toggle-turned") { ui.turned = el.checked; ui.refused = null; }
     else if (act === "callmode") { ui.callMode = el.value; ui.callCard = null; }
     else if (act === "turn") ui.turnChoice = el.value;
+    else if (act === "offkind") ui.offKind = el.value;
     else return;
     render();
   });
@@ -872,7 +992,22 @@
   root.addEventListener("click", keepAwake);
 
   // For the tests and the console: record any events, exactly as a tap would.
-  window.Stichbuch = { record: send, reload: function () { return reload().then(render); }, state: function () { return state; } };
+  // offline.js: queued(items) hands over the outbox's items for this game
+  // ({events, failed}); describe(event) words an event as the page does.
+  window.Stichbuch = {
+    record: send, reload: function () { return reload().then(render); }, state: function () { return state; },
+    describe: describe,
+    queued: function (items) {
+      var before = queued.length;
+      queued = [];
+      (items || []).forEach(function (item) {
+        item.events.forEach(function (e) { queued.push({ event: e, failed: item.failed }); });
+      });
+      if (before || queued.length) render();
+    }
+  };
+  window.addEventListener("online", render);
+  window.addEventListener("offline", render);
 
   render();
 })();

@@ -1,9 +1,10 @@
 """Recording with no network (real Chromium, ``context.set_offline``): nothing lost, nothing twice.
 
-The scorer's context goes offline, a whole deal is typed in (each event queued in
-IndexedDB, shown as not yet sent), the context goes online, and the stored record
+The scorer's context goes offline and the recording page keeps its card grid: a
+whole deal is tapped in on it (who, then the card; each event queued in IndexedDB,
+shown as not yet sent / unchecked), the context goes online, and the stored record
 equals the deal with no event twice. An event the engine refuses comes back as a
-visible message with the event.
+visible message with the event and the engine's sentence.
 """
 
 from __future__ import annotations
@@ -37,13 +38,21 @@ def _scorer_on_a_game(live_server: Any, browser: Any) -> tuple[Any, Any, dict[st
     return context, page, players, game
 
 
-def _type_in(page: Any, players: dict[str, Any], event: dict[str, Any]) -> None:
+def _tap_in(page: Any, players: dict[str, Any], event: dict[str, Any]) -> None:
+    """Tap one event into the offline card grid, as the scorer would: who, then what."""
     before = page.locator("#offline-entry .offline-queue li").count()
-    page.select_option("#offline-type", event["type"])
+    grid = "#record .offline-grid"
     if "player" in event:
-        page.select_option("#offline-player", str(players[event["player"]].pk))
-    page.fill("#offline-value", event.get("card") or event.get("level") or "")
-    page.click("#offline-add")
+        who = players[event["player"]].pk
+        page.click(f'{grid} button[data-act="off-who"][data-player="{who}"]')
+    if event["type"] == "call":
+        page.check(f'{grid} input[data-act="offkind"][value="call"]')
+    if event["type"] in ("call", "play"):
+        page.click(f'{grid} button[data-act="off-card"][data-card="{event["card"]}"]')
+    elif event["type"] == "raise":
+        page.click(f'{grid} button[data-act="off-raise"][data-level="{event["level"]}"]')
+    else:
+        page.click(f'{grid} button[data-act="off-end"]')
     page.wait_for_function(
         "n => document.querySelectorAll('#offline-entry .offline-queue li').length > n",
         arg=before,
@@ -61,12 +70,16 @@ def test_a_whole_deal_recorded_offline_is_stored_once_when_the_network_returns(
     try:
         context.set_offline(True)
         page.wait_for_selector("#offline-entry:not([hidden])")
+        page.wait_for_selector("#record .offline-grid")
         deal = RE_PLAYED_OUT["events"][1:]
         for event in deal:
-            _type_in(page, players, event)
+            _tap_in(page, players, event)
         waiting = page.locator("#offline-entry .offline-waiting")
         assert waiting.count() == len(deal)
-        assert "noch nicht gesendet" in waiting.first.inner_text()
+        assert "noch nicht gesendet / ungeprüft" in waiting.first.inner_text()
+        # A card tapped offline is painted on the grid as waiting, and not offered again.
+        played = page.locator('#record .offline-grid button[data-card="EO"]')
+        assert "queued" in (played.get_attribute("class") or "") and played.is_disabled()
         assert game.events.count() == 1  # nothing reached the server
         context.set_offline(False)
         page.wait_for_function(
@@ -88,15 +101,16 @@ def test_an_offline_event_the_engine_refuses_comes_back_with_its_message(
     try:
         context.set_offline(True)
         page.wait_for_selector("#offline-entry:not([hidden])")
-        _type_in(page, players, {"type": "call", "player": "bert", "card": "E10"})
-        _type_in(page, players, {"type": "play", "player": "bert", "card": "EO"})
+        _tap_in(page, players, {"type": "call", "player": "bert", "card": "E10"})
+        _tap_in(page, players, {"type": "play", "player": "bert", "card": "EO"})
         # Carl plays the Rot-König, which the deal gave Dora.
-        _type_in(page, players, {"type": "play", "player": "carl", "card": "RK"})
+        _tap_in(page, players, {"type": "play", "player": "carl", "card": "RK"})
         context.set_offline(False)
         refused = page.wait_for_selector("#offline-entry .offline-failed")
         text = refused.inner_text()
-        assert "Carl" in text and "RK" in text
-        assert "422" in text
+        # The event (Carl, the Rot-König) and the engine's sentence (who holds it).
+        assert "Carl" in text and "Rot-König" in text
+        assert "422" in text and "Dora" in text
         assert [e["type"] for e in _stored(game)] == ["deal", "call", "play"]
         # Dropped, the queue is empty and the table is the server's.
         page.click("#offline-entry .offline-drop")

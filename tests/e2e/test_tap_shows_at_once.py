@@ -1,8 +1,9 @@
 """A tap shows at once, and two phones on one game stay consistent (real Chromium).
 
 The tap → painted time is measured with Chromium's CPU slowed four times and
-150 ms added to every request (CDP), and printed; the test asserts only that the
-tapped card is painted as not yet confirmed and then confirmed.
+150 ms added to every request (CDP), and printed, for cards, a raise and an undo;
+the tests assert only that each tap is painted as not yet confirmed and then
+confirmed.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 # Painted: the first moment after the tap's frame (a task queued from the frame's
 # animation callback runs once that frame is on the screen).
-MEASURE = """() => {
+# ``painted`` is the selector of what the tap paints as not yet confirmed.
+MEASURE = """(painted) => {
   window.__painted = []; window.__confirmed = []; let at = null;
   document.addEventListener('click', () => {
     const t0 = at = performance.now();
     requestAnimationFrame(() => setTimeout(() => {
-      if (document.querySelector('#record .slot.unconfirmed')) {
+      if (document.querySelector(painted)) {
         window.__painted.push(performance.now() - t0);
       }
     }, 0));
@@ -75,7 +77,7 @@ def test_a_tapped_card_is_painted_at_once_then_confirmed(live_server: Any, brows
             "Network.emulateNetworkConditions",
             {"offline": False, "latency": 150, "downloadThroughput": -1, "uploadThroughput": -1},
         )
-        page.evaluate(MEASURE)
+        page.evaluate(MEASURE, "#record .slot.unconfirmed")
         for card in ("EO", "RA", "R10", "R9"):
             table.play(card)
             # Confirmed: the server's table holds the card, nothing is left unconfirmed.
@@ -90,6 +92,62 @@ def test_a_tapped_card_is_painted_at_once_then_confirmed(live_server: Any, brows
         )
         assert len(painted) == 4  # each tap was painted before its answer came
         assert Game.objects.get(pk=game.pk).last_seq == 6
+    finally:
+        context.close()
+
+
+def _slow_down(context: Any, page: Any) -> None:
+    """Chromium's CPU four times slower and 150 ms added to every request."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 150, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
+def test_a_raise_and_an_undo_are_painted_at_once_then_confirmed(
+    live_server: Any, browser: Any
+) -> None:
+    players, game = _table(live_server)
+    context, page = _open(browser, live_server, "schreiber", game)
+    try:
+        table = RecordingPage(page, players)
+        table.wait_ready()
+        page.click('#record button[data-act="pick-call"][data-card="E10"]')
+        table.tap('#record button[data-act="call"]')
+        for card in ("EO", "RA", "R10"):
+            table.play(card)
+        _slow_down(context, page)
+        # What the tap paints: the tapped button and the line under the table.
+        page.evaluate(MEASURE, "#record .unconfirmed.pending")
+        dora = table.ids["dora"]
+        raise_button = (
+            f'#record button[data-act="raise"][data-level="kontra"][data-player="{dora}"]'
+        )
+        page.click(raise_button)
+        line = page.wait_for_selector("#record .sub.pending.unconfirmed")
+        assert "Kontra" in line.inner_text() and "noch nicht bestätigt" in line.inner_text()
+        page.wait_for_function("() => document.getElementById('record').dataset.seq === '6'")
+        page.wait_for_function(
+            "() => document.getElementById('record').getAttribute('aria-busy') === 'false'"
+        )
+        assert table.state()["level"] == "kontra"  # confirmed: the server's table
+        assert page.locator("#record .unconfirmed").count() == 0
+        table.tap('#record button[data-act="undo"]')
+        assert table.state()["level"] in (None, "")
+        assert page.locator("#record .unconfirmed").count() == 0
+        painted = page.evaluate("window.__painted")
+        confirmed = page.evaluate("window.__confirmed")
+        print(
+            "CPU x4, +150 ms: raise, undo: tap → painted "
+            + ", ".join(f"{t:.0f} ms" for t in painted)
+            + "; tap → confirmed "
+            + ", ".join(f"{t:.0f} ms" for t in confirmed)
+        )
+        assert len(painted) == 2  # the raise and the undo, each before its answer
+        assert [e.type for e in game.events.order_by("seq")][-2:] == ["raise", "undo"]
     finally:
         context.close()
 
