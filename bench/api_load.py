@@ -40,6 +40,7 @@ import argparse
 import http.client
 import itertools
 import json
+import math
 import os
 import random
 import secrets
@@ -192,13 +193,29 @@ def seed(scorers: int) -> Seed:
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
+def _serves_bench_database(pid: str) -> bool:
+    """Whether PostgreSQL process ``pid`` is a backend of the bench's database (its title
+    reads ``postgres: [<cluster>:] <user> <database> <client> <state>``)."""
+    database = os.environ.get("BENCH_DATABASE")
+    if not database:
+        return True  # no database named: every postgres process, as before
+    try:
+        title = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").split()
+    except OSError:
+        return False
+    return database.encode() in title[1:5]
+
+
 def cpu_seconds(gunicorn_pid: int) -> dict[str, float]:
     """CPU time (user + system) so far of gunicorn's workers, of PostgreSQL and of this process.
 
     On a machine where the server, the database and the clients share the cores, a
     phase's CPU per request says what each request costs, whatever the neighbours do
-    to the wall-clock figures. PostgreSQL is every ``postgres`` process (other
-    databases' work on the same server counts too: run on a quiet server).
+    to the wall-clock figures. PostgreSQL is the backends connected to the bench's own
+    database (``BENCH_DATABASE``, read from each backend's process title), so other
+    databases' work on the same server does not count; neither does the server's own
+    background work (WAL writer, checkpointer, autovacuum launcher), nearly all of it
+    the same per write for an append and for a bare insert.
     """
     workers = postgres = 0
     for entry in os.listdir("/proc"):
@@ -213,7 +230,7 @@ def cpu_seconds(gunicorn_pid: int) -> dict[str, float]:
         ticks = int(fields[11]) + int(fields[12])
         if int(fields[1]) == gunicorn_pid:
             workers += ticks
-        elif name == "postgres":
+        elif name == "postgres" and _serves_bench_database(entry):
             postgres += ticks
     own = os.times()
     return {
@@ -504,7 +521,7 @@ class Step:
     failures: list[str]
     cpu: dict[str, float]
     wall: float
-    requests: int  # every request sent, the games' starts included
+    requests: int  # every request sent in the step (a start dealt during it included)
 
 
 def open_loop_step(
@@ -523,42 +540,57 @@ def open_loop_step(
     (Poisson) moments, ``rate / tables`` per second on average, and waits for each
     answer before sending his next card: a card due while the previous one is still
     on its way goes out when that answer comes. A latency counts from when the card
-    was due, so a server that falls behind shows it (no coordinated omission). A
-    finished game is followed by the table's next one (its start is not timed).
+    was due, so a server that falls behind shows it (no coordinated omission). Each
+    table deals the games it will need before the clock starts (the starts are
+    neither timed nor in the CPU figures, so that the offered rate is one of appends
+    and the CPU per request is an append's); a table that still runs out deals its
+    next game when one is over, counted.
     """
     tables = len(seeded.tokens)
     per_table = rate / tables
     latencies: list[list[float]] = [[] for _ in range(tables)]
     failures: list[str] = []
     sent = [0] * tables
-    barrier = threading.Barrier(tables + 1)
+    ready = threading.Barrier(tables + 1)
+    go = threading.Barrier(tables + 1)
     origin = [0.0]
+    expected = per_table * seconds
+    shortest = min(len(record["events"]) - 1 for record in records)
+    dealt_ahead = math.ceil((expected + 3 * math.sqrt(expected) + 2) / shortest)
 
     def table(i: int) -> None:
         client = Client(port, seeded.tokens[i])
         arrivals = random.Random(1000 * i + int(rate))
-        barrier.wait()
-        due = origin[0] + arrivals.expovariate(per_table)
-        end = origin[0] + seconds
         g = i
+
+        def deal() -> tuple[int, dict[str, Any]]:
+            nonlocal g
+            record = records[g % len(records)]
+            g += tables
+            start = {k: v for k, v in record["events"][0].items() if k != "type"}
+            status, body, _elapsed = client.post(
+                f"/api/evenings/{seeded.evenings[i]}/games/", {"deal": start}
+            )
+            if status != 201:
+                raise RuntimeError(f"start: {status} {body}")
+            return body["id"], record
+
         try:
-            while due < end and time.perf_counter() < end:
-                # A table deals when its first card would be due (not timed), so the
-                # tables start at random moments, as a club's evening fills up.
-                wait = due - time.perf_counter()
-                if wait > 0:
-                    time.sleep(wait)
-                record = records[g % len(records)]
-                g += tables
-                deal = {k: v for k, v in record["events"][0].items() if k != "type"}
-                status, body, _elapsed = client.post(
-                    f"/api/evenings/{seeded.evenings[i]}/games/", {"deal": deal}
-                )
-                sent[i] += 1
-                if status != 201:
-                    failures.append(f"start: {status} {body}")
-                    return
-                game_id = body["id"]
+            games = [deal() for _ in range(dealt_ahead)]
+        except Exception as error:
+            failures.append(repr(error))
+            games = []
+        ready.wait()
+        go.wait()
+        due = origin[0]
+        end = origin[0] + seconds
+        try:
+            while True:
+                if games:
+                    game_id, record = games.pop(0)
+                else:
+                    game_id, record = deal()
+                    sent[i] += 1
                 for seq, event in enumerate(record["events"][1:], start=1):
                     due += arrivals.expovariate(per_table)
                     if due >= end:
@@ -583,16 +615,16 @@ def open_loop_step(
                     if status != 201:
                         failures.append(f"append: {status} {body}")
                         return
-                due += arrivals.expovariate(per_table)
         except Exception as error:  # a refused connection, a timeout: a failed request
             failures.append(repr(error))
 
     threads = [threading.Thread(target=table, args=(i,)) for i in range(tables)]
     for thread in threads:
         thread.start()
+    ready.wait()  # every table has dealt its games
     before = cpu_seconds(master)
     origin[0] = time.perf_counter() + 0.05
-    barrier.wait()
+    go.wait()
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - origin[0]
@@ -776,6 +808,7 @@ def main() -> None:
             "SECURE_SSL_REDIRECT": "0",
             "LOG_LEVEL": "WARNING",
             "CELERY_BROKER_URL": broker or "",
+            "BENCH_DATABASE": database_url.rsplit("/", 1)[1],
         }
         env.pop("PYTEST_VERSION", None)
         os.environ.update(env)

@@ -14,6 +14,7 @@ heading of its code (``pages.error_titles``) followed by the engine's sentence.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable, Mapping
@@ -41,8 +42,10 @@ TEMPLATES: tuple[str, ...] = (
 _CONVERSION = re.compile(r"\{(\w+)![rsa]\}")
 
 
+@functools.lru_cache(maxsize=1024)
 def _conversions(template: str) -> dict[str, str | None]:
-    """Each parameter of ``template`` with its conversion (``"r"`` or None)."""
+    """Each parameter of ``template`` with its conversion (``"r"`` or None); cached, as
+    the templates are the engine's few (the caller must not change the answer)."""
     out: dict[str, str | None] = {}
     for _, name, _, conversion in string.Formatter().parse(template):
         if name:
@@ -73,7 +76,7 @@ class _Words:
     def card(self, value: object, default: str) -> str:
         if not self.german or not isinstance(value, str) or value not in INDEX:
             return default
-        return str(card_view(value, self._face(), "")["name"])
+        return _card_name(get_language(), self._face(), value)
 
     def example(self, value: object, default: str) -> str:
         if value == "the blank":
@@ -116,27 +119,49 @@ class _Words:
         """``value`` of parameter ``name`` as the sentence shows it: the English
         rendering (``repr`` where the template says ``!r``), worded for the reader."""
         default = repr(value) if conversion == "r" else str(value)
-        render: Callable[[object, str], str] | None = {
-            "player": self.player,
-            "other": self.player,
-            "rplayer": self.raw_player,
-            "card": self.card,
-            "card2": self.card,
-            "rcard": self.card,
-            "example": self.example,
-            "cards": self.cards,
-            "level": self.level,
-            "level2": self.level,
-            "contract": self.contract,
-            "contract2": self.contract,
-            "suit": self.suit,
-            "type": self.type,
-        }.get(name)
+        method = _RENDERERS.get(name)
+        render: Callable[[object, str], str] | None = (
+            getattr(self, method) if method is not None else None
+        )
         if render is None:
             return default
         if name == "rcard" and not self.german:
             return default  # a raw value stays as the record wrote it
         return render(value, default)
+
+
+# Which ``_Words`` method words a parameter, by the parameter's name in the templates.
+_RENDERERS: dict[str, str] = {
+    "player": "player",
+    "other": "player",
+    "rplayer": "raw_player",
+    "card": "card",
+    "card2": "card",
+    "rcard": "card",
+    "example": "example",
+    "cards": "cards",
+    "level": "level",
+    "level2": "level",
+    "contract": "contract",
+    "contract2": "contract",
+    "suit": "suit",
+    "type": "type",
+}
+
+
+# A language's catalogue does not change while the process runs: the card names and
+# the templates' translations are worded once per language (an append's answer words
+# every refused card's reason, some 25 sentences, on every card played).
+@functools.lru_cache(maxsize=1024)
+def _card_name(language: str | None, face: str, code: str) -> str:
+    """``card_view``'s name of ``code`` in ``language`` (the active one, the cache's key)."""
+    return str(card_view(code, face, "")["name"])
+
+
+@functools.lru_cache(maxsize=1024)
+def _translation(language: str | None, template: str) -> str:
+    """``gettext(template)`` in ``language`` (the active one), conversions dropped."""
+    return _CONVERSION.sub(r"{\1}", gettext(template))
 
 
 def _event_types() -> dict[str, str]:
@@ -174,7 +199,7 @@ def render(template: str, params: Mapping[str, Any], words: _Words) -> str:
     ``KeyError``/``ValueError``/``IndexError`` for a translation that does not fit."""
     conversions = _conversions(template)
     values = {k: words.word(k, v, conversions.get(k)) for k, v in params.items()}
-    return _CONVERSION.sub(r"{\1}", gettext(template)).format(**values)
+    return _translation(get_language(), template).format(**values)
 
 
 def explain(
