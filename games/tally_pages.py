@@ -438,6 +438,8 @@ def evening_form(request: HttpRequest, evening: Evening, data: QueryDict | None 
         _koenig_steps(form, record, names, club)
     form.events = [deal, *form.events]
     _decorate(form, names, club)
+    if data is None and evening.game_kind == GameKind.FUCHSEN:
+        form.extra["scratch"] = _scratch(evening, record, names, club)
     # What the phone queues when "Save" meets a dead network: the API's body for this
     # tally (the server judges it when it arrives; the page holds no rule).
     form.extra["offline"] = {
@@ -456,6 +458,71 @@ def evening_form(request: HttpRequest, evening: Evening, data: QueryDict | None 
     _preview(form, run, club, names)
     form.extra["run"] = run
     return form
+
+
+def _scratch(
+    evening: Evening, record: dict[str, Any], names: dict[str, str], club: Club
+) -> dict[str, Any]:
+    """Every choice a Fuchsen tally from scratch may need, for filling it with no network.
+
+    Drawn at page load from the engine's table view: the dealers and Macher to pick,
+    the cards the view lets be called (or alone), and for each Macher the tally
+    fields the view offers after a call of a card and after playing alone (their
+    labels from the vocabulary). The page only shows the block for the choices made
+    and queues the events they make, unchecked; the engine judges them when they
+    are sent. The fields do not depend on which card is called (the Macher and
+    "alone" decide them): tests/games/test_tally_from_scratch_offline.py holds the
+    engine to that.
+    """
+    deal = record["events"][0]
+    state = _state(record)
+    seats = _seat_rows(state, names)
+    calls = (state.get("legal") or {}).get("calls") or {}
+    face = club.card_face
+    called_cards = [
+        [
+            card_view(code, face, GameKind.FUCHSEN)
+            for code in row
+            if code is not None and code in calls.get("cards", [])
+        ]
+        for row in deck_rows(GameKind.FUCHSEN, len(seats), _removed(record))
+    ]
+    first_card = next(iter(calls.get("cards") or []), None)
+    blocks = []
+    for seat in seats:
+        ways: list[tuple[str, dict[str, Any]]] = []
+        if first_card is not None:
+            ways.append(("card", {"card": first_card}))
+        if calls.get("alone"):
+            ways.append(("alone", {"alone": True}))
+        for way, call in ways:
+            event = {"type": "call", "player": seat["id"], **call}
+            after = _state({**record, "events": [*record["events"], event]})
+            tally = after.get("tally") or {}
+            form = Form(kind=GameKind.FUCHSEN, choices=Choices.from_post(QueryDict()))
+            form.tally, form.fields = tally, dict(tally.get("fields") or {})
+            _decorate(form, names, club)
+            blocks.append(
+                {
+                    "key": f"{seat['id']}|{way}",
+                    "fields": form.fields,
+                    "ladder": form.extra.get("ladder", []),
+                    "partners": form.extra.get("partners", []),
+                    "augen_min": form.extra.get("augen_min", 0),
+                    "augen_max": form.extra.get("augen_max", 121),
+                }
+            )
+    return {
+        "api": reverse("game-start", args=[evening.pk]),
+        "evening": evening.pk,
+        "deal": deal,
+        "dealers": [{"id": p, "name": names.get(p, p)} for p in deal["players"]],
+        "dealer_fixed": "sitting_out" in deal,
+        "seats": seats,
+        "called_cards": called_cards,
+        "can_alone": bool(calls.get("alone")),
+        "blocks": blocks,
+    }
 
 
 def _render(request: HttpRequest, form: Form, context: dict[str, Any]) -> HttpResponse:

@@ -8,7 +8,17 @@
    sends the same key and body, and the server answers it from its idempotency
    record: nothing is stored twice. A 409 or 422 stays listed with the tally and the
    server's message until the scorer drops it. No rule here: offline the tally is
-   unchecked; the engine judges it when it arrives. */
+   unchecked; the engine judges it when it arrives.
+
+   From scratch with no network: the evening page drew every choice a tally may
+   need at page load (#tally-scratch, from the engine's table view); offline, that
+   form stands in for the one that asks the server at each tap. It only shows the
+   block of fields the server listed for the Macher and call chosen, and queues the
+   events those choices make.
+
+   Online, a tap on a choice or on "Save" is painted at once, marked as not yet
+   confirmed; the server's answer (the form drawn again, or the saved evening)
+   replaces it. */
 (function () {
   "use strict";
   var box = document.getElementById("tally-outbox");
@@ -45,17 +55,19 @@
   function queue() {
     var c = config();
     if (!c) return Promise.resolve();
-    var body = JSON.stringify(c.body);
-    var text = summary();
+    return keep(c.evening, c.api, c.body, summary()).then(function () {
+      var save = document.getElementById("tally-save");
+      if (save) save.disabled = true;
+    });
+  }
+  function keep(eveningId, api, bodyObject, text) {
+    var body = JSON.stringify(bodyObject);
     return items().then(function (list) {
       if (list.some(function (i) { return i.body === body; })) return null;
       return tx("readwrite", function (s) {
-        return s.add({ kind: "tally", evening: c.evening, api: c.api, key: uuid(), body: body,
+        return s.add({ kind: "tally", evening: eveningId, api: api, key: uuid(), body: body,
           summary: text, failed: null });
       });
-    }).then(function () {
-      var save = document.getElementById("tally-save");
-      if (save) save.disabled = true;
     }).then(draw);
   }
 
@@ -111,16 +123,118 @@
   document.addEventListener("click", function (ev) {
     if (!ev.target.closest || !ev.target.closest("#tally")) return;
     savePressed = !!ev.target.closest("#tally-save");
-    if (!savePressed || navigator.onLine !== false) return;
+    if (navigator.onLine !== false) {
+      paintTap(ev.target.closest('button[type="submit"]'));
+      return;
+    }
+    if (!savePressed) return;
     ev.preventDefault();
     ev.stopPropagation();
     queue();
   }, true);
   // The request went out but died on the network: queue the same tally.
   document.addEventListener("htmx:sendError", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("#tally .unconfirmed"), function (el) {
+      if (el.classList.contains("tally-pending")) el.remove(); else el.classList.remove("unconfirmed");
+    });
     if (savePressed) queue();
     savePressed = false;
   });
+  // A tap on the form, painted before the server's answer: the tapped choice
+  // marked, and for "Save" a line saying the tally is on its way.
+  function paintTap(button) {
+    if (!button) return;
+    button.classList.add("unconfirmed");
+    if (button.id !== "tally-save") return;
+    var line = document.createElement("p");
+    line.className = "meta tally-pending unconfirmed";
+    line.setAttribute("role", "status");
+    line.textContent = summary() + " — " + t.unconfirmed;
+    button.parentNode.insertBefore(line, button);
+  }
+
+  // ------------------------------------------------ from scratch, with no network
+  var scratch = document.getElementById("tally-scratch");
+  var scratchData = document.getElementById("tally-scratch-data");
+  var sd = scratchData ? JSON.parse(scratchData.textContent) : null;
+  var chosen = {};
+  function fresh(first) {
+    chosen = { dealer: first && !sd.dealer_fixed ? sd.deal.dealer : "" };
+  }
+  function block() {
+    if (!chosen.macher || !chosen.called) return null;
+    var key = chosen.macher + "|" + (chosen.called === "alone" ? "alone" : "card");
+    return scratch.querySelector('.scratch-fields[data-key="' + key + '"]');
+  }
+  function drawScratch() {
+    var shown = block();
+    Array.prototype.forEach.call(scratch.querySelectorAll(".scratch-fields"), function (el) { el.hidden = el !== shown; });
+    Array.prototype.forEach.call(scratch.querySelectorAll("button[data-field]"), function (b) {
+      b.setAttribute("aria-pressed", chosen[b.dataset.field] === b.dataset.value ? "true" : "false");
+    });
+    var dealt = sd.dealer_fixed || chosen.dealer;
+    document.getElementById("tally-scratch-save").disabled = !(dealt && shown);
+  }
+  // Offline, the form that asks the server gives way to the one drawn at page load
+  // (a tally filled in online and ready to save stays: its "Save" is queued).
+  function showScratch() {
+    if (!scratch || !sd) return;
+    var form = document.getElementById("tally");
+    var off = navigator.onLine === false && !(form && form.dataset.ready === "1");
+    scratch.hidden = !off;
+    if (form) form.hidden = off;
+    if (off) drawScratch();
+  }
+  // The events the choices make: the deal the server proposed (with the dealer
+  // chosen), the call, and a tally of the fields the server listed for them.
+  function scratchEvents(shown) {
+    var deal = Object.assign({}, sd.deal);
+    if (!sd.dealer_fixed) deal.dealer = chosen.dealer;
+    var call = { type: "call", player: chosen.macher };
+    if (chosen.called === "alone") call.alone = true; else call.card = chosen.called;
+    var fields = (shown.dataset.fields || "").split(" ");
+    var tally = { type: "tally" };
+    if (fields.indexOf("level") >= 0 && chosen.level) tally.level = chosen.level === "-" ? null : chosen.level;
+    if (fields.indexOf("won") >= 0 && chosen.won) tally.won = chosen.won === "1";
+    var augen = shown.querySelector('input[data-field="augen"]');
+    if (fields.indexOf("augen") >= 0 && augen && /^\d+$/.test(augen.value.trim())) tally.augen = Number(augen.value.trim());
+    if (fields.indexOf("silent") >= 0 && chosen.silent) tally.silent = true;
+    if (fields.indexOf("fuchs") >= 0 && chosen.fuchs) tally.fuchs = true;
+    if (fields.indexOf("partner") >= 0 && chosen.partner) tally.partner = chosen.partner;
+    return [deal, call, tally];
+  }
+  if (scratch && sd) {
+    fresh(true);
+    scratch.addEventListener("click", function (ev) {
+      var b = ev.target.closest("button[data-field]");
+      if (b) {
+        var f = b.dataset.field;
+        chosen[f] = chosen[f] === b.dataset.value ? "" : b.dataset.value;
+        // Another Macher or call: the fields asked after it are another block.
+        if (f === "macher" || f === "called") {
+          chosen = { dealer: chosen.dealer, macher: chosen.macher, called: chosen.called };
+        }
+        drawScratch();
+        return;
+      }
+      if (!ev.target.closest("#tally-scratch-save")) return;
+      var shown = block();
+      if (!shown) return;
+      var text = Array.prototype.map.call(scratch.querySelectorAll('button[aria-pressed="true"]'), function (el) {
+        return el.getAttribute("aria-label") || el.textContent.trim();
+      }).join(", ");
+      keep(sd.evening, sd.api, { events: scratchEvents(shown) }, text).then(function () {
+        // The next deal's dealer is the scorer's to name (the page keeps no rotation).
+        fresh(false);
+        Array.prototype.forEach.call(scratch.querySelectorAll("input[data-field]"), function (i) { i.value = ""; });
+        drawScratch();
+      });
+    });
+    window.addEventListener("offline", showScratch);
+    window.addEventListener("online", showScratch);
+    showScratch();
+  }
+
   window.addEventListener("online", function () { draw().then(flush); });
   window.setInterval(function () { if (!box.hidden) flush(); }, 3000);
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});

@@ -2,16 +2,19 @@
    Static files: from the cache, refreshed in the background. Pages: from the network,
    the cached copy when there is none. The API and the live streams are never cached. */
 "use strict";
-var CACHE = "stichbuch-v1";
+var CACHE = "stichbuch-v2"; // a new name when the cached files change shape
 var STATIC = ["/static/js/record.js", "/static/js/outbox.js", "/static/js/offline.js", "/static/js/offtally.js", "/static/js/live.js",
-  "/static/js/htmx.min.js", "/static/css/base.css", "/static/css/cards.css", "/static/css/live.css"];
+  "/static/js/htmx.min.js", "/static/css/base.css", "/static/css/cards.css", "/static/css/live.css", "/static/css/tally.css"];
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (c) { return c.addAll(STATIC); }).catch(function () {}));
   self.skipWaiting();
 });
 self.addEventListener("activate", function (event) {
-  event.waitUntil(self.clients.claim());
+  // The previous version's files go: a phone never mixes the old grid with new pages.
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) { return n !== CACHE; }).map(function (n) { return caches.delete(n); }));
+  }).then(function () { return self.clients.claim(); }));
 });
 self.addEventListener("fetch", function (event) {
   var request = event.request;

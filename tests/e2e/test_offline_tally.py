@@ -6,6 +6,8 @@ network is back it is sent with its Idempotency-Key and the stored game equals t
 tally, exactly once. A tally the server refuses when it arrives stays listed with
 the server's message. A save whose request dies on the network is queued too, and a
 retry whose first answer was lost sends the same key: the game is stored once.
+A tally filled in from scratch with no network uses the choices the page drew at
+load (no request while filling it) and is stored as filled in once the network is back.
 """
 
 from __future__ import annotations
@@ -168,5 +170,59 @@ def test_a_partner_named_with_no_network_is_appended_once_at_the_seq_it_was_name
         assert game.status == Game.Status.FINISHED
         shows = [e.payload for e in game.events.filter(type="show")]
         assert shows == [{"player": form.ids["dora"], "cards": ["SA"]}]  # appended once
+    finally:
+        context.close()
+
+
+def test_a_tally_filled_in_from_scratch_with_no_network_is_stored_once_when_it_returns(
+    live_server: Any, browser: Any
+) -> None:
+    club = ClubFactory.create(name="Stammtisch Gasthaus Post", slug="post")
+    user = UserFactory.create(username="schreiber")
+    MembershipFactory.create(club=club, user=user, role=Role.SCORER)
+    players = players_of(club)
+    evening = open_evening(club, players)
+    ids = {name: str(p.pk) for name, p in players.items()}
+    context = browser.new_context(locale="de-AT", viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    log_in(page, live_server.url, "schreiber", f"/evenings/{evening.pk}/")
+    asked: list[str] = []
+    try:
+        proposed = json.loads(page.inner_text("#tally-scratch-data"))["deal"]
+        context.set_offline(True)
+        page.wait_for_function("() => navigator.onLine === false")
+        page.wait_for_selector("#tally-scratch:not([hidden])")
+        assert page.locator("#tally").is_hidden()
+        page.on("request", lambda r: asked.append(r.url) if "/tally" in r.url else None)
+        scratch = "#tally-scratch"
+        for field, value in (
+            ("macher", ids["bert"]),
+            ("called", "EA"),
+            ("partner", ids["carl"]),
+            ("level", "re"),
+            ("won", "1"),
+        ):
+            page.click(f'{scratch} button[data-field="{field}"][data-value="{value}"]:visible')
+        page.click("#tally-scratch-save")
+        waiting = page.wait_for_selector("#tally-outbox:not([hidden]) .offline-waiting")
+        assert "noch nicht gesendet / ungeprüft" in waiting.inner_text()
+        assert "Bert" in waiting.inner_text()
+        assert asked == []  # filling it in asked the server nothing
+        assert not Game.objects.filter(evening=evening).exists()
+        context.set_offline(False)
+        page.wait_for_function(
+            "() => !document.querySelectorAll('#tally-outbox .tally-queue li').length",
+            timeout=60_000,
+        )
+        games = list(Game.objects.filter(evening=evening))
+        assert len(games) == 1  # exactly once
+        stored = [{"type": e.type, **e.payload} for e in games[0].events.order_by("seq")]
+        assert stored == [
+            proposed,
+            {"type": "call", "player": ids["bert"], "card": "EA"},
+            {"type": "tally", "level": "re", "won": True, "partner": ids["carl"]},
+        ]
+        assert games[0].status == Game.Status.FINISHED
     finally:
         context.close()
