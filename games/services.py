@@ -1018,6 +1018,9 @@ def _import_one(
             events=events,
             result=result,
             record=renamed,
+            # The names resolved to players of the club: a dealer or a payout of one
+            # of them needs no look at the players' table.
+            club_players={int(pk) for pk in resolved.values()},
         )
     return ImportOutcome(index=index, imported=True, game=game)
 
