@@ -876,7 +876,9 @@ def _judged_as_stored(
     or the engine refuses it, which ``_import_one`` then judges as written, to answer
     in the record's own names. The engine sees names as opaque and equal rules as
     equal, so a valid verdict here is the one the record as written would get."""
-    if not isinstance(record, dict) or not record.get("events"):
+    if not isinstance(record, dict) or not isinstance(record.get("events"), list):
+        return None
+    if not record["events"]:
         return None
     if own_rules is not None and not _same_rules(evening.game_kind, own_rules, house_rules):
         return None
@@ -889,7 +891,10 @@ def _judged_as_stored(
         resolved[name] = str(player.pk)
     if len(set(resolved.values())) != len(resolved):
         return None
-    renamed = _renamed_record({**record, "rules": house_rules or None}, resolved)
+    try:
+        renamed = _renamed_record({**record, "rules": house_rules or None}, resolved)
+    except (TypeError, AttributeError, ValueError):
+        return None  # events malformed: the engine judges them as written
     result = _replay(renamed)
     return (renamed, result) if result.status != "invalid" else None
 
