@@ -862,6 +862,43 @@ def _same_rules(game_kind: str, rules: object, house_rules: dict[str, Any]) -> b
         return False
 
 
+def _judged_as_stored(
+    evening: Evening,
+    record: Any,
+    own_rules: object,
+    legend: dict[str, Any],
+    resolve: Callable[[str, str | None], Player | None],
+    house_rules: dict[str, Any],
+) -> tuple[dict[str, Any], engine.Result] | None:
+    """The record as it would be stored (names as ids, the evening's rules) and the
+    engine's valid result for it; ``None`` when the record will not be stored as it
+    is (a name no player has, two names for one player, rules of its own that differ)
+    or the engine refuses it, which ``_import_one`` then judges as written, to answer
+    in the record's own names. The engine sees names as opaque and equal rules as
+    equal, so a valid verdict here is the one the record as written would get."""
+    if not isinstance(record, dict) or not isinstance(record.get("events"), list):
+        return None
+    if not record["events"]:
+        return None
+    if own_rules is not None and not _same_rules(evening.game_kind, own_rules, house_rules):
+        return None
+    resolved: dict[str, str] = {}
+    for name in selectors.record_player_names(record):
+        legend_name = legend.get(name)
+        player = resolve(name, legend_name if isinstance(legend_name, str) else None)
+        if player is None:
+            return None
+        resolved[name] = str(player.pk)
+    if len(set(resolved.values())) != len(resolved):
+        return None
+    try:
+        renamed = _renamed_record({**record, "rules": house_rules or None}, resolved)
+    except (TypeError, AttributeError, ValueError):
+        return None  # events malformed: the engine judges them as written
+    result = _replay(renamed)
+    return (renamed, result) if result.status != "invalid" else None
+
+
 def _import_one(
     *,
     evening: Evening,
@@ -895,9 +932,13 @@ def _import_one(
     own_rules = record.get("rules") if isinstance(record, dict) else None
     if isinstance(record, dict) and own_rules is None:
         record = {**record, "rules": house_rules or None}
+    # One replay judges a record that will be stored: the engine's verdict on it as
+    # stored (its names as the players' ids, under the evening's rules), kept for
+    # storing and projecting. Anything else replays as written below.
+    judged = _judged_as_stored(evening, record, own_rules, legend, resolve, house_rules)
     # The engine first: an invalid record is rejected with the engine's own index
     # and code, whatever its names are.
-    result = _replay(record)
+    result = judged[1] if judged is not None else _replay(record)
     if result.status == "invalid":
         error = _error_dict(result)
         # The record's own names, or the legend's names for its ids.
@@ -963,7 +1004,7 @@ def _import_one(
             detail=_("Two names of the record stand for the same player."),
         )
     renamed = _renamed_record(record, resolved)
-    result = _replay(renamed)
+    result = judged[1] if judged is not None else _replay(renamed)
     if result.status == "invalid":  # pragma: no cover - names are opaque to the engine
         error = _error_dict(result)
         return ImportOutcome(
@@ -982,6 +1023,9 @@ def _import_one(
             events=events,
             result=result,
             record=renamed,
+            # The names resolved to players of the club: a dealer or a payout of one
+            # of them needs no look at the players' table.
+            club_players={int(pk) for pk in resolved.values()},
         )
     return ImportOutcome(index=index, imported=True, game=game)
 

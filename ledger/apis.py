@@ -477,6 +477,12 @@ class AllTimeRowSerializer(serializers.Serializer[Any]):
     per_game = serializers.FloatField()
     macher_games = serializers.IntegerField()
     macher_wins = serializers.IntegerField()
+    rating = serializers.FloatField(
+        allow_null=True,
+        help_text="The all-time rating (openskill's mu - 3 sigma over every season's "
+        "games in order); null before a game rated the player.",
+    )
+    rated_games = serializers.IntegerField()
 
 
 class AllTimeOutputSerializer(serializers.Serializer[Any]):

@@ -588,6 +588,12 @@ class AllTimeRow(models.Model):
     macher_games = models.IntegerField(_("games as Macher"), default=0)
     macher_wins = models.IntegerField(_("wins as Macher"), default=0)
     partner_games = models.IntegerField(_("games as partner"), default=0)
+    # The all-time rating: openskill over every game of every season of the game, in
+    # game order (his latest ``AllTimeGame`` row's); null until a game rated him.
+    mu = models.FloatField(_("mu"), null=True, blank=True)
+    sigma = models.FloatField(_("sigma"), null=True, blank=True)
+    ordinal = models.FloatField(_("ordinal"), null=True, blank=True)
+    rated = models.IntegerField(_("rated games"), default=0)
 
     class Meta:
         verbose_name = _("all-time line")
@@ -600,6 +606,54 @@ class AllTimeRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_id}/{self.game_kind}/{self.player_id}: {self.net}"
+
+
+class AllTimeGame(models.Model):
+    """A player's all-time rating right after one game that rated him: the step of
+    the club's all-time rating of the game (``AllTimeRow``), kept per game so that a
+    game changed out of order folds the games from it on only, as ``PlayerGame``
+    does within a season. Folded from the seasons' ``PlayerGame`` rows, in
+    ``(played_at, game_id)`` order over every season of the club's game."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
+    game_kind = models.CharField(_("game"), max_length=20)
+    # No constraint, as for ``PlayerGame.game``.
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
+        verbose_name=_("game"),
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    played_at = models.DateTimeField(_("played at"))
+    mu = models.FloatField(_("mu"))
+    sigma = models.FloatField(_("sigma"))
+    ordinal = models.FloatField(_("ordinal"))
+
+    class Meta:
+        ordering = ["club_id", "game_kind", "played_at", "game_id", "player_id"]
+        verbose_name = _("all-time rating step")
+        verbose_name_plural = _("all-time rating steps")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="ledger_alltimegame_unique")
+        ]
+        indexes = [
+            models.Index(
+                fields=["club", "game_kind", "played_at", "game"], name="ledger_atg_order"
+            ),
+            models.Index(
+                fields=["club", "game_kind", "player", "played_at", "game"],
+                name="ledger_atg_player_order",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}, player {self.player_id}: {self.ordinal:.2f}"
 
 
 class ProjectionChange(models.Model):

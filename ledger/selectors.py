@@ -172,9 +172,11 @@ def all_time_table(*, club: Club, game_kind: str) -> list[dict[str, Any]]:
     lines summed over every season of that game, the most won first.
 
     Rows are dicts ``{rank, player_id, display_name, seasons, games, wins, net,
-    win_pct, per_game, macher_games, macher_wins}``; players with equal net share a
-    rank. Read from the ``AllTimeRow`` projection (kept with the season tables), so a
-    game just finished counts once its season's table has it.
+    win_pct, per_game, macher_games, macher_wins, rating, rated_games}``; players with
+    equal net share a rank. ``rating`` is the all-time rating's ordinal (``mu - 3
+    sigma``, rounded to 2 places; ``None`` before a game rated him), ``rated_games``
+    the games that rated him. Read from the ``AllTimeRow`` projection (kept with the
+    season tables), so a game just finished counts once its season's table has it.
     """
     rows = (
         AllTimeRow.objects.filter(club=club, game_kind=game_kind, games__gt=0)
@@ -189,10 +191,15 @@ def all_time_table(*, club: Club, game_kind: str) -> list[dict[str, Any]]:
             "net",
             "macher_games",
             "macher_wins",
+            "ordinal",
+            "rated",
         )
     )
     table: list[dict[str, Any]] = []
     for row in rows:
+        ordinal, rated = row.pop("ordinal"), row.pop("rated")
+        row["rating"] = round(ordinal, 2) if ordinal is not None else None
+        row["rated_games"] = rated
         games, net = row["games"], row["net"]
         rank = len(table) + 1
         if table and table[-1]["net"] == net:

@@ -30,6 +30,7 @@ import time
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
@@ -43,6 +44,7 @@ from games.models import Evening, Game
 from ledger import projections, selectors
 from ledger.bulk import player_games_insert
 from ledger.models import (
+    AllTimeGame,
     AllTimeRow,
     LedgerEntry,
     Payment,
@@ -64,6 +66,9 @@ from live.push import evening_changed_push
 logger = logging.getLogger(__name__)
 
 GAME_KINDS = (LedgerEntry.Kind.RESULT, LedgerEntry.Kind.REVERSAL)
+
+# A game's place in game order: (played_at, game id).
+_GameKey = tuple[datetime, int]
 
 
 class LedgerError(ValueError):
@@ -292,7 +297,9 @@ def projection_request(*, season_id: int) -> None:
     transaction.on_commit(enqueue)
 
 
-def season_projections_recompute(*, season_id: int, force: bool = False) -> ProjectionState:
+def season_projections_recompute(
+    *, season_id: int, force: bool = False, all_time: bool = True
+) -> ProjectionState:
     """Bring the season's projections up to date with its games; idempotent.
 
     Per game, not per season: the changes not yet applied are the season's
@@ -306,6 +313,12 @@ def season_projections_recompute(*, season_id: int, force: bool = False) -> Proj
 
     The version is read before the changes, so everything up to it is applied;
     ``computed_from`` never goes back. Returns the state as stored.
+
+    The club's all-time table and rating of the season's game follow in the same
+    transaction (:func:`_all_time_ratings_fold` from the first game changed), under
+    the club's row lock: the runs of two seasons of one club add to the same lines.
+    ``all_time=False`` leaves the all-time rating to the caller (the rebuild of every
+    season, which folds it once at its end with :func:`all_time_rebuild`).
     """
     state, _created = ProjectionState.objects.get_or_create(season_id=season_id)
     version = state.version
@@ -315,17 +328,24 @@ def season_projections_recompute(*, season_id: int, force: bool = False) -> Proj
     with transaction.atomic():
         SeasonSeries.objects.get_or_create(season_id=season_id)
         series = SeasonSeries.objects.select_for_update().get(season_id=season_id)
+        season = Season.objects.only("pk", "club_id", "game_kind").get(pk=season_id)
+        # No key update: inserts naming the club (its key share locks) do not wait.
+        Club.objects.select_for_update(no_key=True).filter(pk=season.club_id).values_list(
+            "pk"
+        ).first()
         changes = list(
             ProjectionChange.objects.filter(season_id=season_id).values_list("pk", "game_id")
         )
         if force or any(game_id is None for _pk, game_id in changes):
             how = "rebuilt"
-            games = _rebuild_season(season_id, series)
+            games, first = _rebuild_season(season_id, series)
         else:
             how = "applied"
-            games = _apply_game_changes(
+            games, first = _apply_game_changes(
                 season_id, series, {game_id for _pk, game_id in changes if game_id is not None}
             )
+        if all_time and first is not None:
+            _all_time_ratings_fold(club_id=season.club_id, game_kind=season.game_kind, first=first)
         if changes:
             ProjectionChange.objects.filter(pk__in=[pk for pk, _game_id in changes]).delete()
         state = ProjectionState.objects.select_for_update().get(pk=state.pk)
@@ -347,9 +367,10 @@ def season_projections_recompute(*, season_id: int, force: bool = False) -> Proj
     return state
 
 
-def _rebuild_season(season_id: int, series: SeasonSeries) -> int:
+def _rebuild_season(season_id: int, series: SeasonSeries) -> tuple[int, _GameKey | None]:
     """Recompute every projection of the season from its finished games' results
-    (``projections.compute_season``); returns the number of games projected.
+    (``projections.compute_season``); returns the number of games projected and the
+    first game whose rows may have changed (the season's first, before or after).
     Cost: O(games) rating steps and rows, the rebuild's price."""
     season = Season.objects.select_related("club").get(pk=season_id)
     rules = standings_rules_for(club_id=season.club_id)
@@ -376,21 +397,33 @@ def _rebuild_season(season_id: int, series: SeasonSeries) -> int:
         key=("player_id",),
         batch_size=500,
     )
+    keys = [_key(row) for row in computed.player_games[:1]]
+    stored_first = (
+        PlayerGame.objects.filter(season_id=season_id)
+        .order_by("played_at", "game_id")
+        .values("played_at", "game_id")
+        .first()
+    )
+    if stored_first is not None:
+        keys.append(_key(stored_first))
     PlayerGame.objects.filter(season_id=season_id).delete()
     player_games_insert(season_id=season_id, rows=computed.player_games)
     series.head_to_head = computed.head_to_head
     series.h2h_numerators = projections.numerators_as_json(computed.numerators)
     series.save(update_fields=["head_to_head", "h2h_numerators"])
-    return computed.games
+    return computed.games, min(keys) if keys else None
 
 
 def _key(row: Mapping[str, Any]) -> tuple[Any, int]:
     return row["played_at"], row["game_id"]
 
 
-def _apply_game_changes(season_id: int, series: SeasonSeries, game_ids: set[int]) -> int:
+def _apply_game_changes(
+    season_id: int, series: SeasonSeries, game_ids: set[int]
+) -> tuple[int, _GameKey | None]:
     """Apply the changes of ``game_ids`` (each finished, taken back, annulled or with
-    a new result) to the stored projections; returns the change in finished games.
+    a new result) to the stored projections; returns the change in finished games and
+    the first changed game's key (``None``: nothing changed).
 
     The cost, per run: let P be the first changed game in game order (the earlier of
     its old and its new place). Sums (season and evening standings, head-to-head
@@ -413,7 +446,7 @@ def _apply_game_changes(season_id: int, series: SeasonSeries, game_ids: set[int]
     keys = [(r["played_at"], r["game_id"]) for r in old_rows]
     keys += [(o.played_at, o.game_id) for _e, o in new_outcomes]
     if not keys:
-        return 0
+        return 0, None
     first = min(keys)
     # ``played_at >= `` is a range of the (season, played_at, game) index; the games
     # at the same instant but before ``first`` are dropped here (an OR of both in SQL
@@ -463,7 +496,8 @@ def _apply_game_changes(season_id: int, series: SeasonSeries, game_ids: set[int]
     series.h2h_numerators = projections.numerators_as_json(numerators)
     series.head_to_head = projections.head_to_head_of(numerators)
     series.save(update_fields=["head_to_head", "h2h_numerators"])
-    return len({r["game_id"] for r in changed_new}) - len({r["game_id"] for r in old_rows})
+    changed = len({r["game_id"] for r in changed_new}) - len({r["game_id"] for r in old_rows})
+    return changed, first
 
 
 def _states_before(
@@ -610,8 +644,9 @@ def _all_time_add(
 
 def all_time_rebuild(*, club_id: int | None = None) -> int:
     """Recompute the all-time lines (of one club, or of all) from the stored season
-    tables; returns how many lines there are. The rebuild's last step, after every
-    season table was rebuilt from the results."""
+    tables, and their all-time ratings from the seasons' ``PlayerGame`` rows; returns
+    how many lines there are. The rebuild's last step, after every season was rebuilt
+    from the results."""
     lines = (
         AllTimeRow.objects.all() if club_id is None else AllTimeRow.objects.filter(club_id=club_id)
     )
@@ -636,10 +671,137 @@ def all_time_rebuild(*, club_id: int | None = None) -> int:
         )
         for row in sums
     ]
+    kinds = sorted({(line.club_id, line.game_kind) for line in fresh})
     with transaction.atomic():
+        # The clubs' rows locked first, in id order, as a season's run locks its club
+        # (after its season, which this takes none of): the lines are theirs.
+        clubs = Club.objects.order_by("pk")
+        if club_id is not None:
+            clubs = clubs.filter(pk=club_id)
+        list(clubs.select_for_update(no_key=True).values_list("pk", flat=True))
         lines.delete()
         AllTimeRow.objects.bulk_create(fresh, batch_size=2000)
+        # The all-time ratings folded from nothing: every game of the club's game once.
+        steps = AllTimeGame.objects.all()
+        if club_id is not None:
+            steps = steps.filter(club_id=club_id)
+        steps.delete()
+        for club, kind in kinds:
+            _all_time_ratings_fold(club_id=club, game_kind=kind, first=None)
     return len(fresh)
+
+
+def _all_time_ratings_fold(*, club_id: int, game_kind: str, first: _GameKey | None) -> None:
+    """Bring the club's all-time rating of ``game_kind`` up to date from the game
+    ``first`` on (``None``: from the club's first game, the rebuild), under the
+    caller's lock of the club's row and inside its transaction.
+
+    The all-time rating is the season rating's fold over every game of every season
+    of the game, in game order, from the seasons' ``PlayerGame`` rows (as they stand
+    after the season's run; the same rating step, ``projections.fold_games``). Cost:
+    the games from ``first`` on, one rating step each, and their rows read from every
+    season of the game. A game finished after all others (the common case) costs one
+    step; a late game, an undo or an annulment, or a season rebuilt, pays for every
+    game of the club's game played after it, in any season (the all-time rating of a
+    game depends on all games before it). Each player's state before ``first`` is
+    his ``AllTimeRow`` rating when no step of his is at or after ``first`` (no
+    query), else his last ``AllTimeGame`` row before it (one indexed query).
+    """
+    seasons = Season.objects.filter(club_id=club_id, game_kind=game_kind).values("pk")
+    rows = PlayerGame.objects.filter(season_id__in=seasons)
+    steps = AllTimeGame.objects.filter(club_id=club_id, game_kind=game_kind)
+    if first is not None:
+        rows = rows.filter(played_at__gte=first[0])
+        steps = steps.filter(played_at__gte=first[0])
+    later_games: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows.values(*projections.PLAYER_GAME_FIELDS).iterator(chunk_size=5000):
+        if first is None or _key(r) >= first:
+            later_games[r["game_id"]].append(r)
+    old_steps = [
+        r
+        for r in steps.values("pk", "game_id", "player_id", "played_at")
+        if first is None or _key(r) >= first
+    ]
+    refold = [
+        (rows_of[0]["evening_id"], projections.outcome_from_rows(rows_of))
+        for rows_of in later_games.values()
+    ]
+    refold.sort(key=lambda item: (item[1].played_at, item[1].game_id))
+    removed_rated: dict[str, int] = defaultdict(int)
+    for r in old_steps:
+        removed_rated[str(r["player_id"])] += 1
+    players = set(removed_rated)
+    for _e, outcome in refold:
+        players.update(outcome.payouts, outcome.active)
+    lines = {
+        str(line.player_id): line
+        for line in AllTimeRow.objects.filter(
+            club_id=club_id, game_kind=game_kind, player_id__in=[int(p) for p in players]
+        )
+    }
+    start = projections.fresh_state()
+    states: dict[str, projections.PlayerState] = {}
+    for player in players:
+        line = lines.get(player)
+        stored_rated = line.rated if line is not None and first is not None else 0
+        rated = stored_rated - removed_rated.get(player, 0)
+        if rated <= 0:
+            states[player] = start
+        elif not removed_rated.get(player) and line is not None and line.mu is not None:
+            assert line.sigma is not None and line.ordinal is not None
+            states[player] = projections.PlayerState(line.mu, line.sigma, line.ordinal, 0, rated)
+        else:
+            assert first is not None
+            before = (
+                AllTimeGame.objects.filter(
+                    club_id=club_id,
+                    game_kind=game_kind,
+                    player_id=int(player),
+                    played_at__lte=first[0],
+                )
+                .order_by("-played_at", "-game_id")
+                .values("played_at", "game_id", "mu", "sigma", "ordinal")
+            )
+            last = next(r for r in before.iterator(chunk_size=20) if _key(r) < first)
+            states[player] = projections.PlayerState(
+                last["mu"], last["sigma"], last["ordinal"], 0, rated
+            )
+    fresh = [
+        AllTimeGame(
+            club_id=club_id,
+            game_kind=game_kind,
+            game_id=r["game_id"],
+            player_id=r["player_id"],
+            played_at=r["played_at"],
+            mu=r["mu"],
+            sigma=r["sigma"],
+            ordinal=r["ordinal"],
+        )
+        for r in projections.fold_games(refold, states)
+        if r["rated"]
+    ]
+    if old_steps:
+        AllTimeGame.objects.filter(pk__in=[r["pk"] for r in old_steps]).delete()
+    AllTimeGame.objects.bulk_create(fresh, batch_size=2000)
+    changed: list[AllTimeRow] = []
+    for player in sorted(players, key=int):
+        state = states[player]
+        line = lines.get(player)
+        if line is None:
+            if not state.rated:
+                continue
+            line = AllTimeRow.objects.create(
+                club_id=club_id, game_kind=game_kind, player_id=int(player)
+            )
+        values = (
+            (state.mu, state.sigma, state.ordinal, state.rated)
+            if state.rated
+            else (None, None, None, 0)
+        )
+        if (line.mu, line.sigma, line.ordinal, line.rated) != values:
+            line.mu, line.sigma, line.ordinal, line.rated = values
+            changed.append(line)
+    AllTimeRow.objects.bulk_update(changed, ["mu", "sigma", "ordinal", "rated"], batch_size=500)
 
 
 def _appears(season_id: int, scope: int | None, player_id: int) -> bool:

@@ -89,3 +89,25 @@ def test_the_page_shows_the_table_and_is_linked_from_the_book(
 def test_a_game_without_finished_games_says_so(club: Club, member: PersonaClient) -> None:
     page = member.get(f"/clubs/{club.slug}/all-time/?game=koenigrufen").content.decode()
     assert "Noch kein Spiel fertig." in page
+
+
+def test_the_all_time_rating_runs_over_every_season_in_game_order(
+    club: Club, member: PersonaClient
+) -> None:
+    seasons = _two_fuchsen_seasons(club)
+    services.all_time_rebuild(club_id=club.pk)
+    table = selectors.all_time_table(club=club, game_kind=GameKind.FUCHSEN)
+    # Three games, each rating every player who played it: both seasons count.
+    assert table and all(row["rated_games"] == 3 for row in table)
+    ratings = {
+        r.player_id: r.ordinal
+        for season in seasons
+        for r in selectors.rating_list(season=season)
+        if season == seasons[1]
+    }
+    # Not the last season's rating: the all-time one began a game earlier.
+    assert any(row["rating"] != round(ratings[row["player_id"]], 2) for row in table)
+    body = member.get(f"/api/clubs/{club.slug}/all-time/?game=fuchsen").json()
+    assert [row["rating"] for row in body["rows"]] == [row["rating"] for row in table]
+    page = member.get(f"/clubs/{club.slug}/all-time/").content.decode()
+    assert page.count("data-rating") == len(table) and "Wertung" in page

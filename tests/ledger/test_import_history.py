@@ -90,3 +90,35 @@ def test_an_import_asks_for_the_projections_once_not_once_per_game(
     state = ProjectionState.objects.get(season=season)
     assert not state.is_behind
     assert state.games == Game.objects.filter(evening=evening, status=Game.Status.FINISHED).count()
+
+
+def test_each_imported_record_is_judged_by_the_engine_once(
+    club: Club, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import engine
+    from games import services as game_services
+
+    for name in NAMES[:5]:
+        PlayerFactory.create(club=club, display_name=name.title())
+    season = SeasonFactory.create(club=club, game_kind=GameKind.FUCHSEN)
+    replayed: list[Any] = []
+    real_replay = engine.replay
+
+    def counted(record: Any) -> Any:
+        replayed.append(record)
+        return real_replay(record)
+
+    monkeypatch.setattr(game_services.engine, "replay", counted)
+    call_command(
+        "import_history",
+        club.slug,
+        str(history_file(tmp_path, season.pk, [3, 2])),
+        stdout=io.StringIO(),
+    )
+    assert Game.objects.filter(evening__season=season).count() == 5
+    assert len(replayed) == 5
+    # The one replay judged the record as stored: its names are the players' ids.
+    stored = {
+        str(p) for g in Game.objects.filter(evening__season=season) for p in g.result["payouts"]
+    }
+    assert all(name.isdigit() for name in stored)

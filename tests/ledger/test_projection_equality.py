@@ -25,11 +25,21 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clubs.models import Season as Season_
 from games.models import Game
 from ledger import services
-from ledger.models import AllTimeRow, ProjectionChange, ProjectionState
+from ledger.models import AllTimeGame, AllTimeRow, ProjectionChange, ProjectionState
 from ledger.selectors import balance_map
-from tests.ledger.factories import Table, annul, finish, make_table, reopen, zero_sum
+from tests.factories import SeasonFactory
+from tests.ledger.factories import (
+    EveningFactory,
+    Table,
+    annul,
+    finish,
+    make_table,
+    reopen,
+    zero_sum,
+)
 from tests.reliability.helpers import projections_snapshot
 
 Capture = Callable[..., Any]
@@ -37,7 +47,9 @@ Capture = Callable[..., Any]
 _minute = st.integers(min_value=0, max_value=600)
 _seed = st.integers(min_value=0, max_value=10_000)
 _pick = st.integers(min_value=0, max_value=1_000)
-_new = st.tuples(st.just("new"), st.integers(min_value=0, max_value=2), _minute, _seed)
+# Evenings 0-2 are of the open season, 3 of an earlier season of the same game (its
+# games interleave in time with the open season's: the all-time rating folds both).
+_new = st.tuples(st.just("new"), st.integers(min_value=0, max_value=3), _minute, _seed)
 STEPS = st.lists(
     st.one_of(
         _new,
@@ -53,11 +65,20 @@ STEPS = st.lists(
 
 
 class Season:
-    """A season of three evenings whose games the steps change, as the recording does."""
+    """A season of three evenings whose games the steps change, as the recording does,
+    and an evening of an earlier season of the same club and game."""
 
     def __init__(self) -> None:
         self.table: Table = make_table(players=6)
-        self.evenings = [self.table.evening, self.table.new_evening(), self.table.new_evening()]
+        self.earlier = SeasonFactory.create(
+            club=self.table.club, game_kind=self.table.season.game_kind, status="closed"
+        )
+        self.evenings = [
+            self.table.evening,
+            self.table.new_evening(),
+            self.table.new_evening(),
+            EveningFactory.create(season=self.earlier, club=self.table.club),
+        ]
         self.games: list[Game] = []
         self.start: datetime = timezone.now() - timedelta(days=2)
 
@@ -94,30 +115,60 @@ def rebuilt(season_id: int) -> dict[str, Any]:
     return projections_snapshot(season_id)
 
 
-def all_time(club_id: int) -> list[tuple[Any, ...]]:
-    return list(
-        AllTimeRow.objects.filter(club_id=club_id)
-        .exclude(games=0, net=0, seasons=0)
-        .order_by("game_kind", "player_id")
-        .values_list("game_kind", "player_id", "seasons", *services.FIGURES)
-    )
+def all_time(club_id: int) -> dict[str, list[tuple[Any, ...]]]:
+    """The club's all-time lines (sums and rating) and every step of its rating."""
+    return {
+        "lines": list(
+            AllTimeRow.objects.filter(club_id=club_id)
+            .exclude(games=0, net=0, seasons=0, rated=0)
+            .order_by("game_kind", "player_id")
+            .values_list(
+                "game_kind",
+                "player_id",
+                "seasons",
+                *services.FIGURES,
+                "mu",
+                "sigma",
+                "ordinal",
+                "rated",
+            )
+        ),
+        "steps": list(
+            AllTimeGame.objects.filter(club_id=club_id)
+            .order_by("played_at", "game_id", "player_id")
+            .values_list("game_kind", "game_id", "player_id", "mu", "sigma", "ordinal")
+        ),
+    }
 
 
 def check_equal_to_rebuild(season: Season) -> None:
     season_id = season.table.season.pk
-    incremental = projections_snapshot(season_id)
+    # The seasons a game of the steps changed (a season never changed was never projected).
+    changed = [
+        pk
+        for pk in (season_id, season.earlier.pk)
+        if ProjectionState.objects.filter(season_id=pk).exists()
+    ]
+    incremental_seasons = {pk: projections_snapshot(pk) for pk in changed}
     incremental_all_time = all_time(season.table.club.pk)
-    assert rebuilt(season_id) == incremental
+    for pk in changed:
+        assert rebuilt(pk) == incremental_seasons[pk]
     services.all_time_rebuild(club_id=season.table.club.pk)
     assert all_time(season.table.club.pk) == incremental_all_time
-    finished = Game.objects.filter(
-        evening__season_id=season_id, status=Game.Status.FINISHED
-    ).count()
-    assert ProjectionState.objects.get(season_id=season_id).games == finished
-    # The season table's nets are the ledger's season balances.
-    nets = {row[2]: row[4] for row in incremental["standings"] if row[0] is None and row[4]}
-    balances = balance_map(club=season.table.club, season=season.table.season)
-    assert nets == {p: b for p, b in balances.items() if b}
+    # The all-time rating of a player is his last step's, over both seasons' games.
+    for line in AllTimeRow.objects.filter(club_id=season.table.club.pk, rated__gt=0):
+        last = AllTimeGame.objects.filter(
+            club_id=line.club_id, game_kind=line.game_kind, player_id=line.player_id
+        ).last()
+        assert last is not None and (last.mu, last.sigma) == (line.mu, line.sigma)
+    for pk in changed:
+        finished = Game.objects.filter(evening__season_id=pk, status=Game.Status.FINISHED)
+        assert ProjectionState.objects.get(season_id=pk).games == finished.count()
+        # The season table's nets are the ledger's season balances.
+        standings = incremental_seasons[pk]["standings"]
+        nets = {row[2]: row[4] for row in standings if row[0] is None and row[4]}
+        balances = balance_map(club=season.table.club, season=Season_.objects.get(pk=pk))
+        assert nets == {p: b for p, b in balances.items() if b}
 
 
 @pytest.mark.django_db
@@ -136,7 +187,9 @@ def test_game_by_game_projections_equal_the_rebuild_after_any_sequence(
         with django_capture_on_commit_callbacks(execute=True):
             season.step(step)
     if season.games:
-        assert not ProjectionState.objects.get(season=season.table.season).is_behind
+        for projected in (season.table.season, season.earlier):
+            state = ProjectionState.objects.filter(season=projected).first()
+            assert state is None or not state.is_behind
         check_equal_to_rebuild(season)
 
 
@@ -145,11 +198,9 @@ def wait_until_fresh(season_id: int, worker: subprocess.Popen[bytes]) -> None:
     while time.monotonic() < deadline:
         assert worker.poll() is None, "the Celery worker died"
         state = ProjectionState.objects.filter(season_id=season_id).first()
-        if (
-            state is not None
-            and not state.is_behind
-            and not ProjectionChange.objects.filter(season_id=season_id).exists()
-        ):
+        if (state is None or not state.is_behind) and not ProjectionChange.objects.filter(
+            season_id=season_id
+        ).exists():
             return
         time.sleep(0.1)
     raise AssertionError("the worker did not bring the projections up to date")
@@ -172,4 +223,5 @@ def test_a_real_worker_keeps_projections_equal_to_the_rebuild(
         season.step(step)  # each commits, and the worker takes the change from the queue
     if season.games:
         wait_until_fresh(season.table.season.pk, worker)
+        wait_until_fresh(season.earlier.pk, worker)
         check_equal_to_rebuild(season)

@@ -6,7 +6,9 @@ whose entries disagree is re-synced (normally none); then the season's
 standings, evening tables, ratings and chart series are recomputed from the
 finished games' results alone and replace what is stored (the per-game rows
 included); the tests hold the per-game task's results equal to them. Last, the
-all-time tables are summed again from the season tables (not with ``--season``).
+all-time tables are summed again from the season tables and the all-time ratings
+folded again over every game (not with ``--season``: then each season's rebuild
+folds the all-time rating from its first game on).
 """
 
 from __future__ import annotations
@@ -50,7 +52,11 @@ class Command(BaseCommand):
             if not options["skip_ledger_check"]:
                 repaired += services.ledger_repair_season(season_id=season_id)
             checked = time.perf_counter()
-            state = services.season_projections_recompute(season_id=season_id, force=True)
+            # The all-time ratings are folded once at the end (with every season), not
+            # after each season from its first game on.
+            state = services.season_projections_recompute(
+                season_id=season_id, force=True, all_time=bool(options["seasons"])
+            )
             games += state.games
             self.stdout.write(
                 f"season {season_id}: {state.games} finished games, "
