@@ -77,7 +77,7 @@
   document.addEventListener("live:state", function (e) {
     var state = e.detail || {};
     var mine = (state.games || []).filter(function (g) { return g.id === cfg.game_id; })[0];
-    if (!mine || busy || mine.last_seq === seq || !window.Stichbuch) return;
+    if (!mine || busy || mine.last_seq <= seq || !window.Stichbuch) return;
     window.Stichbuch.reload();
   });
 })();

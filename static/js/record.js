@@ -345,7 +345,12 @@
   function reload() {
     return fetch(cfg.game_api, { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (r) { return r.json(); })
-      .then(function (data) { if (data && data.state) adopt(data); });
+      .then(function (data) {
+        // A reload asked before our own append may be answered after it: an answer
+        // older than the table we hold is dropped, not drawn over the newer one.
+        if (!data || !data.state || (data.last_seq != null && data.last_seq < seq)) return;
+        adopt(data);
+      });
   }
 
   // ---------------------------------------------------------------- drawing
