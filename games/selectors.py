@@ -13,24 +13,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import (
-    Aggregate,
-    CharField,
     Count,
-    Exists,
-    JSONField,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
     Subquery,
 )
-from django.db.models.functions import Cast
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, GameKind, Membership, Player, Season
 from engine import Result, table_view
 from games.events import to_event
-from games.models import Evening, EveningSeat, Game, GameEvent, IdempotencyRecord
+from games.models import Evening, EveningSeat, Game, GameEvent
+from stichbuch import sql
 
 logger = logging.getLogger(__name__)
 
@@ -166,60 +162,26 @@ def game_event_rows(*, game_id: int) -> list[EventRow]:
     return list(rows)
 
 
-class _JSONObjectAgg(Aggregate):
-    """``{key: value, …}`` of the rows as one JSON object (an ORM aggregate:
-    ``jsonb_object_agg`` on PostgreSQL, ``json_group_object`` on SQLite)."""
-
-    function = "JSONB_OBJECT_AGG"
-    output_field = JSONField()
-
-    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        return self.as_sql(compiler, connection, function="JSON_GROUP_OBJECT", **extra)
-
-
-def game_for_append(*, game_id: int, user: Any, key: str | None, members_only: bool) -> Game | None:
+def game_for_append(*, game_id: int, user: Any, members_only: bool) -> Game | None:
     """Lock the game's row (inside the caller's transaction) and read what an append
-    needs first, in one statement.
+    needs first, in one statement (``stichbuch.sql.game_for_append``, hand-written:
+    its queryset was most of an append's CPU).
 
-    The game comes with its evening and club, and annotated with ``member_role``
-    (``user``'s role in the club, None for a stranger), ``seat_names``
-    (``{str(pk): display_name}`` of the club's players who sat at the evening: the
-    answer's legend, nearly always) and ``key_fingerprint`` (the fingerprint stored
-    for ``user``'s idempotency ``key``, None without one). ``members_only``: a user
-    who is no member of the club finds nothing and locks nothing (None, as for an
-    unknown game).
+    The game comes with its evening and club, and with ``member_role`` (``user``'s
+    role in the club, None for a stranger) and ``seat_names`` (``{str(pk):
+    display_name}`` of the club's players who sat at the evening: the answer's
+    legend, nearly always; None if nobody sat). ``members_only``: a user who is no
+    member of the club finds nothing and locks nothing (None, as for an unknown
+    game).
 
     The lock is the game row's only (``FOR UPDATE OF``): it serialises appends to
     one game. Of two scorers who both saw seq 7, the second waits for it and then
     sees last_seq 8, so he gets a 409 instead of both appending seq 8 (the unique
-    (game, seq) is the last guard). The annotations are read as of the statement's
-    start: a key stored while it waited for the lock is not seen (the game has then
-    moved on, and the caller looks again).
+    (game, seq) is the last guard).
     """
     # ``user`` None (a service's own caller) is no member: its role reads None.
-    membership = Membership.objects.filter(
-        club_id=OuterRef("evening__club_id"), user=user
-    ).order_by()
-    names = (
-        EveningSeat.objects.filter(
-            evening_id=OuterRef("evening_id"), player__club_id=OuterRef("evening__club_id")
-        )
-        .order_by()
-        .values("evening_id")
-        .annotate(names=_JSONObjectAgg(Cast("player_id", CharField()), "player__display_name"))
-        .values("names")
-    )
-    games = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("evening", "evening__club")
-        .annotate(member_role=Subquery(membership.values("role")[:1]), seat_names=Subquery(names))
-    )
-    if key is not None:
-        stored = IdempotencyRecord.objects.filter(user=user, key=key).order_by()
-        games = games.annotate(key_fingerprint=Subquery(stored.values("fingerprint")[:1]))
-    if members_only:
-        games = games.filter(Exists(membership))
-    return games.filter(pk=game_id).order_by().first()
+    user_id = user.pk if getattr(user, "is_authenticated", False) else None
+    return sql.game_for_append(game_id=game_id, user_id=user_id, members_only=members_only)
 
 
 def record_from_rows(*, game: Game, rows: list[EventRow]) -> dict[str, Any]:

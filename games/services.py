@@ -418,6 +418,14 @@ class Judged:
     state: dict[str, Any] | None
 
 
+def _check_open_and_current(game: Game, expected_seq: int) -> None:
+    """Raise ``EveningClosed`` or ``StaleSequence`` (``game_append_check``'s first checks)."""
+    if not game.evening.is_open:
+        raise EveningClosed(_("This evening is closed: its games cannot change any more."))
+    if expected_seq != game.last_seq:
+        raise StaleSequence(current_seq=game.last_seq, expected_seq=expected_seq)
+
+
 def game_append_check(
     *,
     game: Game,
@@ -439,10 +447,7 @@ def game_append_check(
     a deal seats a stranger), ``TooManyEvents`` and ``EngineRejected`` (the record
     would be invalid; the error's index counts the stored events first).
     """
-    if not game.evening.is_open:
-        raise EveningClosed(_("This evening is closed: its games cannot change any more."))
-    if expected_seq != game.last_seq:
-        raise StaleSequence(current_seq=game.last_seq, expected_seq=expected_seq)
+    _check_open_and_current(game, expected_seq)
     record = selectors.record_from_rows(game=game, rows=stored)
     if correct is not None:
         try:
@@ -565,19 +570,20 @@ def _append(
     dry_run: bool,
 ) -> Appended:
     locked = selectors.game_for_append(
-        game_id=game_id, user=user, key=key, members_only=min_role is not None
+        game_id=game_id, user=user, members_only=min_role is not None
     )
     if min_role is not None:
         require_role(locked.member_role if locked is not None else None, min_role)  # type: ignore[attr-defined]
     if locked is None:
         raise Game.DoesNotExist(f"no game {game_id}")
     names: dict[str, str] = locked.seat_names or {}  # type: ignore[attr-defined]
-    if key is not None and locked.key_fingerprint is not None:  # type: ignore[attr-defined]
-        replayed = _stored_answer(user=user, key=key, fingerprint=fingerprint)
-        if replayed is not None:
-            return Appended(game=locked, rows=[], new_from=0, record={}, answer=replayed)
-    stored = selectors.game_event_rows(game_id=game_id)
     try:
+        # A retry of an append that was stored finds the game moved on (or its evening
+        # closed since): refused before the events are read, then answered from its
+        # key. A key that answered a different request is refused by its unique
+        # (user, key) when this append stores it.
+        _check_open_and_current(locked, expected_seq)
+        stored = selectors.game_event_rows(game_id=game_id)
         judged = game_append_check(
             game=locked,
             stored=stored,
@@ -587,9 +593,9 @@ def _append(
             club_players={int(pk) for pk in names},
             with_state=True,
         )
-    except StaleSequence:
-        # The lock waited for another request, maybe this one's original: its key
-        # is committed now, though the locking statement could not see it.
+    except (GamesError, ValidationError):
+        # The lock may have waited for another request, maybe this one's original:
+        # its key is committed now.
         replayed = _stored_answer(user=user, key=key, fingerprint=fingerprint) if key else None
         if replayed is not None:
             return Appended(game=locked, rows=[], new_from=0, record={}, answer=replayed)

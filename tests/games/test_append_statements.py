@@ -146,25 +146,16 @@ def test_a_retry_with_its_key_costs_two_statements_and_gets_the_first_answer(
     assert GameEvent.objects.filter(game=dealt_game).count() == 2
 
 
-def test_a_key_stored_after_the_locking_look_still_refuses_a_different_request(
-    dealt_game: Game, as_ids: Any, monkeypatch: pytest.MonkeyPatch
+def test_a_key_that_answered_a_different_request_refuses_this_one_and_stores_nothing(
+    dealt_game: Game, as_ids: Any
 ) -> None:
     user = User.objects.create_user("late-key")
     MembershipFactory.create(club=dealt_game.evening.club, user=user, role=Role.SCORER)
     IdempotencyRecord.objects.create(
         user=user, key="K", fingerprint="another request", response_status=201, response_body={}
     )
-    # The locking statement looked before the key was stored (as when it waited for
-    # another append's commit): it saw no key.
-    looked = selectors.game_for_append
-
-    def blind(**kwargs: Any) -> Game | None:
-        game = looked(**kwargs)
-        if game is not None:
-            game.key_fingerprint = None  # type: ignore[attr-defined]
-        return game
-
-    monkeypatch.setattr(selectors, "game_for_append", blind)
+    # The locking statement does not look at the key: the key's unique (user, key)
+    # refuses it when the append stores it, and everything is rolled back.
     with pytest.raises(IdempotencyKeyReused):
         services.game_events_append(
             game=dealt_game.pk,
@@ -181,20 +172,30 @@ def test_a_key_stored_after_the_locking_look_still_refuses_a_different_request(
     assert IdempotencyRecord.objects.get(user=user, key="K").fingerprint == "another request"
 
 
-def test_the_locking_statement_reads_the_role_the_names_and_the_stored_key(
-    dealt_game: Game, players: dict[str, Player], scorer: PersonaClient, as_ids: Any
+def test_a_retry_after_the_evening_was_closed_still_gets_its_first_answer(
+    scorer: PersonaClient, dealt_game: Game, as_ids: Any
+) -> None:
+    body = {"expected_seq": 1, "events": as_ids(records.NO_KONTRA[:1])}
+    first = scorer.post(_url(dealt_game), body, HTTP_IDEMPOTENCY_KEY="K")
+    assert first.status_code == 201, first.json()
+    Evening.objects.filter(pk=dealt_game.evening_id).update(status=Evening.Status.CLOSED)
+    again = scorer.post(_url(dealt_game), body, HTTP_IDEMPOTENCY_KEY="K")
+    assert (again.status_code, again.json()) == (201, first.json())
+    other = scorer.post(_url(dealt_game), {**body, "expected_seq": 2}, HTTP_IDEMPOTENCY_KEY="L")
+    assert other.status_code == 409
+
+
+def test_the_locking_statement_reads_the_role_and_the_names(
+    dealt_game: Game, players: dict[str, Player], scorer: PersonaClient
 ) -> None:
     assert scorer.user is not None
-    body = {"expected_seq": 1, "events": as_ids(records.NO_KONTRA[:1])}
-    assert scorer.post(_url(dealt_game), body, HTTP_IDEMPOTENCY_KEY="K1").status_code == 201
     with transaction.atomic():
         found = selectors.game_for_append(
-            game_id=dealt_game.pk, user=scorer.user, key="K1", members_only=True
+            game_id=dealt_game.pk, user=scorer.user, members_only=True
         )
         assert found is not None
         assert found.member_role == "scorer"  # type: ignore[attr-defined]
-        assert found.key_fingerprint is not None  # type: ignore[attr-defined]
-        assert found.last_seq == 2 and found.evening.is_open
+        assert found.last_seq == 1 and found.evening.is_open
         assert found.seat_names == {  # type: ignore[attr-defined]
             str(players[name].pk): name.title() for name in ("anna", "bert", "carl", "dora", "emil")
         }
@@ -202,17 +203,40 @@ def test_the_locking_statement_reads_the_role_the_names_and_the_stored_key(
     outsider = User.objects.create_user("outsider-of-this-club")
     with transaction.atomic():
         assert (
-            selectors.game_for_append(
-                game_id=dealt_game.pk, user=outsider, key=None, members_only=True
-            )
+            selectors.game_for_append(game_id=dealt_game.pk, user=outsider, members_only=True)
             is None
         )
         assert (
             selectors.game_for_append(
-                game_id=dealt_game.pk + 1000, user=scorer.user, key=None, members_only=True
+                game_id=dealt_game.pk + 1000, user=scorer.user, members_only=True
             )
             is None
         )
+        # Without members_only a stranger finds the game, with no role.
+        found = selectors.game_for_append(game_id=dealt_game.pk, user=outsider, members_only=False)
+        assert found is not None and found.member_role is None  # type: ignore[attr-defined]
+
+
+def _fields(instance: Any) -> dict[str, Any]:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def test_the_locked_game_its_evening_and_club_read_as_the_orm_reads_them(
+    scorer: PersonaClient, dealt_game: Game, as_ids: Any
+) -> None:
+    body = {"expected_seq": 1, "events": as_ids(records.NO_KONTRA)}
+    assert scorer.post(_url(dealt_game), body).status_code == 201  # a result, a finish time
+    expected = Game.objects.select_related("evening", "evening__club").get(pk=dealt_game.pk)
+    with transaction.atomic():
+        found = selectors.game_for_append(
+            game_id=dealt_game.pk, user=scorer.user, members_only=True
+        )
+    assert found is not None
+    assert found.finished_at is not None and found.result
+    assert _fields(found) == _fields(expected)
+    assert _fields(found.evening) == _fields(expected.evening)
+    assert _fields(found.evening.club) == _fields(expected.evening.club)
+    assert not found._state.adding and found._state.db == expected._state.db
 
 
 def test_a_record_without_events_is_not_imported_as_an_empty_game(

@@ -38,7 +38,7 @@ def _member(table: Table) -> Any:
 
 def _hold_lock(game_id: int, user: Any, holding: threading.Event, release: Any) -> None:
     with transaction.atomic():
-        found = selectors.game_for_append(game_id=game_id, user=user, key=None, members_only=True)
+        found = selectors.game_for_append(game_id=game_id, user=user, members_only=True)
         assert found is not None
         holding.set()
         release()
