@@ -111,6 +111,8 @@ class FuchsenState(GameState):
     fuchs_said: bool = False
     tallied: bool = False  # a tally decided the game: it said whether "Fuchs" was said
     tally_augen: int = -1  # the Augen of the Macher's side the tally gave, or -1
+    # Set with the decision: Stilles Spiel in a game decided by play, else None.
+    silent: bool | None = None
 
 
 def _card_class(state: FuchsenState, blank: int, card: int) -> int:
@@ -475,7 +477,7 @@ class Fuchsen(Variant):
             value += int(new.rules["silent_bonus"])
         new = evolve_with(new, {"tally_augen": augen})
         assert isinstance(new, FuchsenState)
-        return self._after(self._decide(new, "tally", won, value, augen), index)
+        return self._after(self._decide(new, "tally", won, value, augen, silent), index)
 
     def _fits_tricks(self, state: FuchsenState, won: bool, augen: int, silent: bool) -> None:
         """A late tally's outcome against the recorded tricks (``invalid_tally``)."""
@@ -847,15 +849,25 @@ class Fuchsen(Variant):
             every |= cards
         ours = augen_of(ours_cards)
         value = self._value(state)
-        if ours_cards == every:
-            # The opponents won no trick (a trick's cards go to its winner).
+        # The opponents won no trick (a trick's cards go to its winner).
+        silent = ours_cards == every
+        if silent:
             value += int(state.rules["silent_bonus"])
-        return self._decide(state, "played_out", ours >= 61, value, ours)
+        return self._decide(state, "played_out", ours >= 61, value, ours, silent)
 
     def _decide(
-        self, state: FuchsenState, reason: str, won: bool, value: int, ours: int = -1
+        self,
+        state: FuchsenState,
+        reason: str,
+        won: bool,
+        value: int,
+        ours: int = -1,
+        silent: bool | None = None,
     ) -> FuchsenState:
-        """The decided state. ``ours``: the Augen of the Macher's side, if counted."""
+        """The decided state. ``ours``: the Augen of the Macher's side, if counted;
+        ``silent``: whether it was a Stilles Spiel, for a game decided by play (every
+        other ending leaves it ``None``, so a forgotten Fuchs deciding over a game
+        played out clears it)."""
         table = state.table
         assert table is not None
         signed = value if won else -value  # what each declarer-side pairing pays
@@ -885,7 +897,7 @@ class Fuchsen(Variant):
             augen = (ours, 121 - ours)
         # Positional: the fields in order (see ``Decision.__init__``).
         decision = Decision(reason, won, value, tuple(pay.items()), declarers, tricks, augen)
-        return evolve_with(state, {"decision": decision})
+        return evolve_with(state, {"decision": decision, "silent": silent})
 
     # ------------------------------------------------------------------ results
     def result(self, state: GameState) -> Result:
@@ -897,7 +909,7 @@ class Fuchsen(Variant):
         if state.decision is not None:
             d = state.decision
             # By position (game, contract, declarers, won, value, reason, tricks,
-            # payouts, level, has_level, augen): no keyword matching, once a record.
+            # payouts, level, has_level, augen, silent): no keyword matching, once a record.
             return Result.finished(
                 self.name,
                 "alone" if state.alone else "partner",
@@ -910,6 +922,7 @@ class Fuchsen(Variant):
                 level,
                 True,
                 d.augen,
+                state.silent,
             )
         if table is None:
             return Result(status="in_progress", game=self.name, awaiting="deal")
