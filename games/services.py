@@ -47,7 +47,11 @@ from games.errors import (
 from games.events import CURRENT_SCHEMA_VERSION, renamed_events, split_event
 from games.models import Evening, EveningSeat, Game, GameEvent, IdempotencyRecord
 from ledger.models import LedgerEntry, Payment, SettlementPlan
-from ledger.services import ledger_sync_game, projection_requests_deferred
+from ledger.services import (
+    ledger_book_new_games,
+    ledger_sync_game,
+    projection_requests_deferred,
+)
 from live.push import evening_changed_push
 from live.services import evening_changed
 
@@ -343,11 +347,18 @@ def _apply_result(
 
 
 def _new_events(
-    game: Game, events: list[dict[str, Any]], *, first_seq: int, user: Any, key: str | None
+    game: Game,
+    events: list[dict[str, Any]],
+    *,
+    first_seq: int,
+    user: Any,
+    key: str | None,
+    now: datetime.datetime | None = None,
 ) -> list[GameEvent]:
-    """The events as unsaved rows, seqs ``first_seq, first_seq + 1, …``, stamped now."""
+    """The events as unsaved rows, seqs ``first_seq, first_seq + 1, …``, stamped ``now``
+    (default: this moment)."""
     authenticated = getattr(user, "is_authenticated", False)
-    now = timezone.now()
+    now = now or timezone.now()
     return [
         GameEvent(
             game_id=game.pk,
@@ -822,6 +833,23 @@ class ImportOutcome:
     unknown_players: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class _Accepted:
+    """A record ``_import_one`` found fit to store: its events and record as stored
+    (names as player ids, the evening's rules), the engine's result for them, and the
+    ids its names resolved to (players of the club)."""
+
+    index: int
+    events: list[dict[str, Any]]
+    result: engine.Result
+    record: dict[str, Any]
+    club_players: frozenset[int]
+
+
+# Rows per INSERT of an import's games and events: a batch costs one statement.
+IMPORT_BATCH = 2000
+
+
 def _name_resolver(
     evening: Evening, mapping: dict[str, Player]
 ) -> Callable[[str, str | None], Player | None]:
@@ -913,7 +941,9 @@ def _import_one(
     item: Any,
     resolve: Callable[[str, str | None], Player | None],
     house_rules: dict[str, Any],
-) -> ImportOutcome:
+) -> ImportOutcome | _Accepted:
+    """Judge one record of ``games_import`` (writes nothing): the reason it is refused,
+    or the game it becomes (its events as stored, the engine's result)."""
     legend: dict[str, Any] = {}
     record = item
     # An exported entry ({"record", "players", "result"}) imports as its record,
@@ -1020,20 +1050,15 @@ def _import_one(
             detail=explain(error, {v: k for k, v in resolved.items()}, face=evening.club.card_face),
             error=error,
         )
-    events = list(renamed["events"])
-    with transaction.atomic():
-        game, _rows = _new_game(
-            evening=evening,
-            user=user,
-            house_rules=dict(house_rules),
-            events=events,
-            result=result,
-            record=renamed,
-            # The names resolved to players of the club: a dealer or a payout of one
-            # of them needs no look at the players' table.
-            club_players={int(pk) for pk in resolved.values()},
-        )
-    return ImportOutcome(index=index, imported=True, game=game)
+    return _Accepted(
+        index=index,
+        events=list(renamed["events"]),
+        result=result,
+        record=renamed,
+        # The names resolved to players of the club: a dealer or a payout of one of
+        # them needs no look at the players' table.
+        club_players=frozenset(int(pk) for pk in resolved.values()),
+    )
 
 
 def games_import(
@@ -1076,38 +1101,91 @@ def games_import(
         mapping = {name: found[pid] for name, pid in players.items()}
     resolve = _name_resolver(evening, mapping)
     house_rules = selectors.evening_house_rules(evening=evening)
-    outcomes = []
-    # One transaction for the call, a savepoint per record: a refused or failing
-    # record undoes only itself, and the import commits once (a commit per record
-    # was most of an import's time: each waits for the disk). The evening stays
-    # locked for the call, so a game started meanwhile waits for it. The projections
-    # are asked for once, after the commit: one run applies every imported game.
+    # One transaction for the call, which judges every record first (the engine, once
+    # each; nothing written) and then writes the accepted ones together: the games,
+    # their events and their ledger entries in a constant number of statements per
+    # batch of rows (a savepoint and some eleven statements per record took most of an
+    # import's time). A refused record writes nothing; a failure while writing rolls
+    # the whole call back. The evening stays locked for the call, so a game started
+    # meanwhile waits for it and the numbers run on. The projections are asked for
+    # once, after the commit: one run applies every imported game.
     with projection_requests_deferred(), transaction.atomic():
         _lock_evening(evening)
-        for index, item in enumerate(records):
-            outcomes.append(_import_record(evening, user, index, item, resolve, house_rules))
-    return outcomes
-
-
-def _import_record(
-    evening: Evening,
-    user: Any,
-    index: int,
-    item: Any,
-    resolve: Callable[[str, str | None], Player | None],
-    house_rules: dict[str, Any],
-) -> ImportOutcome:
-    """One record of ``games_import``, in its own savepoint (the caller holds the
-    evening's row lock, which keeps game numbers in order against a concurrent start)."""
-    with transaction.atomic():
-        return _import_one(
-            evening=evening,
-            user=user,
-            index=index,
-            item=item,
-            resolve=resolve,
-            house_rules=house_rules,
+        judged = [
+            _import_one(
+                evening=evening,
+                user=user,
+                index=index,
+                item=item,
+                resolve=resolve,
+                house_rules=house_rules,
+            )
+            for index, item in enumerate(records)
+        ]
+        accepted = [verdict for verdict in judged if isinstance(verdict, _Accepted)]
+        games = iter(
+            _new_games(evening=evening, user=user, house_rules=house_rules, accepted=accepted)
         )
+    return [
+        ImportOutcome(index=verdict.index, imported=True, game=next(games))
+        if isinstance(verdict, _Accepted)
+        else verdict
+        for verdict in judged
+    ]
+
+
+def _new_games(
+    *, evening: Evening, user: Any, house_rules: dict[str, Any], accepted: list[_Accepted]
+) -> list[Game]:
+    """Create the accepted records' games, numbered the evening's next in their order,
+    with their events and ledger entries: the rows ``_new_game`` writes for each, with
+    the same numbers, seqs, authors and the same order of their times, in a constant
+    number of statements per ``IMPORT_BATCH`` rows. The caller holds the evening's lock.
+    """
+    if not accepted:
+        return []
+    last = Game.objects.filter(evening_id=evening.pk).aggregate(number=Max("number"))["number"]
+    author = user if getattr(user, "is_authenticated", False) else None
+    games: list[Game] = []
+    # Each game's times as ``_new_game`` takes them: created, finished, its events
+    # recorded, its entries booked (played_at, the projections' order, follows).
+    stamps: list[tuple[datetime.datetime, datetime.datetime]] = []
+    for number, ready in enumerate(accepted, start=(last or 0) + 1):
+        game = Game(
+            evening=evening,
+            game_kind=evening.game_kind,
+            house_rules=dict(house_rules),
+            last_seq=len(ready.events),
+            created_by=author,
+            number=number,
+        )
+        _apply_result(game, ready.result, ready.record, club_players=ready.club_players)
+        games.append(game)
+        stamps.append((timezone.now(), timezone.now()))
+    Game.objects.bulk_create(games, batch_size=IMPORT_BATCH)
+    GameEvent.objects.bulk_create(
+        (
+            event
+            for game, ready, (recorded_at, _booked) in zip(games, accepted, stamps, strict=True)
+            for event in _new_events(
+                game, ready.events, first_seq=1, user=user, key=None, now=recorded_at
+            )
+        ),
+        batch_size=IMPORT_BATCH,
+    )
+    # A game in progress holds no money (see ``_record``): only a record that is
+    # already over has anything to book.
+    ledger_book_new_games(
+        evening=evening,
+        games=[
+            (game, booked_at)
+            for game, (_recorded, booked_at) in zip(games, stamps, strict=True)
+            if game.status != Game.Status.IN_PROGRESS
+        ],
+        club_players=frozenset().union(*(ready.club_players for ready in accepted)),
+    )
+    evening_changed_push(evening.pk)
+    return games
 
 
 # --- Idempotency ----------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import logging
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, TypeVar
@@ -130,8 +130,10 @@ def _sync_entries(
     evening: Evening,
     wanted: Mapping[int, int],
     booked: Mapping[int, int],
+    now: datetime | None = None,
 ) -> list[LedgerEntry]:
-    """The entries that take the game from ``booked`` to ``wanted`` (none if they agree).
+    """The entries that take the game from ``booked`` to ``wanted`` (none if they agree),
+    stamped ``now`` (default: this moment).
 
     Reverse-and-rebook rather than a bare delta: the old amounts are reversed
     in full and the new ones booked as results, so the books read as the
@@ -140,7 +142,7 @@ def _sync_entries(
     """
     if dict(wanted) == dict(booked):
         return []
-    now = timezone.now()
+    now = now or timezone.now()
     common = {
         "club_id": evening.club_id,
         "season_id": evening.season_id,
@@ -235,21 +237,69 @@ def _sync_game(*, game: Game, evening: Evening, club_players: Collection[int] = 
     projection_request(season_id=evening.season_id)
 
 
+# Rows per INSERT of a bulk write: a constant number of statements per this many rows.
+BULK_BATCH = 2000
+
+
+def ledger_book_new_games(
+    *,
+    evening: Evening,
+    games: Sequence[tuple[Game, datetime]],
+    club_players: Collection[int] = (),
+) -> None:
+    """Book the payouts of ``games``, each created in the caller's transaction (an
+    import) and saved: the rows ``ledger_sync_game`` writes for each, in a constant
+    number of statements for them all rather than about six a game.
+
+    Each game is ``(game, booked_at)``, ``booked_at`` the time its entries are stamped
+    with (when the game's own sync would have run). A new game has no entries yet, so
+    nothing booked is read. Like ``ledger_sync_game(locked=True)``: runs inside the
+    caller's transaction, which any error here rolls back whole; ``club_players`` as
+    there. The season's version counts one change per game that booked anything, as
+    one sync per game would; its projections are asked for once. Raises
+    ``LedgerError`` for a result that cannot be booked, before anything is written.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("ledger_book_new_games needs the caller's transaction")
+    entries: list[LedgerEntry] = []
+    changed: list[int] = []
+    for game, booked_at in games:
+        wanted = game_wanted_amounts(game=game)
+        new = _sync_entries(game=game, evening=evening, wanted=wanted, booked={}, now=booked_at)
+        if not new:
+            continue
+        # No statement when every payee is among ``club_players`` (an import's names).
+        _check_players_of_club(
+            club_id=evening.club_id, player_ids=wanted, game_id=game.pk, known=club_players
+        )
+        entries += new
+        changed.append(game.pk)
+    if not changed:
+        return
+    LedgerEntry.objects.bulk_create(entries, batch_size=BULK_BATCH)
+    projection_version_bump(season_id=evening.season_id, by=len(changed))
+    ProjectionChange.objects.bulk_create(
+        [ProjectionChange(season_id=evening.season_id, game_id=pk) for pk in changed],
+        batch_size=BULK_BATCH,
+    )
+    projection_request(season_id=evening.season_id)
+
+
 # --- Projections: asking for them, and computing them ----------------------------------------
 
 
-def projection_version_bump(*, season_id: int) -> None:
-    """Count one change to the season's inputs (must run inside the changing transaction).
+def projection_version_bump(*, season_id: int, by: int = 1) -> None:
+    """Count ``by`` changes to the season's inputs (must run inside the changing transaction).
 
     The row lock this takes is held until that transaction commits, which
     serializes changes of one season with each other and with the write
     phase of its projection: short, and what makes ``version`` exact.
     """
-    bumped = ProjectionState.objects.filter(season_id=season_id).update(version=F("version") + 1)
+    bumped = ProjectionState.objects.filter(season_id=season_id).update(version=F("version") + by)
     if not bumped:
         # get_or_create retries the read if a concurrent transaction created it first.
         ProjectionState.objects.get_or_create(season_id=season_id)
-        ProjectionState.objects.filter(season_id=season_id).update(version=F("version") + 1)
+        ProjectionState.objects.filter(season_id=season_id).update(version=F("version") + by)
 
 
 _deferred = threading.local()
@@ -258,7 +308,7 @@ _deferred = threading.local()
 @contextmanager
 def projection_requests_deferred() -> Iterator[None]:
     """Within the block, ask for each season's projections once, at its end, rather
-    than once per change: an import of many games commits each record on its own,
+    than once per change: an import of many games changes them all in one call,
     and one projection run afterwards applies all their changes together (the
     changes wait in ``ProjectionChange``; nothing is lost if the block fails half-way,
     as the requests of what committed are still made)."""
