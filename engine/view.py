@@ -4,6 +4,11 @@
 itself: each possible next event is tried with ``apply`` on the current state (with
 the knowledge that event would add), so the view can never disagree with ``replay``.
 The view may do this extra work; ``replay`` does not.
+
+The view never asks which game it shows: the game's own moves, tally and fields come
+from the ``Variant`` hooks for the view (``offers``, ``tally_offer``, ``view_fields``,
+``plays_face_down``, ``probed_blank``), which try their events through the
+``core.Trial`` the view passes them (``_Appended``).
 """
 
 from __future__ import annotations
