@@ -258,9 +258,8 @@ def player_statistics(
         game_kind = season.game_kind
     else:
         rows = rows.filter(season__club=club, season__game_kind=game_kind)
-    return statistics.player_statistics(
-        game_kind, rows.values("role", "contract", "payout", "value").iterator(chunk_size=5000)
-    )
+    fields = ["role", "contract", "payout", "value", "reason", "silent", "raise_chances", "raises"]
+    return statistics.player_statistics(game_kind, rows.values(*fields).iterator(chunk_size=5000))
 
 
 def all_time_games(*, club: Club) -> list[str]:
