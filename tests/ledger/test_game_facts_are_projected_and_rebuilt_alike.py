@@ -1,20 +1,23 @@
 """The facts of real recorded games (Stilles Spiel, the reason, each player's raises
 per chance) reach the ``PlayerGame`` rows game by game exactly as a rebuild from
 the games' events computes them, also after a game in the middle is taken back and
-finished again (the games after it are folded again from their own rows)."""
+finished again (the games after it are folded again from their own rows); seasons
+projected before these columns are projected again once (migration 0008)."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
 
 from engine.generate import random_game
 from games import services as games
 from games.models import Game
-from ledger import services
-from ledger.models import GameFacts, PlayerGame
+from ledger import services, tasks
+from ledger.models import GameFacts, PlayerGame, ProjectionState
 from tests.ledger.factories import Table, make_table
 from tests.ledger.test_recording_integration import renamed
 from tests.reliability.helpers import projections_snapshot
@@ -88,3 +91,23 @@ def test_the_facts_columns_game_by_game_equal_the_rebuild_from_the_events(
     services.season_projections_recompute(season_id=season_id, force=True)
     assert projections_snapshot(season_id) == incremental
     assert GameFacts.objects.count() == len(recorded)
+
+
+def test_seasons_projected_before_the_facts_columns_are_projected_again_once(
+    table: Table, django_capture_on_commit_callbacks: Capture
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        for seed in range(3):
+            _record(table, seed)
+    season_id = table.season.pk
+    projected = projections_snapshot(season_id)
+    # The rows as they stood before the columns came: empty.
+    PlayerGame.objects.filter(season_id=season_id).update(
+        reason="", silent=None, raise_chances=None, raises=None
+    )
+    GameFacts.objects.all().delete()
+    migration = importlib.import_module("ledger.migrations.0008_project_game_facts_again")
+    migration.mark_seasons_behind(django_apps, None)
+    assert ProjectionState.objects.get(season_id=season_id).is_behind
+    assert tasks.repair_projections() == [season_id]
+    assert projections_snapshot(season_id) == projected
