@@ -612,8 +612,11 @@ class PlayerStatisticsOutputSerializer(serializers.Serializer[Any]):
     statistics = serializers.DictField(
         help_text=(
             "Fuchsen: games, wins, net, average_value; roles {macher, hilfer, opponent} "
-            "and alone, each {games, wins, net}; not_recorded: figures the engine's "
-            "results do not report. Königrufen: games, wins, net, average_value; "
+            "and alone, each {games, wins, net}; silent_game {for, against, games: the "
+            "games decided by play}; forgotten_fuchs {forgot (as Hilfer), partner_forgot "
+            "(as Macher), opponent_forgot (as opponent)}, each {games, net}; raises {said, "
+            "chances, per_cent (null without a chance), games: those whose raising was "
+            "recorded, of games}. Königrufen: games, wins, net, average_value; "
             "contracts {contract: {games, won, net}} as declarer; schurln_lost."
         )
     )

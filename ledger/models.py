@@ -544,6 +544,14 @@ class PlayerGame(models.Model):
     # The engine's contract and the game's value, as its result says (the statistics').
     contract = models.CharField(_("contract"), max_length=20, blank=True, default="")
     value = models.IntegerField(_("value"), null=True, blank=True)
+    # Why the game ended, as its result says (``played_out``, ``fuchs_forgotten``, …),
+    # and what ``engine.game_facts`` says of its record (``GameFacts``): Stilles Spiel
+    # (the game's; null where it cannot apply), the player's chances to raise and the
+    # raises he said (null where the raising was not recorded, or for one who sat out).
+    reason = models.CharField(_("reason"), max_length=20, blank=True, default="")
+    silent = models.BooleanField(_("Stilles Spiel"), null=True, blank=True)
+    raise_chances = models.PositiveSmallIntegerField(_("chances to raise"), null=True, blank=True)
+    raises = models.PositiveSmallIntegerField(_("raises said"), null=True, blank=True)
     rated = models.BooleanField(_("rated"))
     mu = models.FloatField(_("mu"))
     sigma = models.FloatField(_("sigma"))
@@ -566,6 +574,42 @@ class PlayerGame(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id}, player {self.player_id}: {self.payout:+d}"
+
+
+class GameFacts(models.Model):
+    """What ``engine.game_facts`` says of a finished game's record (``facts``: its
+    ``to_dict()``, players as ids; null if the record is not a finished game), at the
+    game's ``last_seq`` ``seq``.
+
+    A cache of the events, as ``Game.result`` is: a game's events are append-only,
+    so the same ``seq`` is the same record, and the projections read the facts here
+    instead of replaying every game's events on a rebuild. A game whose ``seq`` moved
+    on (or that has no row) is replayed once and its row replaced
+    (``ledger.services``). ``rebuild_projections --refresh-facts`` replays them all.
+    """
+
+    # No constraint, as ``PlayerGame.game``: writing a row must not share-lock the
+    # game's row a recording transaction holds for update.
+    game = models.OneToOneField(
+        "games.Game",
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        primary_key=True,
+        related_name="+",
+        verbose_name=_("game"),
+    )
+    evening = models.ForeignKey(
+        "games.Evening", on_delete=models.CASCADE, related_name="+", verbose_name=_("evening")
+    )
+    seq = models.PositiveIntegerField(_("sequence number"))
+    facts = models.JSONField(_("facts"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game's facts")
+        verbose_name_plural = _("games' facts")
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} at seq {self.seq}"
 
 
 class AllTimeRow(models.Model):

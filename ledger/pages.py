@@ -368,8 +368,45 @@ def _statistics_view(title: str, figures: dict[str, Any], club: Club) -> dict[st
         ],
         "average_value": figures["average_value"],
         "schurln_lost": figures.get("schurln_lost"),
-        "not_recorded": "not_recorded" in figures,
+        "facts": _fuchsen_facts_lines(figures, club) if "raises" in figures else [],
     }
+
+
+def _fuchsen_facts_lines(figures: dict[str, Any], club: Club) -> list[str]:
+    """Stilles Spiel, the forgotten Fuchs and the raises per chance, one sentence each."""
+    silent = figures["silent_game"]
+    forgotten = figures["forgotten_fuchs"]
+    raises = figures["raises"]
+    per_cent = (
+        number_format(raises["per_cent"], decimal_pos=0) if raises["per_cent"] is not None else "–"
+    )
+    return [
+        _("Stilles Spiel: %(for)d for him, %(against)d against him, of %(games)d games played out.")
+        % silent,
+        _(
+            "Forgotten Fuchs: he forgot it %(n)d× (%(net)s), his Hilfer %(n2)d× (%(net2)s), "
+            "a Hilfer of the other side %(n3)d× (%(net3)s)."
+        )
+        % {
+            "n": forgotten["forgot"]["games"],
+            "net": signed_money(forgotten["forgot"]["net"], club),
+            "n2": forgotten["partner_forgot"]["games"],
+            "net2": signed_money(forgotten["partner_forgot"]["net"], club),
+            "n3": forgotten["opponent_forgot"]["games"],
+            "net3": signed_money(forgotten["opponent_forgot"]["net"], club),
+        },
+        _(
+            "Raises said: %(said)d of %(chances)d chances (%(per_cent)s %%), "
+            "from %(counted)d of %(games)d games."
+        )
+        % {
+            "said": raises["said"],
+            "chances": raises["chances"],
+            "per_cent": per_cent,
+            "counted": raises["games"],
+            "games": figures["games"],
+        },
+    ]
 
 
 # --- Payments -----------------------------------------------------------------------------

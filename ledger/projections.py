@@ -49,6 +49,10 @@ class GameRow:
     played_at: datetime
     kind: str
     result: Mapping[str, Any]
+    seq: int = 0  # the game's last seq, the key of its cached facts
+    # ``engine.game_facts(record).to_dict()`` with player ids (``ledger.models.GameFacts``),
+    # or None when not known.
+    facts: Mapping[str, Any] | None = None
 
 
 def outcome_from_result(row: GameRow) -> GameOutcome:
@@ -59,7 +63,8 @@ def outcome_from_result(row: GameRow) -> GameOutcome:
     ``"active"`` list if the result carries one, else they are the players
     with a non-zero payout plus the declarers (a seated player who sat out is
     paid 0; in both games every active player otherwise wins or pays).
-    Raises ``ValueError`` when the result contradicts itself.
+    Raises ``ValueError`` when the result contradicts itself. The row's ``facts``
+    give Stilles Spiel and the raises (``GameOutcome.silent``, ``raises``).
     """
     result = row.result
     payouts = {str(p): amount for p, amount in (result.get("payouts") or {}).items()}
@@ -75,6 +80,14 @@ def outcome_from_result(row: GameRow) -> GameOutcome:
         raise ValueError(f"game {row.game_id}: {strangers[0]!r} is not a player id")
     won = result.get("won")
     value = result.get("value")
+    facts = row.facts or {}
+    silent = facts.get("silent")
+    stored_raises = facts.get("raises")
+    raises = (
+        {str(p): (int(pair[0]), int(pair[1])) for p, pair in stored_raises.items()}
+        if isinstance(stored_raises, Mapping)
+        else None
+    )
     return GameOutcome(
         game_id=row.game_id,
         played_at=row.played_at,
@@ -85,6 +98,9 @@ def outcome_from_result(row: GameRow) -> GameOutcome:
         won=won if isinstance(won, bool) else None,
         contract=str(result.get("contract") or ""),
         value=value if type(value) is int else None,
+        reason=str(result.get("reason") or ""),
+        silent=silent if isinstance(silent, bool) else None,
+        raises=raises,
     )
 
 
@@ -252,6 +268,10 @@ PLAYER_GAME_FIELDS = (
     "won",
     "contract",
     "value",
+    "reason",
+    "silent",
+    "raise_chances",
+    "raises",
     "rated",
     "mu",
     "sigma",
@@ -263,16 +283,22 @@ PLAYER_GAME_FIELDS = (
 def _player_game(
     outcome: GameOutcome, evening_id: int, player: str, rated: bool, state: PlayerState
 ) -> dict[str, Any]:
+    role = role_of(outcome, player)
+    raises = outcome.raises.get(player) if outcome.raises is not None and role != "out" else None
     return {
         "game_id": outcome.game_id,
         "evening_id": evening_id,
         "player_id": int(player),
         "played_at": outcome.played_at,
         "payout": outcome.payout(player),
-        "role": role_of(outcome, player),
+        "role": role,
         "won": outcome.won,
         "contract": outcome.contract,
         "value": outcome.value,
+        "reason": outcome.reason,
+        "silent": outcome.silent,
+        "raise_chances": raises[0] if raises is not None else None,
+        "raises": raises[1] if raises is not None else None,
         "rated": rated,
         "mu": state.mu,
         "sigma": state.sigma,
@@ -327,7 +353,21 @@ def outcome_from_rows(rows: Sequence[Mapping[str, Any]]) -> GameOutcome:
         won=first["won"],
         contract=first["contract"],
         value=first["value"],
+        reason=first["reason"],
+        silent=first["silent"],
+        raises=_raises_of_rows(rows),
     )
+
+
+def _raises_of_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, tuple[int, int]] | None:
+    """``GameOutcome.raises`` as a game's rows hold it: each row with counts (a player
+    who sat out has none; a game whose raising is not known, none at all)."""
+    raises = {
+        str(row["player_id"]): (row["raise_chances"], row["raises"])
+        for row in rows
+        if row["raise_chances"] is not None
+    }
+    return raises or None
 
 
 # --- A game's contribution, as the incremental projection adds and subtracts it ------------

@@ -15,10 +15,12 @@ from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from clubs.models import Club, GameKind, Season
-from games.models import Evening, Game
+from games.events import to_event
+from games.models import Evening, Game, GameEvent
 from ledger import statistics
 from ledger.models import (
     AllTimeRow,
+    GameFacts,
     LedgerEntry,
     Payment,
     PlayerGame,
@@ -141,8 +143,8 @@ def season_game_rows(*, season_id: int, game_ids: Iterable[int] | None = None) -
     games = _finished_in(season_id)
     if game_ids is not None:
         games = games.filter(pk__in=list(game_ids))
-    fields = ["pk", "evening_id", "finished_at", "created_at", "game_kind", "result"]
-    for pk, evening_id, finished_at, created_at, kind, result in (
+    fields = ["pk", "evening_id", "finished_at", "created_at", "game_kind", "result", "last_seq"]
+    for pk, evening_id, finished_at, created_at, kind, result, seq in (
         games.values_list(*fields).order_by("pk").iterator(chunk_size=5000)
     ):
         yield GameRow(
@@ -151,7 +153,36 @@ def season_game_rows(*, season_id: int, game_ids: Iterable[int] | None = None) -
             played_at=finished_at or created_at,
             kind=kind,
             result=result or {},
+            seq=seq,
         )
+
+
+def game_facts_cached(*, game_ids: Iterable[int]) -> dict[int, tuple[int, Any]]:
+    """The cached ``GameFacts`` of these games: game id → (seq, facts)."""
+    rows = GameFacts.objects.filter(game_id__in=list(game_ids))
+    return {
+        game_id: (seq, facts) for game_id, seq, facts in rows.values_list("game_id", "seq", "facts")
+    }
+
+
+def game_records(*, game_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """The records of these games (as ``games.selectors.game_record`` reads them), in
+    two statements: the games' kinds and rules, then their events in seq order."""
+    ids = list(game_ids)
+    records: dict[int, dict[str, Any]] = {
+        pk: {"game": kind, "rules": dict(rules) or None, "events": []}
+        for pk, kind, rules in Game.objects.filter(pk__in=ids).values_list(
+            "pk", "game_kind", "house_rules"
+        )
+    }
+    events = (
+        GameEvent.objects.filter(game_id__in=ids)
+        .order_by("game_id", "seq")
+        .values_list("game_id", "type", "payload", "schema_version")
+    )
+    for game_id, kind, payload, version in events.iterator(chunk_size=5000):
+        records[game_id]["events"].append(to_event(kind, payload, version))
+    return records
 
 
 def projection_state_get(*, season: Season) -> ProjectionState | None:
@@ -227,9 +258,8 @@ def player_statistics(
         game_kind = season.game_kind
     else:
         rows = rows.filter(season__club=club, season__game_kind=game_kind)
-    return statistics.player_statistics(
-        game_kind, rows.values("role", "contract", "payout", "value").iterator(chunk_size=5000)
-    )
+    fields = ["role", "contract", "payout", "value", "reason", "silent", "raise_chances", "raises"]
+    return statistics.player_statistics(game_kind, rows.values(*fields).iterator(chunk_size=5000))
 
 
 def all_time_games(*, club: Club) -> list[str]:

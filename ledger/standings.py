@@ -52,6 +52,11 @@ class GameOutcome:
     - ``won``: did the declarers' side win; ``None`` when there is no declaring side.
     - ``contract``: the engine's contract name (``"partner"``, ``"alone"``, ``"bettler"``…).
     - ``value``: the game's value as the engine's result says (``None`` if it does not).
+    - ``reason``: why it ended, as the result says (``""`` if it does not).
+    - ``silent``: Stilles Spiel, as ``engine.game_facts`` says (``None``: cannot apply
+      or not known).
+    - ``raises``: player id → (chances to raise, raises said), as ``engine.game_facts``
+      says; ``None`` where the raising is not known.
 
     Player ids are strings (``str(player.pk)``) so every output is JSON-ready.
     Construction raises ``ValueError`` if the facts contradict each other.
@@ -66,6 +71,9 @@ class GameOutcome:
     won: bool | None = None
     contract: str = ""
     value: int | None = None
+    reason: str = ""
+    silent: bool | None = None
+    raises: Mapping[str, tuple[int, int]] | None = None
 
     def __post_init__(self) -> None:
         # A read-only copy: the caller's dict may change later, an outcome may not.

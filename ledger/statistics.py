@@ -1,20 +1,26 @@
 """A player's statistics per role and per contract, from his ``PlayerGame`` rows.
 
 Pure Python, no Django import. Every figure is a count or a sum over the rows
-of the games he took part in (the roles and contracts the engine's results
-name; the ledger decides no rule here):
+of the games he took part in (the roles, contracts, reasons and facts the
+engine's results and ``engine.game_facts`` name; the ledger decides no rule here):
 
 - Fuchsen: games, wins and net as Macher, as Hilfer (the partner) and as
   opponent; the games he played alone (Macher of the contract ``"alone"``);
-  the average value of the games he played.
+  the average value of the games he played; Stilles Spiel for him (on the
+  Macher's side) and against him (an opponent), out of the games decided by play
+  (where one can happen); a forgotten Fuchs — the games he forgot it as Hilfer,
+  and the games his Hilfer forgot it (as Macher) or an opponent's Hilfer did (he
+  gained), each with its net; the raises he said and his chances to say them
+  (``engine.statistics``: a level he could have said), with the share in per cent.
 - Königrufen: per contract he bid and played (as declarer): games, won, net;
   the games of ``schurln`` he lost (paid in).
 
-Tally games (recorded as a tally rather than card by card) count everywhere
-here: their results name the contract, the declarers and the payouts. Figures
-that need the cards — Stilles Spiel for and against, a forgotten Fuchs, raises
-said per chance to say them — are not in the engine's results, so they are
-listed under ``not_recorded`` with a note rather than guessed from the rows.
+Tally games (recorded as a tally rather than card by card) count wherever their
+tally says enough: results, roles, contracts, Stilles Spiel (a tally of a game
+played out says it, and is paid by it), a forgotten Fuchs. The raises need the
+first trick's events: a pure tally (nothing of the first trick recorded) has none,
+so the raises are counted over the games that have them, and say how many
+(``raises["games"]``, of ``games``) for the note "from N of M games".
 """
 
 from __future__ import annotations
@@ -22,11 +28,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["NOT_RECORDED", "player_statistics"]
+__all__ = ["player_statistics"]
 
-# What the issue asks for and the engine's result does not report (see the module's
-# docstring): named, so the page and the API can say so instead of showing a zero.
-NOT_RECORDED = ("silent_game_for", "silent_game_against", "forgotten_fuchs", "raises_per_chance")
+DECLARING = frozenset({"macher", "partner"})
 
 
 def _line() -> dict[str, int]:
@@ -39,14 +43,48 @@ def _add(line: dict[str, int], payout: int) -> None:
     line["net"] += payout
 
 
+def _games_net(rows: list[Mapping[str, Any]]) -> dict[str, int]:
+    return {"games": len(rows), "net": sum(row["payout"] for row in rows)}
+
+
+def _fuchsen_facts(played: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """Stilles Spiel, the forgotten Fuchs and the raises (see the module docstring)."""
+    decided_by_play = [row for row in played if row.get("silent") is not None]
+    silent = [row for row in decided_by_play if row["silent"]]
+    forgotten = [row for row in played if row.get("reason") == "fuchs_forgotten"]
+    counted = [row for row in played if row.get("raise_chances") is not None]
+    said = sum(row["raises"] for row in counted)
+    chances = sum(row["raise_chances"] for row in counted)
+    return {
+        "silent_game": {
+            "for": sum(row["role"] in DECLARING for row in silent),
+            "against": sum(row["role"] == "opponent" for row in silent),
+            "games": len(decided_by_play),
+        },
+        "forgotten_fuchs": {
+            # The Hilfer forgot it (fuchsen.md rule 6): he, his Macher, or the opponents.
+            "forgot": _games_net([row for row in forgotten if row["role"] == "partner"]),
+            "partner_forgot": _games_net([row for row in forgotten if row["role"] == "macher"]),
+            "opponent_forgot": _games_net([row for row in forgotten if row["role"] == "opponent"]),
+        },
+        "raises": {
+            "said": said,
+            "chances": chances,
+            "per_cent": round(100 * said / chances, 1) if chances else None,
+            "games": len(counted),
+        },
+    }
+
+
 def player_statistics(game_kind: str, rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """The statistics of one player over ``rows`` (his ``PlayerGame`` rows, each with
-    ``role``, ``contract``, ``payout`` and ``value``), for ``game_kind``'s figures.
+    ``role``, ``contract``, ``payout`` and ``value``; for Fuchsen also ``reason``,
+    ``silent``, ``raise_chances`` and ``raises``), for ``game_kind``'s figures.
 
     Rows of games he sat out (role ``"out"``) are not counted. ``average_value`` is
     ``None`` when no game he played has a value.
     """
-    played = [row for row in rows if row["role"] != "out"]
+    played: list[Mapping[str, Any]] = [row for row in rows if row["role"] != "out"]
     total = _line()
     values = [row["value"] for row in played if row["value"] is not None]
     for row in played:
@@ -66,7 +104,7 @@ def player_statistics(game_kind: str, rows: Iterable[Mapping[str, Any]]) -> dict
             if row["role"] == "macher" and row["contract"] == "alone":
                 _add(alone, row["payout"])
         figures.update(roles=roles, alone=alone)
-        figures["not_recorded"] = list(NOT_RECORDED)
+        figures.update(_fuchsen_facts(played))
     else:
         contracts: dict[str, dict[str, int]] = {}
         schurln_lost = 0

@@ -62,7 +62,9 @@ def test_fuchsen_figures_per_role_match_the_hand_count(
     }
     assert figures["alone"] == {"games": 1, "wins": 0, "net": -30}
     assert figures["average_value"] == 30.0
-    assert "silent_game_for" in figures["not_recorded"]
+    # The factory's results come without events: no raises to count, no Stilles Spiel.
+    assert figures["raises"] == {"said": 0, "chances": 0, "per_cent": None, "games": 0}
+    assert figures["silent_game"] == {"for": 0, "against": 0, "games": 0}
     p3 = selectors.player_statistics(player_id=table.players[3].pk, season=table.season)
     assert p3["roles"]["opponent"] == {"games": 3, "wins": 2, "net": 30}
 
@@ -149,4 +151,5 @@ def test_the_player_page_shows_his_figures_per_role_for_the_season_and_all_seaso
     page = member.get(f"{url}?season={table.season.pk}").content.decode()
     assert "Als Macher" in page and "Allein (Herausspielen)" in page
     assert page.count("Alle Saisons dieses Spiels") == 1
-    assert "Stilles Spiel" in page  # the note on what the results do not keep
+    assert "Stilles Spiel: 0 für ihn" in page
+    assert "aus 0 von 1 Spielen" in page  # no raising recorded

@@ -9,6 +9,11 @@ included); the tests hold the per-game task's results equal to them. Last, the
 all-time tables are summed again from the season tables and the all-time ratings
 folded again over every game (not with ``--season``: then each season's rebuild
 folds the all-time rating from its first game on).
+
+The statistics' facts of each game (``engine.game_facts``) are read from their
+cache, ``GameFacts``, at the game's last seq, and replayed from the events where
+it has none; ``--refresh-facts`` drops the cache first, so every game is replayed
+(after an engine change that counts the facts differently).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from games.models import Evening
 from ledger import services
-from ledger.models import ProjectionState
+from ledger.models import GameFacts, ProjectionState
 
 
 class Command(BaseCommand):
@@ -35,6 +40,11 @@ class Command(BaseCommand):
             action="store_true",
             help="do not compare the ledger with the games' results first",
         )
+        parser.add_argument(
+            "--refresh-facts",
+            action="store_true",
+            help="replay every game's events for the statistics' facts, not their cache",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
@@ -46,6 +56,11 @@ class Command(BaseCommand):
             )
             with_state = ProjectionState.objects.values_list("season_id", flat=True)
             season_ids = sorted(set(with_games) | set(with_state))
+        if options["refresh_facts"]:
+            facts = GameFacts.objects.all()
+            if options["seasons"]:
+                facts = facts.filter(evening__season_id__in=season_ids)
+            facts.delete()
         games = repaired = 0
         for season_id in season_ids:
             season_started = time.perf_counter()
