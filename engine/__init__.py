@@ -10,6 +10,7 @@ from engine.errors import Code, Msg
 from engine.replay import replay
 from engine.result import ERROR_CODES, EngineError, Result
 from engine.rules import GAMES, HouseRule, InvalidRules, house_rules, validate_rules
+from engine.statistics import GameFacts, Raises, game_facts
 from engine.view import CallOptions, Legal, TableView, TrickView, table_view
 
 __all__ = [
@@ -18,13 +19,16 @@ __all__ = [
     "CallOptions",
     "Code",
     "EngineError",
+    "GameFacts",
     "HouseRule",
     "InvalidRules",
     "Legal",
     "Msg",
+    "Raises",
     "Result",
     "TableView",
     "TrickView",
+    "game_facts",
     "house_rules",
     "replay",
     "table_view",

@@ -12,9 +12,9 @@ obligation can be judged with cards a player only reveals later.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from engine.cards import CODES, INDEX
 from engine.errors import CODE_RANK, Code, Illegal, Msg
@@ -27,6 +27,7 @@ __all__ = [
     "Knowledge",
     "NeedPartner",
     "Table",
+    "Trial",
     "Variant",
     "awaiting_partner",
     "evolve",
@@ -329,9 +330,11 @@ class Variant:
     """One game's rules. Subclasses override the hooks; shared code never asks which game.
 
     Hooks: ``events`` (the schema of each event type), ``check_shape``,
-    ``validate_deal``, ``initial_state``, ``placements`` and ``find_blank``
-    (knowledge), ``handle`` (the game's own events), ``play``, ``play_obligation``,
-    ``trick_winner``, ``after_show`` and ``result``.
+    ``validate_deal``, ``initial_state``, ``placements``, ``tally_placements`` and
+    ``find_blank`` (knowledge), ``handle`` (the game's own events), ``play``,
+    ``check_card``, ``play_obligation``, ``trick_winner``, ``after_show`` and
+    ``result``; for the table view ``probed_blank``, ``plays_face_down``, ``offers``,
+    ``tally_offer`` and ``view_fields``.
     """
 
     name: ClassVar[str] = ""
@@ -428,6 +431,66 @@ class Variant:
         """The error of the obligation ``p`` breaks by playing ``card`` while holding
         ``hand`` (known cards, ``card`` included), or None."""
         raise NotImplementedError
+
+    # --- table view ---------------------------------------------------------------
+    # What the table view asks of the game; each move it offers is tried with the
+    # one path (``Trial``), so these hooks only say which events to try and where the
+    # game's own fields are.
+
+    def probed_blank(self, state: GameState, event: Event) -> int | None:
+        """The card that ``event``, tried after ``state``, names as the card turned face
+        down, as ``find_blank`` reads it in a record: its index (-1 for a code that is
+        no card), or None where it names none. None by default."""
+        return None
+
+    def plays_face_down(self, state: GameState, p: int) -> bool | None:
+        """Whether ``p``'s next play may be a card turned face down (``"turned":
+        true``): None where no card of his is (his plays are judged by ``check_card``
+        alone), False once he has played it, True while he still may. Each of his
+        plays is then tried with ``apply``, face up and face down. None by default."""
+        return None
+
+    def offers(self, state: GameState, trial: Trial) -> dict[str, Any]:
+        """The moves of the game's own phases open after ``state`` (not decided), each
+        tried with ``trial``, as fields of ``engine.legal.Legal`` (``raises``,
+        ``can_end_raising``, ``calls``, ``bids``, ``can_pass``, ``can_join``); the
+        cards are the view's. None by default."""
+        return {}
+
+    def tally_offer(self, states: Sequence[GameState], trial: Trial) -> dict[str, Any] | None:
+        """What a ``tally`` tried with ``trial`` may say after ``states`` (the record's
+        state, or one per candidate partner still possible; in the play phase, not
+        decided): ``kind``, ``fields`` and ``needs_outcome`` (``TableView.tally``), or
+        None when none may stand now. None by default."""
+        return None
+
+    def view_fields(
+        self, state: GameState, result: Result, *, partner_known: bool
+    ) -> dict[str, Any]:
+        """The game's own ``TableView`` fields after ``state`` (dealt), whose ``result``
+        the view shows (``partner_known``: ``state`` is the only candidate left), and
+        any shared field the game reads otherwise (``to_act``). None by default."""
+        return {}
+
+
+class Trial(Protocol):
+    """How the view's hooks try an event: appended to the record as its next event and
+    judged by the one path (``apply``), with the knowledge it adds. The table view
+    implements it (``engine.view``), which the games cannot import."""
+
+    def accepts(self, state: GameState, event: Event) -> bool:
+        """Would ``event`` be accepted after ``state``?"""
+        ...
+
+    def tally(self, states: Sequence[GameState], fields: Event) -> list[GameState]:
+        """The states among ``states`` after which a ``tally`` of ``fields`` would be
+        accepted."""
+        ...
+
+    def tally_partners(self, states: Sequence[GameState], fields: Event) -> list[str]:
+        """The players a ``tally`` of ``fields`` (accepted after some of ``states``)
+        may name as the ``partner``, in seat order."""
+        ...
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -17,6 +17,7 @@ from engine.core import (
     Knowledge,
     NeedPartner,
     Table,
+    Trial,
     Variant,
     _any,
     _is_bool,
@@ -33,6 +34,7 @@ from engine.core import (
     unshared,
 )
 from engine.errors import Code, Msg
+from engine.legal import CallOptions
 from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
 from engine.tricks import add_card, check_play
@@ -109,6 +111,8 @@ class FuchsenState(GameState):
     fuchs_said: bool = False
     tallied: bool = False  # a tally decided the game: it said whether "Fuchs" was said
     tally_augen: int = -1  # the Augen of the Macher's side the tally gave, or -1
+    # Set with the decision: Stilles Spiel in a game decided by play, else None.
+    silent: bool | None = None
 
 
 def _card_class(state: FuchsenState, blank: int, card: int) -> int:
@@ -325,19 +329,15 @@ class Fuchsen(Variant):
             typ = event.get("type")
             if typ == "call" and macher is None:
                 macher = event.get("player")
-                turned = event.get("turned")
-                if isinstance(turned, str):
-                    return INDEX.get(turned, -1)
-                if turned is not True:
+                blank = _named_blank(event, None)
+                if blank is not None:
+                    return blank
+                if event.get("turned") is not True:
                     return -1
-            elif (
-                typ == "play"
-                and macher is not None
-                and event.get("turned") is True
-                and event.get("player") == macher
-            ):
-                code = event.get("card")
-                return INDEX.get(code, -1) if isinstance(code, str) else -1
+            elif typ == "play" and macher is not None:
+                blank = _named_blank(event, macher)
+                if blank is not None:
+                    return blank
         return -1
 
     # ------------------------------------------------------------------ events
@@ -477,16 +477,11 @@ class Fuchsen(Variant):
             value += int(new.rules["silent_bonus"])
         new = evolve_with(new, {"tally_augen": augen})
         assert isinstance(new, FuchsenState)
-        return self._after(self._decide(new, "tally", won, value, augen), index)
+        return self._after(self._decide(new, "tally", won, value, augen, silent), index)
 
     def _fits_tricks(self, state: FuchsenState, won: bool, augen: int, silent: bool) -> None:
         """A late tally's outcome against the recorded tricks (``invalid_tally``)."""
-        side = self._side_cards(state)
-        every = 0
-        for cards in state.won_cards:
-            every |= cards
-        ours = augen_of(side)
-        theirs = augen_of(every & ~side)
+        ours, theirs = _augen_won(state)
         if not won and ours >= 61:
             raise Illegal(
                 Code.INVALID_TALLY,
@@ -854,15 +849,25 @@ class Fuchsen(Variant):
             every |= cards
         ours = augen_of(ours_cards)
         value = self._value(state)
-        if ours_cards == every:
-            # The opponents won no trick (a trick's cards go to its winner).
+        # The opponents won no trick (a trick's cards go to its winner).
+        silent = ours_cards == every
+        if silent:
             value += int(state.rules["silent_bonus"])
-        return self._decide(state, "played_out", ours >= 61, value, ours)
+        return self._decide(state, "played_out", ours >= 61, value, ours, silent)
 
     def _decide(
-        self, state: FuchsenState, reason: str, won: bool, value: int, ours: int = -1
+        self,
+        state: FuchsenState,
+        reason: str,
+        won: bool,
+        value: int,
+        ours: int = -1,
+        silent: bool | None = None,
     ) -> FuchsenState:
-        """The decided state. ``ours``: the Augen of the Macher's side, if counted."""
+        """The decided state. ``ours``: the Augen of the Macher's side, if counted;
+        ``silent``: whether it was a Stilles Spiel, for a game decided by play (every
+        other ending leaves it ``None``, so a forgotten Fuchs deciding over a game
+        played out clears it)."""
         table = state.table
         assert table is not None
         signed = value if won else -value  # what each declarer-side pairing pays
@@ -892,7 +897,7 @@ class Fuchsen(Variant):
             augen = (ours, 121 - ours)
         # Positional: the fields in order (see ``Decision.__init__``).
         decision = Decision(reason, won, value, tuple(pay.items()), declarers, tricks, augen)
-        return evolve_with(state, {"decision": decision})
+        return evolve_with(state, {"decision": decision, "silent": silent})
 
     # ------------------------------------------------------------------ results
     def result(self, state: GameState) -> Result:
@@ -904,7 +909,7 @@ class Fuchsen(Variant):
         if state.decision is not None:
             d = state.decision
             # By position (game, contract, declarers, won, value, reason, tricks,
-            # payouts, level, has_level, augen): no keyword matching, once a record.
+            # payouts, level, has_level, augen, silent): no keyword matching, once a record.
             return Result.finished(
                 self.name,
                 "alone" if state.alone else "partner",
@@ -917,6 +922,7 @@ class Fuchsen(Variant):
                 level,
                 True,
                 d.augen,
+                state.silent,
             )
         if table is None:
             return Result(status="in_progress", game=self.name, awaiting="deal")
@@ -997,6 +1003,7 @@ class Fuchsen(Variant):
         led_cards = _proven(plain & CLASS_MASK[led], amb)
         blank_follows = has_blank and not state.alone and led == state.called_suit
         card_cls = _card_class(state, blank, card)
+        trumping = False
         if led_cards or blank_follows:
             if card_cls != led:
                 example = _example(led_cards, blank_follows)
@@ -1014,40 +1021,213 @@ class Fuchsen(Variant):
                     example=example,
                     suit=CLASS_NAME[led],
                 )
-            # His printed cards of the led class hold by their power (``_ABOVE``).
-            better = _proven(led_cards & _ABOVE[wkey], amb)
-            if better and _key(state, blank, card, led) <= wkey:
+            held = led_cards
+        else:
+            if led == TRUMP:
+                return None
+            held = _proven(plain & TRUMPS, amb)
+            if not held:
+                return None
+            if card_cls != TRUMP:
                 return Illegal(
-                    Code.MUST_OVERTAKE,
-                    Msg.BEAT_THE_TRICK,
+                    Code.MUST_TRUMP,
+                    Msg.TRUMP,
                     player=name_of(state, p),
-                    card=CODES[next(bits(better))],
-                    card2=CODES[card],
+                    card=CODES[next(bits(held))],
+                    suit=CLASS_NAME[led],
                 )
-            return None
-        if led == TRUMP:
-            return None
-        trumps = _proven(plain & TRUMPS, amb)
-        if not trumps:
-            return None
-        if card_cls != TRUMP:
-            return Illegal(
-                Code.MUST_TRUMP,
-                Msg.TRUMP,
-                player=name_of(state, p),
-                card=CODES[next(bits(trumps))],
-                suit=CLASS_NAME[led],
-            )
-        better = _proven(trumps & _ABOVE[wkey], amb)
+            trumping = True
+        # Following suit or trumping, he must beat the trick if the record proves he
+        # can: his printed cards of that class hold by their power (``_ABOVE``).
+        better = _proven(held & _ABOVE[wkey], amb)
         if better and _key(state, blank, card, led) <= wkey:
             return Illegal(
-                Code.MUST_TRUMP,
-                Msg.OVER_TRUMP,
+                Code.MUST_TRUMP if trumping else Code.MUST_OVERTAKE,
+                Msg.OVER_TRUMP if trumping else Msg.BEAT_THE_TRICK,
                 player=name_of(state, p),
                 card=CODES[next(bits(better))],
                 card2=CODES[card],
             )
         return None
+
+    # ------------------------------------------------------------------ table view
+    def probed_blank(self, state: GameState, event: Event) -> int | None:
+        assert isinstance(state, FuchsenState)
+        table = state.table
+        turned_by = table.active[state.macher] if state.turned and table is not None else None
+        return _named_blank(event, turned_by)
+
+    def plays_face_down(self, state: GameState, p: int) -> bool | None:
+        assert isinstance(state, FuchsenState)
+        if not state.turned or p != state.macher:
+            return None
+        return not state.blank_played
+
+    def offers(self, state: GameState, trial: Trial) -> dict[str, Any]:
+        """The Macher's calls before the first card; then the raises (each player's at
+        the next level) and the end of the raising."""
+        assert isinstance(state, FuchsenState)
+        table = state.table
+        assert table is not None
+        if state.phase == "call":
+            return {"calls": self._call_options(state, trial)}
+        raises: list[tuple[str, str]] = []
+        if not state.raising_ended and state.level < 8:
+            level = FUCHSEN_LEVELS[state.level]
+            for name in table.active:
+                if trial.accepts(state, {"type": "raise", "player": name, "level": level}):
+                    raises.append((name, level))
+        can_end = trial.accepts(state, {"type": "end_raising"})
+        return {"raises": tuple(raises), "can_end_raising": can_end}
+
+    def _call_options(self, state: FuchsenState, trial: Trial) -> CallOptions:
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        macher = know.owner[EO]
+        if macher < 0:
+            # Nobody is shown to hold EO yet: judge the call for a player who may hold it.
+            possible = [q for q in range(table.n) if not know.full(q)]
+            if not possible:
+                return CallOptions()
+            macher = possible[0]
+        name = table.active[macher]
+        cards = tuple(
+            CODES[c]
+            for c in bits(table.deck)
+            if trial.accepts(state, {"type": "call", "player": name, "card": CODES[c]})
+        )
+        alone = trial.accepts(state, {"type": "call", "player": name, "alone": True})
+        turn = self._turn_options(state, trial, name) if know.full(macher) else ("?",)
+        return CallOptions(cards=cards, alone=alone, turn=turn)
+
+    @staticmethod
+    def _turn_options(state: FuchsenState, trial: Trial, name: str) -> tuple[str, ...]:
+        """The cards of the Macher's whole (known) hand he may turn, alone or with a call.
+
+        Naming the turned card only adds checks to the same call with an unknown turned
+        card (``"turned": true``): checks of the card itself (may it be turned at all)
+        and that it is not the called card. With the whole hand known, naming it adds no
+        knowledge either. So a call naming ``c`` can be accepted only with a card that is
+        callable when turning, and whether it is depends on ``c`` alone once that card is
+        not ``c`` itself: the first such card decides. About 80 trial events instead of
+        200 to 250 for a whole hand (``tests/engine/test_view_turn_options.py`` holds
+        the answers to those of trying every pair).
+        """
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        base: dict[str, Any] = {"type": "call", "player": name}
+        callable_turning = [
+            CODES[k]
+            for k in bits(table.deck)
+            if trial.accepts(state, {**base, "card": CODES[k], "turned": True})
+        ]
+        turn: list[str] = []
+        for c in bits(know.known[table.index[name]]):
+            code = CODES[c]
+            deciding = next((k for k in callable_turning if k != code), None)
+            if trial.accepts(state, {**base, "alone": True, "turned": code}) or (
+                deciding is not None
+                and trial.accepts(state, {**base, "card": deciding, "turned": code})
+            ):
+                turn.append(code)
+        return tuple(turn)
+
+    def tally_offer(self, states: Sequence[GameState], trial: Trial) -> dict[str, Any] | None:
+        """A pure tally right after the call (its level, Fuchs and partner), a late one
+        between tricks once the raising ended (the Augen the recorded tricks allow)."""
+        first = states[0]
+        assert isinstance(first, FuchsenState)
+        if first.trick or (first.tricks and not first.raising_ended):
+            return None
+        pure = not first.tricks
+        fields: dict[str, Any] = {}
+        if pure:
+            choices = []
+            for k in range(len(FUCHSEN_LEVELS) + 1):
+                level = FUCHSEN_LEVELS[k - 1] if k else None
+                played_out = k >= 2
+                probes = [{"level": level, "won": True}, {"level": level, "won": False}]
+                if not any(trial.tally(states, probe) for probe in probes):
+                    continue
+                choices.append(
+                    {"level": level, "played_out": played_out, "played_out_with_fuchs": k != 1}
+                )
+            if not choices:
+                return None
+            fields["level"] = {"required": False, "choices": choices}
+            probe: dict[str, Any] = {"level": "re", "won": True}
+        else:
+            probes = [{"won": True}, {"won": False}]
+            if not any(trial.tally(states, p) for p in probes):
+                return None
+            probe = next(p for p in probes if trial.tally(states, p))
+        fields["won"] = {"required": False}
+        low, high = 0, 121
+        if not pure:
+            ranges = []
+            for s in states:
+                assert isinstance(s, FuchsenState)
+                ours, theirs = _augen_won(s)
+                ranges.append((ours, 121 - theirs))
+            low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
+        fields["augen"] = {"required": False, "min": low, "max": high}
+        if trial.tally(states, {**probe, "won": True, "silent": True}):
+            fields["silent"] = {"required": False}
+        if pure and not first.alone and not first.own_card:
+            fields["fuchs"] = {"required": False}
+        if not first.alone:
+            partners = trial.tally_partners(states, probe)
+            if partners:
+                fields["partner"] = {"required": False, "choices": partners}
+        return {"kind": "pure" if pure else "late", "fields": fields, "needs_outcome": not pure}
+
+    def view_fields(
+        self, state: GameState, result: Result, *, partner_known: bool
+    ) -> dict[str, Any]:
+        """The level, the Macher, the Augen once the sides are known; before the call,
+        the player to act is the one the record shows holding EO (or nobody)."""
+        assert isinstance(state, FuchsenState)
+        table = state.table
+        assert table is not None
+        name = table.active
+        fields: dict[str, Any] = {"level": FUCHSEN_LEVELS[state.level - 1] if state.level else None}
+        if state.macher >= 0:
+            fields["macher"] = name[state.macher]
+            if partner_known or state.hilfer < 0:
+                ours, theirs = _augen_won(state)
+                fields["augen"] = {"declarers": ours, "opponents": theirs}
+        if state.phase == "call" and state.know is not None and result.status == "in_progress":
+            holder = state.know.owner[EO]
+            fields["to_act"] = name[holder] if holder >= 0 else None
+        return fields
+
+
+def _named_blank(event: Mapping[str, Any], turned_by: object) -> int | None:
+    """The card ``event`` names as the Macher's turned card: a call's ``turned`` code,
+    or the card played face down by ``turned_by``, the Macher who turned one unseen
+    (None before such a call). Its index, -1 for a code that is no card, or None where
+    the event names none."""
+    typ = event.get("type")
+    turned = event.get("turned")
+    if typ == "call":
+        return INDEX.get(turned, -1) if isinstance(turned, str) else None
+    if typ == "play" and turned is True and turned_by is not None:
+        if event.get("player") != turned_by:
+            return None
+        code = event.get("card")
+        return INDEX.get(code, -1) if isinstance(code, str) else -1
+    return None
+
+
+def _augen_won(state: FuchsenState) -> tuple[int, int]:
+    """The Augen in the tricks the Macher's side and the opponents have won so far."""
+    side = Fuchsen._side_cards(state)
+    every = 0
+    for cards in state.won_cards:
+        every |= cards
+    return augen_of(side), augen_of(every & ~side)
 
 
 def _proven(cards: int, maybe_blank: int) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -17,6 +17,7 @@ from engine.core import (
     Knowledge,
     NeedPartner,
     Table,
+    Trial,
     Variant,
     _is_bool,
     _is_str,
@@ -720,6 +721,77 @@ class Koenigrufen(Variant):
                 card2=CODES[card],
             )
         return None
+
+    # ------------------------------------------------------------------ table view
+    def offers(self, state: GameState, trial: Trial) -> dict[str, Any]:
+        """In the auction, the speaker's bids (a durchmarsch with some called card),
+        pass and join."""
+        assert isinstance(state, KoenigState)
+        table = state.table
+        assert table is not None
+        if state.phase != "auction":
+            return {}
+        name = table.active[state.to_act]
+        bids = tuple(c for c in CONTRACTS if self._biddable(state, trial, name, c))
+        return {
+            "bids": bids,
+            "can_pass": trial.accepts(state, {"type": "pass", "player": name}),
+            "can_join": trial.accepts(state, {"type": "join", "player": name}),
+        }
+
+    @staticmethod
+    def _biddable(state: KoenigState, trial: Trial, name: str, contract: str) -> bool:
+        event: dict[str, Any] = {"type": "bid", "player": name, "contract": contract}
+        if contract not in WITH_CALLED:
+            return trial.accepts(state, event)
+        table = state.table
+        assert table is not None
+        return any(trial.accepts(state, {**event, "called": CODES[c]}) for c in bits(table.deck))
+
+    def tally_offer(self, states: Sequence[GameState], trial: Trial) -> dict[str, Any] | None:
+        """Between tricks: schurln's losers; any other contract's outcome, and the
+        partner where a called card or the last trick makes one."""
+        first = states[0]
+        assert isinstance(first, KoenigState)
+        table = first.table
+        assert table is not None
+        if first.trick:
+            return None
+        kind = "late" if first.tricks else "pure"
+        fields: dict[str, Any] = {}
+        if first.contract == "schurln":
+            if not trial.tally(states, {"losers": [table.active[0]]}):
+                return None
+            fields["losers"] = {"required": True, "choices": list(table.active), "min": 1, "max": 3}
+            return {"kind": kind, "fields": fields, "needs_outcome": False}
+        probes = [{"won": True}, {"won": False}]
+        good = [p for p in probes if trial.tally(states, p)]
+        if not good:
+            return None
+        fields["won"] = {"required": True}
+        if first.contract in WITH_CALLED or first.contract == "durchmarsch_letzter":
+            partners = trial.tally_partners(states, {"won": True})
+            if partners:
+                fields["partner"] = {"required": False, "choices": partners}
+        return {"kind": kind, "fields": fields, "needs_outcome": True}
+
+    def view_fields(
+        self, state: GameState, result: Result, *, partner_known: bool
+    ) -> dict[str, Any]:
+        """The declarer; a schurln played out, each player's count of aces and tens."""
+        assert isinstance(state, KoenigState)
+        table = state.table
+        assert table is not None
+        fields: dict[str, Any] = {}
+        if state.declarer >= 0:
+            fields["declarer"] = table.active[state.declarer]
+        if (
+            state.contract == "schurln"
+            and result.status == "finished"
+            and result.reason == "played_out"
+        ):
+            fields["aces_tens"] = dict(zip(table.active, aces_and_tens(state), strict=True))
+        return fields
 
 
 def aces_and_tens(state: KoenigState) -> list[int]:

@@ -3,7 +3,7 @@ and try each candidate partner when the record does not name him."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -199,6 +199,7 @@ def fold(
     start: tuple[GameState, int] | None = None,
     *,
     dealt: tuple[Table, Knowledge] | None = None,
+    visit: Callable[[GameState, Event, int], None] | None = None,
 ) -> tuple[GameState, EngineError | None]:
     """Fold ``apply`` over the effective events; stop at the first illegal one.
 
@@ -214,6 +215,9 @@ def fold(
     fold over the same events and rules found at the deal (``NeedPartner.dealt``,
     which the fold sets): the deal is then not checked, nor the knowledge gathered,
     again.
+
+    ``visit`` is called with the state after each event the fold accepts, the event
+    and its index (``engine.statistics`` reads every moment of a game so).
     """
     if start is None:
         who = -1 if assumed is None else assumed[0]
@@ -260,6 +264,8 @@ def fold(
                 need.dealt = dealt
             raise
         state = new
+        if visit is not None:
+            visit(state, event, i)
         k += 1
     if undo_error >= 0:
         return state, EngineError(undo_error, Code.NOTHING_TO_UNDO, Msg.NOTHING_TO_UNDO)

@@ -70,8 +70,13 @@ class Result:
     awaiting: str | None = None
     to_act: str | None = None
     error: EngineError | None = None
+    # Fuchsen, a game decided by play (played out, or a tally of a game played out):
+    # did the opponents take no trick (Stilles Spiel)? ``None`` where it cannot apply
+    # (an early end, a forgotten Fuchs, a forfeit, Königrufen, a game not decided).
+    # Not in the spec's result JSON: ``to_dict()`` leaves it out (the statistics read it).
+    silent: bool | None = None
 
-    # Written out rather than generated: a frozen dataclass's __init__ sets its 16
+    # Written out rather than generated: a frozen dataclass's __init__ sets its 17
     # fields one by one through object.__setattr__, and every replay builds a Result
     # (several when candidate partners are tried). One ``__dict__`` is half the cost.
     # The parameters are the fields, in order, with the same defaults.
@@ -93,6 +98,7 @@ class Result:
         awaiting: str | None = None,
         to_act: str | None = None,
         error: EngineError | None = None,
+        silent: bool | None = None,
     ) -> None:
         _set_attr(
             self,
@@ -114,6 +120,7 @@ class Result:
                 "awaiting": awaiting,
                 "to_act": to_act,
                 "error": error,
+                "silent": silent,
             },
         )
 
@@ -131,6 +138,7 @@ class Result:
         level: str | None = None,
         has_level: bool = False,
         augen: tuple[int, int] | None = None,
+        silent: bool | None = None,
     ) -> Result:
         """``Result(status="finished", has_won=True, ...)`` with these fields: the
         result of most replays, built without matching 13 keywords against 16
@@ -156,6 +164,7 @@ class Result:
                 "awaiting": None,
                 "to_act": None,
                 "error": None,
+                "silent": silent,
             },
         )
         return result

@@ -4,15 +4,20 @@
 itself: each possible next event is tried with ``apply`` on the current state (with
 the knowledge that event would add), so the view can never disagree with ``replay``.
 The view may do this extra work; ``replay`` does not.
+
+The view never asks which game it shows: the game's own moves, tally and fields come
+from the ``Variant`` hooks for the view (``offers``, ``tally_offer``, ``view_fields``,
+``plays_face_down``, ``probed_blank``), which try their events through the
+``core.Trial`` the view passes them (``_Appended``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.cards import CODES, INDEX, bits
+from engine.cards import CODES, bits
 from engine.core import (
     Event,
     GameState,
@@ -23,74 +28,11 @@ from engine.core import (
     evolve,
     place,
 )
-from engine.fuchsen import FuchsenState, augen_of
-from engine.koenigrufen import CONTRACTS, WITH_CALLED, KoenigState, aces_and_tens
+from engine.legal import CallOptions, Legal
 from engine.replay import RecordError, apply, fold, prepare, replay
 from engine.result import EngineError, Result
-from engine.rules import FUCHSEN_LEVELS
 
 __all__ = ["CallOptions", "Legal", "TableView", "TrickView", "legal_moves", "table_view"]
-
-
-@dataclass(frozen=True, slots=True)
-class CallOptions:
-    """What the Macher may call before the first card, as far as the record knows.
-
-    ``cards``: cards he may call without turning; ``alone``: may he play alone;
-    ``turn``: the cards he may turn (codes), or ``("?",)`` when his hand is unknown.
-    """
-
-    cards: tuple[str, ...] = ()
-    alone: bool = False
-    turn: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"cards": list(self.cards), "alone": self.alone, "turn": list(self.turn)}
-
-
-@dataclass(frozen=True, slots=True)
-class Legal:
-    """The events that would be accepted next (appended to the record)."""
-
-    cards: tuple[str, ...] = ()
-    raises: tuple[tuple[str, str], ...] = ()
-    can_end_raising: bool = False
-    bids: tuple[str, ...] = ()
-    can_pass: bool = False
-    can_join: bool = False
-    calls: CallOptions | None = None
-    # Why each card of the player to act that is not legal is refused: card code ->
-    # the error ``replay`` would give that play.
-    refused: Mapping[str, EngineError] = field(default_factory=dict)
-    # The Macher's cards he may play face down as his turned card (the blank), while
-    # the record has not played it yet; ``refused_face_down`` says why the others not.
-    face_down: tuple[str, ...] = ()
-    refused_face_down: Mapping[str, EngineError] = field(default_factory=dict)
-    # While the result waits for the partner: the players who may hold the called card
-    # (a ``show`` of it by any of them keeps the record valid).
-    partners: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "cards": list(self.cards),
-            "raises": [list(r) for r in self.raises],
-            "can_end_raising": self.can_end_raising,
-            "bids": list(self.bids),
-            "can_pass": self.can_pass,
-            "can_join": self.can_join,
-            "calls": self.calls.to_dict() if self.calls is not None else None,
-            "refused": {c: _refusal_dict(r) for c, r in self.refused.items()},
-            "face_down": list(self.face_down),
-            "partners": list(self.partners),
-            "refused_face_down": {c: _refusal_dict(r) for c, r in self.refused_face_down.items()},
-        }
-
-
-def _refusal_dict(error: EngineError) -> dict[str, Any]:
-    """A refusal in the view's JSON: code, English message, template and parameters."""
-    out = error.to_dict(detail=True)
-    del out["index"]
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,20 +125,26 @@ def _plain(value: Any) -> Any:
 # ----------------------------------------------------------------------------- legal
 
 
-def _with_event_knowledge(state: GameState, event: Event, index: int) -> GameState:
-    """``state`` with the cards ``event`` would place added to its knowledge."""
+def _with_event_knowledge(
+    state: GameState, event: Event, index: int, events: Sequence[tuple[int, Event]] = ()
+) -> GameState:
+    """``state`` with the cards ``event`` would place added to its knowledge: those it
+    places as the game reads them (``Variant.placements``; a ``tally``'s partner holds
+    the called card of ``events``, the record's effective events before it:
+    ``Variant.tally_placements``) and the blank it names (``Variant.probed_blank``)."""
     know = state.know
     table = state.table
     typ = event.get("type")
     if know is None or table is None:
         return state
-    if typ != "tally" and (type(typ) is not str or typ not in state.variant.placing_types):
+    variant = state.variant
+    if typ != "tally" and (type(typ) is not str or typ not in variant.placing_types):
         return state  # no card to place (a blank is named by a call or play, both placing)
     try:
         if typ == "tally":
-            pairs = _tally_placements(state, event)
+            pairs = variant.tally_placements(event, list(events), index)
         else:
-            pairs = state.variant.placements(event, table)
+            pairs = variant.placements(event, table)
     except (KeyError, TypeError):
         return state
     owner = list(know.owner)
@@ -204,43 +152,32 @@ def _with_event_knowledge(state: GameState, event: Event, index: int) -> GameSta
     placed = list(know.placed_at)
     changed = place(table, pairs, index, owner, known, placed)
     blank = know.blank
-    if isinstance(state, FuchsenState) and blank < 0:
-        turned = event.get("turned")
-        if event.get("type") == "call" and isinstance(turned, str):
-            blank = INDEX.get(turned, -1)
-            changed = True
-        elif event.get("type") == "play" and turned is True and state.turned:
-            played = event.get("card")
-            blank = INDEX.get(played, -1) if isinstance(played, str) else -1
+    if blank < 0:
+        named = variant.probed_blank(state, event)
+        if named is not None:
+            blank = named
             changed = True
     if not changed:
         return state
     return evolve(state, know=Knowledge(tuple(owner), tuple(known), tuple(placed), blank))
 
 
-def _tally_placements(state: GameState, event: Event) -> list[tuple[str, str]]:
-    """The called card a tally's ``partner`` holds (``Variant.tally_placements``, read
-    off the state instead of the events)."""
-    partner = event.get("partner")
-    if type(partner) is not str:
-        return []
-    if isinstance(state, FuchsenState) and not state.alone and state.called >= 0:
-        return [(partner, CODES[state.called])]
-    if isinstance(state, KoenigState) and state.contract in WITH_CALLED:
-        return [(partner, CODES[state.high_called])]
-    return []
+def accepts(
+    state: GameState, event: Event, index: int, events: Sequence[tuple[int, Event]] = ()
+) -> bool:
+    """Would ``event`` be accepted after ``state`` (at position ``index``, after the
+    effective ``events``, which only a tally's partner is read against)?"""
+    return refusal(state, event, index, events) is None
 
 
-def accepts(state: GameState, event: Event, index: int) -> bool:
-    """Would ``event`` be accepted after ``state`` (at position ``index``)?"""
-    return refusal(state, event, index) is None
-
-
-def refusal(state: GameState, event: Event, index: int) -> EngineError | None:
+def refusal(
+    state: GameState, event: Event, index: int, events: Sequence[tuple[int, Event]] = ()
+) -> EngineError | None:
     """Why ``event`` would be refused after ``state`` (the error ``replay`` would give
-    it as event ``index``), or None if it would be accepted."""
+    it as event ``index`` after the effective ``events``), or None if it would be
+    accepted."""
     try:
-        apply(_with_event_knowledge(state, event, index), event, index)
+        apply(_with_event_knowledge(state, event, index, events), event, index)
     except Illegal as e:
         return EngineError(index, e.code, e.msg, e.params, e.field)
     except NeedPartner:
@@ -248,9 +185,36 @@ def refusal(state: GameState, event: Event, index: int) -> EngineError | None:
     return None
 
 
-def _turned_by(state: GameState, p: int) -> bool:
-    """Is ``p`` the Macher of a Fuchsen game with a turned card?"""
-    return isinstance(state, FuchsenState) and state.turned and p == state.macher
+class _Appended:
+    """The view's ``Trial``: an event tried as event number ``index`` after the record's
+    effective ``events``."""
+
+    __slots__ = ("events", "index")
+
+    def __init__(self, index: int, events: Sequence[tuple[int, Event]] = ()) -> None:
+        self.index = index
+        self.events = events
+
+    def accepts(self, state: GameState, event: Event) -> bool:
+        return refusal(state, event, self.index, self.events) is None
+
+    def tally(self, states: Sequence[GameState], fields: Event) -> list[GameState]:
+        return [s for s in states if self.accepts(s, {"type": "tally", **fields})]
+
+    def tally_partners(self, states: Sequence[GameState], fields: Event) -> list[str]:
+        # Each candidate's state tried with each player named.
+        names: list[str] = []
+        for s in states:
+            table = s.table
+            assert table is not None
+            for name in table.active:
+                if name not in names and self.accepts(
+                    s, {"type": "tally", **fields, "partner": name}
+                ):
+                    names.append(name)
+        table = states[0].table
+        assert table is not None
+        return [n for n in table.active if n in names]
 
 
 def _unplaced(state: GameState) -> int:
@@ -279,24 +243,21 @@ def _playable(state: GameState, p: int) -> list[int]:
 
 
 def legal_moves(state: GameState, index: int) -> Legal:
-    """The events acceptable after ``state`` as the record's event number ``index``."""
+    """The events acceptable after ``state`` as the record's event number ``index``:
+    the cards of the player to act here, the game's own moves by ``Variant.offers``."""
     table = state.table
     if table is None or state.decision is not None or state.annulled:
         return Legal()
     cards: list[str] = []
-    raises: list[tuple[str, str]] = []
-    can_end = False
-    bids: list[str] = []
-    can_pass = can_join = False
-    calls: CallOptions | None = None
     refused: dict[str, EngineError] = {}
     face_down: list[str] = []
     refused_face_down: dict[str, EngineError] = {}
-    if state.phase == "play" and state.to_act >= 0 and not _turned_by(state, state.to_act):
+    p = state.to_act
+    down_open = state.variant.plays_face_down(state, p) if state.phase == "play" else None
+    if state.phase == "play" and p >= 0 and down_open is None:
         # Each card of the deck not played yet, judged by the rule function every play
         # goes through (``Variant.check_card``): with the card placed in the player's
         # hand where the record has not placed it (as the play itself would place it).
-        p = state.to_act
         know = state.know
         assert know is not None
         may_hold = 0 if know.full(p) else _unplaced(state)
@@ -310,33 +271,26 @@ def legal_moves(state: GameState, index: int) -> Legal:
                 refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
             else:
                 cards.append(CODES[c])
-    elif state.phase == "play" and state.to_act >= 0:
-        # The Macher who turned a card: each card tried face up and face down with
-        # ``apply``, as the blank's hindsight reaches into the knowledge.
-        p = state.to_act
+    elif state.phase == "play" and p >= 0:
+        # A player who may hold a card turned face down: each card tried face up and
+        # face down with ``apply``, as the face-down card's hindsight reaches into the
+        # knowledge.
         name = table.active[p]
         playable = _playable(state, p)
-        blank_open = (
-            isinstance(state, FuchsenState)
-            and state.turned
-            and p == state.macher
-            and not state.blank_played
-        )
         for c in playable:
             event: dict[str, Any] = {"type": "play", "player": name, "card": CODES[c]}
             why = refusal(state, event, index)
             if why is None:
                 cards.append(CODES[c])
-            if isinstance(state, FuchsenState) and state.turned and p == state.macher:
-                down = refusal(state, {**event, "turned": True}, index)
-                if down is None:
-                    if why is not None:
-                        cards.append(CODES[c])
-                        why = None
-                    if blank_open:
-                        face_down.append(CODES[c])
-                elif blank_open:
-                    refused_face_down[CODES[c]] = down
+            down = refusal(state, {**event, "turned": True}, index)
+            if down is None:
+                if why is not None:
+                    cards.append(CODES[c])
+                    why = None
+                if down_open:
+                    face_down.append(CODES[c])
+            elif down_open:
+                refused_face_down[CODES[c]] = down
             if why is not None:
                 refused[CODES[c]] = why
         # The cards the record puts in another hand (or that the player cannot hold):
@@ -347,109 +301,25 @@ def legal_moves(state: GameState, index: int) -> Legal:
             why = refusal(state, {"type": "play", "player": name, "card": CODES[c]}, index)
             if why is not None:
                 refused[CODES[c]] = why
-    if isinstance(state, FuchsenState):
-        if state.phase == "play" and not state.raising_ended and state.level < 8:
-            level = FUCHSEN_LEVELS[state.level]
-            for name in table.active:
-                if accepts(state, {"type": "raise", "player": name, "level": level}, index):
-                    raises.append((name, level))
-        if state.phase == "play":
-            can_end = accepts(state, {"type": "end_raising"}, index)
-        if state.phase == "call":
-            calls = _call_options(state, index)
-    if isinstance(state, KoenigState) and state.phase == "auction":
-        name = table.active[state.to_act]
-        for contract in CONTRACTS:
-            if _biddable(state, name, contract, index):
-                bids.append(contract)
-        can_pass = accepts(state, {"type": "pass", "player": name}, index)
-        can_join = accepts(state, {"type": "join", "player": name}, index)
     return Legal(
         cards=tuple(cards),
-        raises=tuple(raises),
-        can_end_raising=can_end,
-        bids=tuple(bids),
-        can_pass=can_pass,
-        can_join=can_join,
-        calls=calls,
         refused=refused,
         face_down=tuple(face_down),
         refused_face_down=refused_face_down,
+        **state.variant.offers(state, _Appended(index)),
     )
 
 
-def _biddable(state: KoenigState, name: str, contract: str, index: int) -> bool:
-    event: dict[str, Any] = {"type": "bid", "player": name, "contract": contract}
-    if contract not in WITH_CALLED:
-        return accepts(state, event, index)
-    table = state.table
-    assert table is not None
-    return any(accepts(state, {**event, "called": CODES[c]}, index) for c in bits(table.deck))
-
-
-def _call_options(state: FuchsenState, index: int) -> CallOptions:
-    table = state.table
-    know = state.know
-    assert table is not None and know is not None
-    eo = INDEX["EO"]
-    macher = know.owner[eo]
-    if macher < 0:
-        # Nobody is shown to hold EO yet: judge the call for a player who may hold it.
-        possible = [q for q in range(table.n) if not know.full(q)]
-        if not possible:
-            return CallOptions()
-        macher = possible[0]
-    name = table.active[macher]
-    cards = tuple(
-        CODES[c]
-        for c in bits(table.deck)
-        if accepts(state, {"type": "call", "player": name, "card": CODES[c]}, index)
-    )
-    alone = accepts(state, {"type": "call", "player": name, "alone": True}, index)
-    turn = _turn_options(state, index, name) if know.full(macher) else ("?",)
-    return CallOptions(cards=cards, alone=alone, turn=turn)
-
-
-def _turn_options(state: FuchsenState, index: int, name: str) -> tuple[str, ...]:
-    """The cards of the Macher's whole (known) hand he may turn, alone or with a call.
-
-    Naming the turned card only adds checks to the same call with an unknown turned
-    card (``"turned": true``): checks of the card itself (may it be turned at all)
-    and that it is not the called card. With the whole hand known, naming it adds no
-    knowledge either. So a call naming ``c`` can be accepted only with a card that is
-    callable when turning, and whether it is depends on ``c`` alone once that card is
-    not ``c`` itself: the first such card decides. About 80 trial events instead of
-    200 to 250 for a whole hand (``tests/engine/test_view_turn_options.py`` holds
-    the answers to those of trying every pair).
-    """
-    table = state.table
-    know = state.know
-    assert table is not None and know is not None
-    base: dict[str, Any] = {"type": "call", "player": name}
-    callable_turning = [
-        CODES[k]
-        for k in bits(table.deck)
-        if accepts(state, {**base, "card": CODES[k], "turned": True}, index)
-    ]
-    turn: list[str] = []
-    for c in bits(know.known[table.index[name]]):
-        code = CODES[c]
-        deciding = next((k for k in callable_turning if k != code), None)
-        if accepts(state, {**base, "alone": True, "turned": code}, index) or (
-            deciding is not None
-            and accepts(state, {**base, "card": deciding, "turned": code}, index)
-        ):
-            turn.append(code)
-    return tuple(turn)
-
-
-def tally_options(states: list[GameState], index: int) -> dict[str, Any] | None:
-    """What a ``tally`` appended as event number ``index`` may say, for the record whose
-    states (one, or one per candidate partner still possible) are ``states``; None
-    when no tally may stand now. The keys are those of the tally contract: ``kind``
-    (``"pure"``/``"late"``), ``fields`` (only those that may stand, each with
-    ``required`` and its choices or range) and ``needs_outcome``. Every offer is
-    tried with ``apply``, so the page never offers a tally the engine would refuse.
+def tally_options(
+    states: list[GameState], index: int, events: Sequence[tuple[int, Event]] = ()
+) -> dict[str, Any] | None:
+    """What a ``tally`` appended as event number ``index`` after the effective
+    ``events`` may say, for the record whose states (one, or one per candidate partner
+    still possible) are ``states``; None when no tally may stand now. The keys are
+    those of the tally contract: ``kind`` (``"pure"``/``"late"``), ``fields`` (only
+    those that may stand, each with ``required`` and its choices or range) and
+    ``needs_outcome`` (``Variant.tally_offer``). Every offer is tried with ``apply``,
+    so the page never offers a tally the engine would refuse.
     """
     open_states = [
         s
@@ -458,108 +328,7 @@ def tally_options(states: list[GameState], index: int) -> dict[str, Any] | None:
     ]
     if not open_states:
         return None
-    first = open_states[0]
-    if isinstance(first, FuchsenState):
-        return _fuchsen_tally([s for s in open_states if isinstance(s, FuchsenState)], index)
-    if isinstance(first, KoenigState):
-        return _koenig_tally([s for s in open_states if isinstance(s, KoenigState)], index)
-    return None  # pragma: no cover - only two games
-
-
-def _tried(states: list[Any], event: dict[str, Any], index: int) -> list[Any]:
-    """The states among ``states`` that accept ``event``."""
-    return [s for s in states if accepts(s, {"type": "tally", **event}, index)]
-
-
-def _partner_choices(states: list[Any], index: int, probe: dict[str, Any]) -> list[str]:
-    """The players a tally may name as the partner: each candidate's state tried with
-    him named (``probe`` the rest of a tally that state accepts)."""
-    names: list[str] = []
-    for s in states:
-        table = s.table
-        for name in table.active:
-            if name not in names and accepts(s, {"type": "tally", **probe, "partner": name}, index):
-                names.append(name)
-    return [n for n in states[0].table.active if n in names]
-
-
-def _fuchsen_tally(states: list[FuchsenState], index: int) -> dict[str, Any] | None:
-    first = states[0]
-    if first.trick or (first.tricks and not first.raising_ended):
-        return None
-    pure = not first.tricks
-    fields: dict[str, Any] = {}
-    if pure:
-        choices = []
-        for k in range(len(FUCHSEN_LEVELS) + 1):
-            level = FUCHSEN_LEVELS[k - 1] if k else None
-            played_out = k >= 2
-            probes = [{"level": level, "won": True}, {"level": level, "won": False}]
-            if not any(_tried(states, probe, index) for probe in probes):
-                continue
-            choices.append(
-                {"level": level, "played_out": played_out, "played_out_with_fuchs": k != 1}
-            )
-        if not choices:
-            return None
-        fields["level"] = {"required": False, "choices": choices}
-        probe: dict[str, Any] = {"level": "re", "won": True}
-    else:
-        probes = [{"won": True}, {"won": False}]
-        if not any(_tried(states, p, index) for p in probes):
-            return None
-        probe = next(p for p in probes if _tried(states, p, index))
-    fields["won"] = {"required": False}
-    low, high = 0, 121
-    if not pure:
-        ranges = [_augen_range(s) for s in states]
-        low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
-    fields["augen"] = {"required": False, "min": low, "max": high}
-    if _tried(states, {**probe, "won": True, "silent": True}, index):
-        fields["silent"] = {"required": False}
-    if pure and not first.alone and not first.own_card:
-        fields["fuchs"] = {"required": False}
-    if not first.alone:
-        partners = _partner_choices(states, index, probe)
-        if partners:
-            fields["partner"] = {"required": False, "choices": partners}
-    return {"kind": "pure" if pure else "late", "fields": fields, "needs_outcome": not pure}
-
-
-def _augen_range(state: FuchsenState) -> tuple[int, int]:
-    """The Augen of the Macher's side the recorded tricks still allow."""
-    side = state.won_cards[state.macher]
-    if state.hilfer >= 0:
-        side |= state.won_cards[state.hilfer]
-    every = 0
-    for cards in state.won_cards:
-        every |= cards
-    return augen_of(side), 121 - augen_of(every & ~side)
-
-
-def _koenig_tally(states: list[KoenigState], index: int) -> dict[str, Any] | None:
-    first = states[0]
-    table = first.table
-    assert table is not None
-    if first.trick:
-        return None
-    kind = "late" if first.tricks else "pure"
-    fields: dict[str, Any] = {}
-    if first.contract == "schurln":
-        if not _tried(states, {"losers": [table.active[0]]}, index):
-            return None
-        fields["losers"] = {"required": True, "choices": list(table.active), "min": 1, "max": 3}
-        return {"kind": kind, "fields": fields, "needs_outcome": False}
-    probes = [{"won": True}, {"won": False}]
-    good = [p for p in probes if _tried(states, p, index)]
-    if not good:
-        return None
-    fields["won"] = {"required": True}
-    if first.contract in WITH_CALLED or first.contract == "durchmarsch_letzter":
-        partners = _partner_choices(states, index, {"won": True})
-        if partners:
-            fields["partner"] = {"required": False, "choices": partners}
-    return {"kind": kind, "fields": fields, "needs_outcome": True}
+    return open_states[0].variant.tally_offer(open_states, _Appended(index, events))
 
 
 def _merge(a: Legal, b: Legal) -> Legal:
@@ -632,7 +401,7 @@ def table_view(record: object) -> TableView:
     if result.status != "invalid":
         for s in states:
             legal = _merge(legal, legal_moves(s, next_index))
-        tally = tally_options(states, next_index)
+        tally = tally_options(states, next_index, events)
         if partners:
             legal = replace(legal, partners=tuple(partners))
         if legal.face_down and isinstance(record, dict) and state.table is not None:
@@ -722,31 +491,7 @@ def _describe(
         contract=result.contract,
         declarers=result.declarers or (),
     )
-    if isinstance(state, FuchsenState):
-        base["level"] = FUCHSEN_LEVELS[state.level - 1] if state.level else None
-        if state.macher >= 0:
-            base["macher"] = name[state.macher]
-            if partner_known or state.hilfer < 0:
-                side = 1 << state.macher
-                if state.hilfer >= 0:
-                    side |= 1 << state.hilfer
-                ours = sum(augen_of(w) for q, w in enumerate(state.won_cards) if side >> q & 1)
-                theirs = sum(
-                    augen_of(w) for q, w in enumerate(state.won_cards) if not side >> q & 1
-                )
-                base["augen"] = {"declarers": ours, "opponents": theirs}
-        if state.phase == "call" and state.know is not None and result.status == "in_progress":
-            holder = state.know.owner[INDEX["EO"]]
-            base["to_act"] = name[holder] if holder >= 0 else None
-    if isinstance(state, KoenigState) and state.declarer >= 0:
-        base["declarer"] = name[state.declarer]
-    if (
-        isinstance(state, KoenigState)
-        and state.contract == "schurln"
-        and result.status == "finished"
-        and result.reason == "played_out"
-    ):
-        base["aces_tens"] = dict(zip(name, aces_and_tens(state), strict=True))
+    base.update(state.variant.view_fields(state, result, partner_known=partner_known))
     if result.status in ("finished", "annulled", "invalid"):
         base["to_act"] = None
     return TableView(**base)

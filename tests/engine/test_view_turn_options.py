@@ -1,9 +1,9 @@
 """The Macher's call options in the table view agree with trying every call.
 
-``engine.view`` finds the cards the Macher may turn with a few trial calls instead of
-one per (called card, turned card) pair. The reference here is the plain reading of
-"legal": a call is legal when the record with it appended does not become invalid,
-asked of ``replay`` for every call there is.
+The table view (``Fuchsen._turn_options``) finds the cards the Macher may turn with a
+few trial calls instead of one per (called card, turned card) pair. The reference here
+is the plain reading of "legal": a call is legal when the record with it appended does
+not become invalid, asked of ``replay`` for every call there is.
 """
 
 from __future__ import annotations
