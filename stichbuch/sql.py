@@ -42,8 +42,19 @@ def rows_insert(
     names = ", ".join(connection.ops.quote_name(field.column) for field in columns)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
+            # JSON values go in as the field prepares them (psycopg's ``Jsonb``); the
+            # other columns' Python values are COPY's own.
+            json_columns = [
+                (i, functools.partial(field.get_db_prep_save, connection=connection))
+                for i, field in enumerate(columns)
+                if field.get_internal_type() == "JSONField"
+            ]
             with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
                 for row in rows:
+                    if json_columns:
+                        row = list(row)
+                        for i, prepare_json in json_columns:
+                            row[i] = prepare_json(row[i])
                     copy.write_row(row)
             return
         # SQLite takes what Django's own inserts would send (datetimes as text).
