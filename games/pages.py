@@ -720,6 +720,28 @@ def _deck(kind: str, data: dict[str, Any], rules: dict[str, Any]) -> list[dict[s
     return [{"label": label, "cards": row} for label, row in zip(labels, rows, strict=True)]
 
 
+def _offline_extras(kind: str, record: dict[str, Any], state: dict[str, Any]) -> dict[str, bool]:
+    """What the offline grid may add to a card it queues, as the engine offered it at
+    page load: a Fuchs announcement where its table view of the record up to the
+    standing call offers a tally's ``fuchs`` (a partner game: someone may say it), a
+    turned card played face down where that view offers face-down cards. The page
+    offers them unchecked; the engine judges each entry when it is sent. (Königrufen's
+    bids offline are those of the last table the server drew: its ``legal``.)"""
+    if kind != GameKind.FUCHSEN:
+        return {}
+    events = record.get("events") or []
+    effective = [events[i] for i in state.get("effective") or [] if i < len(events)]
+    calls = [i for i, e in enumerate(effective) if e.get("type") == "call"]
+    if not calls:
+        return {"fuchs": False, "turned": False}
+    view = selectors.table_state(record={**record, "events": effective[: calls[-1] + 1]})
+    fields = (view.get("tally") or {}).get("fields") or {}
+    return {
+        "fuchs": "fuchs" in fields,
+        "turned": bool((view.get("legal") or {}).get("face_down")),
+    }
+
+
 @login_required
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     """Record a game at the table (or look at it, for members who do not score)."""
@@ -750,6 +772,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         # The deck of this game as the pages lay it out: offline, the recording page
         # offers these cards (unchecked) without a table view to ask.
         "deck": _deck(game.game_kind, data, rules),
+        "offline": _offline_extras(
+            game.game_kind, selectors.game_record(game=game), data.get("state") or {}
+        ),
         "t": strings,
     }
     return render(

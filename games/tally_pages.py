@@ -35,6 +35,7 @@ from games.errors import EngineRejected, GamesError
 from games.models import Evening, Game
 from games.presenters import deck_rows, safe_rules
 from games.vocabulary import (
+    KOENIG_CONTRACTS,
     WITH_CALLED,
     card_view,
     contract_names,
@@ -440,6 +441,8 @@ def evening_form(request: HttpRequest, evening: Evening, data: QueryDict | None 
     _decorate(form, names, club)
     if data is None and evening.game_kind == GameKind.FUCHSEN:
         form.extra["scratch"] = _scratch(evening, record, names, club)
+    elif data is None:
+        form.extra["scratch"] = _koenig_scratch(evening, record, names, club)
     # What the phone queues when "Save" meets a dead network: the API's body for this
     # tally (the server judges it when it arrives; the page holds no rule).
     form.extra["offline"] = {
@@ -513,6 +516,7 @@ def _scratch(
                 }
             )
     return {
+        "game": GameKind.FUCHSEN,
         "api": reverse("game-start", args=[evening.pk]),
         "evening": evening.pk,
         "deal": deal,
@@ -521,6 +525,148 @@ def _scratch(
         "seats": seats,
         "called_cards": called_cards,
         "can_alone": bool(calls.get("alone")),
+        "blocks": blocks,
+    }
+
+
+# Königrufen from scratch: the declarer "nobody" stands for Schurln (everyone passes).
+ALL_PASS = "-"
+
+
+def koenig_auction(
+    record: dict[str, Any], declarer: str | None, bid: dict[str, Any] | None
+) -> list[dict[str, Any]] | None:
+    """The auction after ``record`` in which ``declarer`` bids ``bid`` (contract, called
+    card) when the engine first gives him the word and everyone else passes (with no
+    declarer: everyone passes), as the engine leads it, speaker by speaker; None where
+    the engine refuses a step or the auction does not end so. The engine alone says who
+    speaks next and when the auction is over."""
+    events: list[dict[str, Any]] = []
+    outcome = selectors.record_outcome(record=record)
+    bid_made = False
+    # Four speakers each say at most one word here; more would be an auction of another shape.
+    for _step in range(8):
+        if outcome.get("status") == "invalid":
+            return None
+        if outcome.get("awaiting") != "bid":
+            return events if bid_made or declarer is None else None
+        speaker = str(outcome.get("to_act") or "")
+        if speaker == declarer and bid is not None and not bid_made:
+            events.append({"type": "bid", "player": speaker, **bid})
+            bid_made = True
+        elif speaker == declarer:
+            return None
+        else:
+            events.append({"type": "pass", "player": speaker})
+        outcome = selectors.record_outcome(
+            record={**record, "events": [*record["events"], *events]}
+        )
+    return None
+
+
+def _koenig_scratch(
+    evening: Evening, record: dict[str, Any], names: dict[str, str], club: Club
+) -> dict[str, Any]:
+    """Every choice a Königrufen tally from scratch may need, for filling it with no network.
+
+    Drawn at page load from the engine: for each dealer and declarer the contracts the
+    table view lets him bid when the word first comes to him (the ones before him
+    passing), and for each the auction the engine leads to its end with everyone else
+    passing (``koenig_auction``: the bid and pass events, speaker by speaker), plus
+    everyone passing (Schurln); the cards the view accepts as called for a contract
+    that calls one; and for each declarer and contract the tally fields the view
+    offers once that auction is over (won, the partner candidates, the Schurln losers),
+    labelled from the vocabulary. The page shows only the block for the choices made and
+    queues the events, unchecked; the engine judges them when they are sent.
+
+    The fields are drawn for the proposed dealer and the first callable card: they do not
+    depend on the dealer nor on which card is called (the declarer and the contract
+    decide them) — tests/games/test_koenig_tally_from_scratch_offline.py holds the engine
+    to that. Bidding against each other and joining a Bettler (mitbetteln) are not
+    offered: for those the form that asks the server at each bid is needed.
+    """
+    deal = record["events"][0]
+    face = club.card_face
+    seats = _seat_rows(_state(record), names)
+    first = _state(record)
+    opener = str(first.get("to_act") or "")
+    deck = [code for row in deck_rows(GameKind.KOENIGRUFEN, 4, []) for code in row if code]
+    called: dict[str, list[str]] = {}
+    for contract in WITH_CALLED:
+        trial = {"type": "bid", "player": opener, "contract": contract}
+        called[contract] = [
+            code
+            for code in deck
+            if selectors.record_outcome(
+                record={**record, "events": [deal, {**trial, "called": code}]}
+            ).get("status")
+            != "invalid"
+        ]
+    auctions: dict[str, list[dict[str, Any]]] = {}
+    contracts: dict[str, list[str]] = {}
+    for dealer in deal["players"]:
+        dealt = {**record, "events": [{**deal, "dealer": dealer}]}
+        for seat in seats:
+            state, passed = _state(dealt), []
+            while state.get("awaiting") == "bid" and str(state.get("to_act")) != seat["id"]:
+                passed.append({"type": "pass", "player": str(state.get("to_act"))})
+                state = _state({**dealt, "events": [*dealt["events"], *passed]})
+            offered = []
+            for contract in (state.get("legal") or {}).get("bids", []):
+                bid: dict[str, Any] = {"contract": contract}
+                if contract in WITH_CALLED:
+                    if not called.get(contract):
+                        continue
+                    bid["called"] = called[contract][0]
+                rest = koenig_auction(
+                    {**dealt, "events": [*dealt["events"], *passed]}, seat["id"], bid
+                )
+                if rest is not None:
+                    auctions[f"{dealer}|{seat['id']}|{contract}"] = [*passed, *rest]
+                    offered.append(contract)
+            contracts[f"{dealer}|{seat['id']}"] = offered
+        everyone = koenig_auction(dealt, None, None)
+        if everyone is not None:
+            auctions[f"{dealer}|{ALL_PASS}|schurln"] = everyone
+            contracts[f"{dealer}|{ALL_PASS}"] = ["schurln"]
+    blocks = []
+    for key, auction in auctions.items():
+        dealer, declarer, contract = key.split("|")
+        if dealer != deal["dealer"]:
+            continue
+        after = _state({**record, "events": [deal, *auction]})
+        tally = after.get("tally") or {}
+        form = Form(kind=GameKind.KOENIGRUFEN, choices=Choices.from_post(QueryDict()))
+        form.tally, form.fields = tally, dict(tally.get("fields") or {})
+        _decorate(form, names, club)
+        blocks.append(
+            {
+                "key": f"{declarer}|{contract}",
+                "fields": form.fields,
+                "required": [f for f, spec in form.fields.items() if spec.get("required")],
+                "partners": form.extra.get("partners", []),
+                "losers": form.extra.get("losers", []),
+            }
+        )
+    names_of = contract_names()
+    shown = {c for offered in contracts.values() for c in offered}
+    return {
+        "game": GameKind.KOENIGRUFEN,
+        "api": reverse("game-start", args=[evening.pk]),
+        "evening": evening.pk,
+        "deal": deal,
+        "dealers": [{"id": p, "name": names.get(p, p)} for p in deal["players"]],
+        "dealer_fixed": "sitting_out" in deal,
+        "seats": seats,
+        "all_pass": ALL_PASS,
+        "contract_list": [
+            {"contract": c, "name": names_of.get(c, c)} for c in KOENIG_CONTRACTS if c in shown
+        ],
+        "contracts": contracts,
+        "auctions": auctions,
+        "called": called,
+        "kings": [card_view(k, face, GameKind.KOENIGRUFEN) for k in KINGS],
+        "others": [card_view(k, face, GameKind.KOENIGRUFEN) for k in deck if k not in KINGS],
         "blocks": blocks,
     }
 

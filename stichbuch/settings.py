@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -112,6 +113,17 @@ if RUNNING_TESTS and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # One test database per run: developers sharing a PostgreSQL server would
     # otherwise drop each other's test_<name> in the middle of a run.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
+elif RUNNING_TESTS and DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # A file, not Django's shared-cache in-memory database: shared cache locks per
+    # table and answers a second connection (the live server's threads under the
+    # browser tests) "database table is locked" at once, without the busy timeout.
+    # A file waits for the writer; in WAL mode its readers never wait at all.
+    DATABASES["default"]["TEST"] = {
+        "NAME": Path(tempfile.gettempdir()) / f"stichbuch-test-{os.getpid()}.sqlite3"
+    }
+    DATABASES["default"]["OPTIONS"]["init_command"] = (
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Authentication -------------------------------------------------------------

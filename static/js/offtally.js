@@ -13,8 +13,9 @@
    From scratch with no network: the evening page drew every choice a tally may
    need at page load (#tally-scratch, from the engine's table view); offline, that
    form stands in for the one that asks the server at each tap. It only shows the
-   block of fields the server listed for the Macher and call chosen, and queues the
-   events those choices make.
+   block of fields the server listed for the Macher and call chosen (Königrufen: the
+   declarer and contract; the auction itself is the one the server drew for them,
+   speaker by speaker), and queues the events those choices make.
 
    Online, a tap on a choice or on "Save" is painted at once, marked as not yet
    confirmed; the server's answer (the form drawn again, or the saved evening)
@@ -157,23 +158,62 @@
   var scratch = document.getElementById("tally-scratch");
   var scratchData = document.getElementById("tally-scratch-data");
   var sd = scratchData ? JSON.parse(scratchData.textContent) : null;
+  var koenig = !!(sd && sd.game === "koenigrufen");
   var chosen = {};
   function fresh(first) {
-    chosen = { dealer: first && !sd.dealer_fixed ? sd.deal.dealer : "" };
+    chosen = { dealer: first && !sd.dealer_fixed ? sd.deal.dealer : "", losers: [] };
   }
+  function dealerOf() { return sd.dealer_fixed ? sd.deal.dealer : chosen.dealer; }
+  // Königrufen: the auction the server drew for this dealer, declarer and contract
+  // (the engine's speakers, in its order), the contracts it offered the declarer and
+  // the cards it lets be called for the contract; none of them decided here.
+  function auction() {
+    return sd.auctions[dealerOf() + "|" + chosen.declarer + "|" + chosen.contract] || null;
+  }
+  function offered() { return sd.contracts[dealerOf() + "|" + chosen.declarer] || []; }
+  function callable() { return (sd.called || {})[chosen.contract] || []; }
   function block() {
-    if (!chosen.macher || !chosen.called) return null;
-    var key = chosen.macher + "|" + (chosen.called === "alone" ? "alone" : "card");
+    var key;
+    if (koenig) {
+      if (!chosen.declarer || !chosen.contract || !auction()) return null;
+      key = chosen.declarer + "|" + chosen.contract;
+    } else {
+      if (!chosen.macher || !chosen.called) return null;
+      key = chosen.macher + "|" + (chosen.called === "alone" ? "alone" : "card");
+    }
     return scratch.querySelector('.scratch-fields[data-key="' + key + '"]');
   }
+  function each(selector, fn) { Array.prototype.forEach.call(scratch.querySelectorAll(selector), fn); }
+  function drawKoenig() {
+    var contracts = offered();
+    if (contracts.indexOf(chosen.contract) < 0) chosen.contract = contracts.length === 1 ? contracts[0] : "";
+    var cards = callable();
+    if (cards.indexOf(chosen.called) < 0) chosen.called = "";
+    scratch.querySelector('[data-q="contract"]').hidden = !chosen.declarer;
+    each('button[data-field="contract"]', function (b) { b.hidden = contracts.indexOf(b.dataset.value) < 0; });
+    scratch.querySelector('[data-q="called"]').hidden = !cards.length;
+    each('button[data-field="called"]', function (b) { b.hidden = cards.indexOf(b.dataset.value) < 0; });
+  }
+  // The fields the server marked required for the block shown are filled (the engine
+  // still judges the tally when it is sent).
+  function filled(shown) {
+    if (!shown) return false;
+    if (koenig && callable().length && !chosen.called) return false;
+    return (shown.dataset.required || "").split(" ").every(function (f) {
+      if (!f) return true;
+      return f === "losers" ? chosen.losers.length > 0 : !!chosen[f];
+    });
+  }
   function drawScratch() {
+    if (koenig) drawKoenig();
     var shown = block();
-    Array.prototype.forEach.call(scratch.querySelectorAll(".scratch-fields"), function (el) { el.hidden = el !== shown; });
-    Array.prototype.forEach.call(scratch.querySelectorAll("button[data-field]"), function (b) {
-      b.setAttribute("aria-pressed", chosen[b.dataset.field] === b.dataset.value ? "true" : "false");
+    each(".scratch-fields", function (el) { el.hidden = el !== shown; });
+    each("button[data-field]", function (b) {
+      var on = b.dataset.many ? chosen.losers.indexOf(b.dataset.value) >= 0 : chosen[b.dataset.field] === b.dataset.value;
+      b.setAttribute("aria-pressed", on ? "true" : "false");
     });
     var dealt = sd.dealer_fixed || chosen.dealer;
-    document.getElementById("tally-scratch-save").disabled = !(dealt && shown);
+    document.getElementById("tally-scratch-save").disabled = !(dealt && shown && (!koenig || filled(shown)));
   }
   // Offline, the form that asks the server gives way to the one drawn at page load
   // (a tally filled in online and ready to save stays: its "Save" is queued).
@@ -186,33 +226,53 @@
     if (off) drawScratch();
   }
   // The events the choices make: the deal the server proposed (with the dealer
-  // chosen), the call, and a tally of the fields the server listed for them.
+  // chosen), the call or the auction the server drew, and a tally of the fields the
+  // server listed for them.
   function scratchEvents(shown) {
     var deal = Object.assign({}, sd.deal);
     if (!sd.dealer_fixed) deal.dealer = chosen.dealer;
-    var call = { type: "call", player: chosen.macher };
-    if (chosen.called === "alone") call.alone = true; else call.card = chosen.called;
     var fields = (shown.dataset.fields || "").split(" ");
     var tally = { type: "tally" };
-    if (fields.indexOf("level") >= 0 && chosen.level) tally.level = chosen.level === "-" ? null : chosen.level;
     if (fields.indexOf("won") >= 0 && chosen.won) tally.won = chosen.won === "1";
+    if (fields.indexOf("partner") >= 0 && chosen.partner) tally.partner = chosen.partner;
+    if (koenig) {
+      if (fields.indexOf("losers") >= 0) tally.losers = chosen.losers.slice();
+      var bids = auction().map(function (e) {
+        var copy = Object.assign({}, e);
+        if (copy.type === "bid" && callable().length) copy.called = chosen.called;
+        return copy;
+      });
+      return [deal].concat(bids, [tally]);
+    }
+    var call = { type: "call", player: chosen.macher };
+    if (chosen.called === "alone") call.alone = true; else call.card = chosen.called;
+    if (fields.indexOf("level") >= 0 && chosen.level) tally.level = chosen.level === "-" ? null : chosen.level;
     var augen = shown.querySelector('input[data-field="augen"]');
     if (fields.indexOf("augen") >= 0 && augen && /^\d+$/.test(augen.value.trim())) tally.augen = Number(augen.value.trim());
     if (fields.indexOf("silent") >= 0 && chosen.silent) tally.silent = true;
     if (fields.indexOf("fuchs") >= 0 && chosen.fuchs) tally.fuchs = true;
-    if (fields.indexOf("partner") >= 0 && chosen.partner) tally.partner = chosen.partner;
     return [deal, call, tally];
   }
+  // A choice that leads to another block forgets what was chosen after it.
+  var KEEP = koenig
+    ? { declarer: ["dealer", "declarer"], contract: ["dealer", "declarer", "contract"] }
+    : { macher: ["dealer", "macher", "called"], called: ["dealer", "macher", "called"] };
   if (scratch && sd) {
     fresh(true);
     scratch.addEventListener("click", function (ev) {
       var b = ev.target.closest("button[data-field]");
       if (b) {
         var f = b.dataset.field;
-        chosen[f] = chosen[f] === b.dataset.value ? "" : b.dataset.value;
-        // Another Macher or call: the fields asked after it are another block.
-        if (f === "macher" || f === "called") {
-          chosen = { dealer: chosen.dealer, macher: chosen.macher, called: chosen.called };
+        if (b.dataset.many) {
+          var at = chosen.losers.indexOf(b.dataset.value);
+          if (at >= 0) chosen.losers.splice(at, 1); else chosen.losers.push(b.dataset.value);
+        } else {
+          chosen[f] = chosen[f] === b.dataset.value ? "" : b.dataset.value;
+        }
+        if (KEEP[f]) {
+          var kept = { losers: [] };
+          KEEP[f].forEach(function (k) { kept[k] = chosen[k]; });
+          chosen = kept;
         }
         drawScratch();
         return;
@@ -226,7 +286,7 @@
       keep(sd.evening, sd.api, { events: scratchEvents(shown) }, text).then(function () {
         // The next deal's dealer is the scorer's to name (the page keeps no rotation).
         fresh(false);
-        Array.prototype.forEach.call(scratch.querySelectorAll("input[data-field]"), function (i) { i.value = ""; });
+        each("input[data-field]", function (i) { i.value = ""; });
         drawScratch();
       });
     });

@@ -549,6 +549,30 @@
         return '<label><input type="radio" name="offkind" data-act="offkind" value="' + k + '"' + (ui.offKind === k ? " checked" : "") + "> " +
           esc(k === "play" ? T.off_play : T.off_call) + "</label>";
       }).join("") + "</div>";
+      // What the engine offered at page load (cfg.offline): a Fuchs said with the card,
+      // the turned card played face down. Unchecked, like every entry here.
+      var extras = cfg.offline || {};
+      var offToggles = "";
+      if (extras.fuchs) {
+        offToggles += '<label class="toggle' + (ui.offFuchs ? " on" : "") + '"><input type="checkbox" data-act="toggle-offfuchs"' + (ui.offFuchs ? " checked" : "") + "> " + esc(T.fuchs_toggle) + "</label>";
+      }
+      if (extras.turned) {
+        offToggles += '<label class="toggle' + (ui.offTurned ? " on" : "") + '"><input type="checkbox" data-act="toggle-offturned"' + (ui.offTurned ? " checked" : "") + "> " + esc(T.turned_toggle) + "</label>";
+      }
+      if (offToggles) out += '<div class="btns toggles off-extras">' + offToggles + "</div>";
+    }
+    // Königrufen: the bids, pass and join the engine offered on the last table the
+    // server drew (its legal moves); the scorer says who speaks.
+    var offLegal = state.legal || {};
+    if (cfg.kind !== "fuchsen" && state.awaiting === "bid") {
+      out += '<div class="btns off-bids">' + (offLegal.bids || []).map(function (b) {
+        return '<button type="button" class="bid-btn' + (ui.offBid === b ? "" : " btn-quiet") + '" data-act="off-bid" data-contract="' + esc(b) + '"' + (who ? "" : " disabled") + ">" +
+          esc(T.contracts[b] || b) + (cfg.with_called.indexOf(b) >= 0 ? "<small>" + esc(T.with_called) + "</small>" : "") + "</button>";
+      }).join("") +
+        (offLegal.can_join ? '<button type="button" class="bid-btn" data-act="off-join"' + (who ? "" : " disabled") + ">" + esc(T.join) + "</button>" : "") +
+        (offLegal.can_pass ? '<button type="button" class="bid-btn btn-quiet" data-act="off-pass"' + (who ? "" : " disabled") + ">" + esc(T.pass) + "</button>" : "") +
+        "</div>";
+      if (ui.offBid) out += '<p class="meta off-called">' + esc(fmt(T.pick_bid_called, { b: T.contracts[ui.offBid] })) + "</p>";
     }
     out += gridHtml({
       act: "off-card", deck: cfg.deck,
@@ -871,10 +895,29 @@
     switch (act) {
       case "off-who": ui.offWho = player; break;
       case "off-card": {
+        if (ui.offBid) {
+          // The called card of the bid tapped before.
+          var ob = { type: "bid", player: ui.offWho, contract: ui.offBid, called: card };
+          ui.offBid = null;
+          send([ob]);
+          return;
+        }
         var o = { type: ui.offKind === "call" ? "call" : "play", player: ui.offWho, card: card };
+        if (o.type === "play" && ui.offFuchs) o.fuchs = true;
+        if (o.type === "play" && ui.offTurned) o.turned = true;
+        ui.offFuchs = ui.offTurned = false;
         send([o]);
         return;
       }
+      case "off-bid": {
+        var ct = el.getAttribute("data-contract");
+        if (cfg.with_called.indexOf(ct) >= 0) { ui.offBid = ui.offBid === ct ? null : ct; break; }
+        ui.offBid = null;
+        send([{ type: "bid", player: ui.offWho, contract: ct }]);
+        return;
+      }
+      case "off-pass": ui.offBid = null; send([{ type: "pass", player: ui.offWho }]); return;
+      case "off-join": ui.offBid = null; send([{ type: "join", player: ui.offWho }]); return;
       case "off-raise": send([{ type: "raise", player: ui.offWho, level: el.getAttribute("data-level") }]); return;
       case "off-end": send([{ type: "end_raising" }]); return;
       case "play": {
@@ -973,6 +1016,8 @@
     else if (act === "callmode") { ui.callMode = el.value; ui.callCard = null; }
     else if (act === "turn") ui.turnChoice = el.value;
     else if (act === "offkind") ui.offKind = el.value;
+    else if (act === "toggle-offfuchs") ui.offFuchs = el.checked;
+    else if (act === "toggle-offturned") ui.offTurned = el.checked;
     else return;
     render();
   });

@@ -7,7 +7,8 @@ tally, exactly once. A tally the server refuses when it arrives stays listed wit
 the server's message. A save whose request dies on the network is queued too, and a
 retry whose first answer was lost sends the same key: the game is stored once.
 A tally filled in from scratch with no network uses the choices the page drew at
-load (no request while filling it) and is stored as filled in once the network is back.
+load (no request while filling it) and is stored as filled in once the network is back;
+in Königrufen with the auction the server drew for the declarer and contract chosen.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from clubs.models import Role
+from clubs.models import GameKind, Role
+from engine import replay
 from games import services
 from games.models import Evening, Game
 from tests.e2e.pages import log_in
@@ -224,5 +226,79 @@ def test_a_tally_filled_in_from_scratch_with_no_network_is_stored_once_when_it_r
             {"type": "tally", "level": "re", "won": True, "partner": ids["carl"]},
         ]
         assert games[0].status == Game.Status.FINISHED
+    finally:
+        context.close()
+
+
+def test_a_koenigrufen_deal_filled_in_from_scratch_with_no_network_is_stored_once_and_scored(
+    live_server: Any, browser: Any
+) -> None:
+    club = ClubFactory.create(name="Stammtisch Gasthaus Post", slug="post")
+    user = UserFactory.create(username="schreiber")
+    MembershipFactory.create(club=club, user=user, role=Role.SCORER)
+    players = players_of(club)
+    evening = open_evening(
+        club, players, kind=GameKind.KOENIGRUFEN, seated=("anna", "bert", "carl", "dora")
+    )
+    ids = {name: str(p.pk) for name, p in players.items()}
+    context = browser.new_context(locale="de-AT", viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    log_in(page, live_server.url, "schreiber", f"/evenings/{evening.pk}/")
+    asked: list[str] = []
+    try:
+        drawn = json.loads(page.inner_text("#tally-scratch-data"))
+        context.set_offline(True)
+        page.wait_for_function("() => navigator.onLine === false")
+        page.wait_for_selector("#tally-scratch:not([hidden])")
+        assert page.locator("#tally").is_hidden()
+        page.on("request", lambda r: asked.append(r.url) if "/tally" in r.url else None)
+        scratch = "#tally-scratch"
+        save = page.locator("#tally-scratch-save")
+        for field, value in (
+            ("declarer", ids["bert"]),
+            ("contract", "durchmarsch"),
+            ("called", "EK"),
+            ("partner", ids["carl"]),
+        ):
+            page.click(f'{scratch} button[data-field="{field}"][data-value="{value}"]:visible')
+        assert save.is_disabled()  # won or lost is still to say
+        page.click(f'{scratch} button[data-field="won"][data-value="1"]:visible')
+        save.click()
+        waiting = page.wait_for_selector("#tally-outbox:not([hidden]) .offline-waiting")
+        assert "noch nicht gesendet / ungeprüft" in waiting.inner_text()
+        assert "Bert" in waiting.inner_text()
+        assert asked == []  # filling it in asked the server nothing
+        assert not Game.objects.filter(evening=evening).exists()
+        context.set_offline(False)
+        page.wait_for_function(
+            "() => !document.querySelectorAll('#tally-outbox .tally-queue li').length",
+            timeout=60_000,
+        )
+        games = list(Game.objects.filter(evening=evening))
+        assert len(games) == 1  # exactly once
+        stored = [{"type": e.type, **e.payload} for e in games[0].events.order_by("seq")]
+        deal = drawn["deal"]
+        auction = [
+            {**e, "called": "EK"} if e["type"] == "bid" else e
+            for e in drawn["auctions"][f"{deal['dealer']}|{ids['bert']}|durchmarsch"]
+        ]
+        assert stored == [
+            deal,
+            *auction,
+            {"type": "tally", "won": True, "partner": ids["carl"]},
+        ]
+        bids = [e for e in stored if e["type"] == "bid"]
+        assert bids == [
+            {"type": "bid", "player": ids["bert"], "contract": "durchmarsch", "called": "EK"}
+        ]
+        game = games[0]
+        assert game.status == Game.Status.FINISHED
+        # The result is the engine's for the record as filled in: Bert and Carl won.
+        expected = replay({"game": "koenigrufen", "rules": None, "events": stored}).to_dict()
+        assert game.result["payouts"] == expected["payouts"]
+        payouts = game.result["payouts"]
+        assert payouts[ids["bert"]] > 0 and payouts[ids["carl"]] > 0
+        assert payouts[ids["anna"]] < 0 and payouts[ids["dora"]] < 0
     finally:
         context.close()
