@@ -65,7 +65,9 @@ DONE_STATUSES = frozenset({Game.Status.FINISHED, Game.Status.ANNULLED})
 # --- The ledger hook ------------------------------------------------------------------------
 
 
-def _ledger_sync(game: Game, *, club_players: Collection[int] = ()) -> None:
+def _ledger_sync(
+    game: Game, *, club_players: Collection[int] = (), record_changed: bool = False
+) -> None:
     """Write the game's payouts into the ledger, inside the caller's transaction.
 
     Money is never lost because a queue is down: the ledger's entries for a
@@ -73,9 +75,12 @@ def _ledger_sync(game: Game, *, club_players: Collection[int] = ()) -> None:
     that appends its events. Any error inside the hook rolls the append back.
     Every caller holds the game's row lock (or has just created the row) with
     the evening loaded, inside the transaction that writes the events.
-    ``club_players``: as for ``_apply_result``.
+    ``club_players``: as for ``_apply_result``; ``record_changed``: as for
+    ``ledger_sync_game``.
     """
-    ledger_sync_game(game=game, locked=True, club_players=club_players)
+    ledger_sync_game(
+        game=game, locked=True, club_players=club_players, record_changed=record_changed
+    )
 
 
 # --- Evenings -------------------------------------------------------------------------------
@@ -642,7 +647,11 @@ def _append(
     if dry_run:
         return appended
     if locked.status != Game.Status.IN_PROGRESS or judged.game.status != Game.Status.IN_PROGRESS:
-        _ledger_sync(judged.game, club_players={int(pk) for pk in names})
+        _ledger_sync(
+            judged.game,
+            club_players={int(pk) for pk in names},
+            record_changed=locked.status == judged.game.status == Game.Status.FINISHED,
+        )
     GameEvent.objects.bulk_create(new)
     _game_update(judged.game)
     if key is not None:

@@ -181,7 +181,11 @@ def _check_players_of_club(
 
 
 def ledger_sync_game(
-    *, game: Game, locked: bool = False, club_players: Collection[int] = ()
+    *,
+    game: Game,
+    locked: bool = False,
+    club_players: Collection[int] = (),
+    record_changed: bool = False,
 ) -> None:
     """Make the ledger hold exactly what ``game``'s current result says, and no more.
 
@@ -209,11 +213,22 @@ def ledger_sync_game(
     ``club_players``: ids the caller has read, in its transaction, as players of
     the game's club (the recording service: the evening's seated players); a
     payout to one of them needs no look at the players' table.
+
+    ``record_changed``: the caller appended events to a game that was finished and
+    still is (a ``show`` after the end, a correction). Its money may stay as it was
+    while what its projection rows read of the record (the contract, Stilles Spiel,
+    the raises per chance) changed, so the game's projection is asked for even when
+    no entry is written: one more projection run for such an append, which is rare.
     """
     if locked:
         if not transaction.get_connection().in_atomic_block:
             raise RuntimeError("ledger_sync_game(locked=True) needs the caller's transaction")
-        _sync_game(game=game, evening=game.evening, club_players=club_players)
+        _sync_game(
+            game=game,
+            evening=game.evening,
+            club_players=club_players,
+            record_changed=record_changed,
+        )
         return
     with transaction.atomic():
         # Two syncs of one game must not both see the old sums and both write the
@@ -221,20 +236,27 @@ def ledger_sync_game(
         # holds it already and says so with ``locked``).
         Game.objects.select_for_update().filter(pk=game.pk).values_list("pk").first()
         evening = Evening.objects.only("pk", "club_id", "season_id").get(pk=game.evening_id)
-        _sync_game(game=game, evening=evening)
+        _sync_game(game=game, evening=evening, record_changed=record_changed)
 
 
-def _sync_game(*, game: Game, evening: Evening, club_players: Collection[int] = ()) -> None:
+def _sync_game(
+    *,
+    game: Game,
+    evening: Evening,
+    club_players: Collection[int] = (),
+    record_changed: bool = False,
+) -> None:
     """``ledger_sync_game``'s work, under the game's row lock."""
     wanted = game_wanted_amounts(game=game)
     booked = _booked_amounts(game_id=game.pk)
     entries = _sync_entries(game=game, evening=evening, wanted=wanted, booked=booked)
-    if not entries:
+    if not entries and not record_changed:
         return
-    _check_players_of_club(
-        club_id=evening.club_id, player_ids=wanted, game_id=game.pk, known=club_players
-    )
-    LedgerEntry.objects.bulk_create(entries)
+    if entries:
+        _check_players_of_club(
+            club_id=evening.club_id, player_ids=wanted, game_id=game.pk, known=club_players
+        )
+        LedgerEntry.objects.bulk_create(entries)
     projection_version_bump(season_id=evening.season_id)
     ProjectionChange.objects.create(season_id=evening.season_id, game_id=game.pk)
     projection_request(season_id=evening.season_id)

@@ -17,7 +17,7 @@ from engine.generate import random_game
 from games import services as games
 from games.models import Game
 from ledger import services, tasks
-from ledger.models import GameFacts, PlayerGame, ProjectionState
+from ledger.models import GameFacts, LedgerEntry, PlayerGame, ProjectionState
 from tests.ledger.factories import Table, make_table
 from tests.ledger.test_recording_integration import renamed
 from tests.reliability.helpers import projections_snapshot
@@ -111,3 +111,32 @@ def test_seasons_projected_before_the_facts_columns_are_projected_again_once(
     assert ProjectionState.objects.get(season_id=season_id).is_behind
     assert tasks.repair_projections() == [season_id]
     assert projections_snapshot(season_id) == projected
+
+
+def game_entries_count(game: Game) -> int:
+    return LedgerEntry.objects.filter(game_id=game.pk).count()
+
+
+def test_an_event_after_the_end_that_leaves_the_money_alone_still_refreshes_the_facts(
+    table: Table, django_capture_on_commit_callbacks: Capture
+) -> None:
+    # An empty ``show`` after the end changes nothing the ledger books, but the
+    # record grew: its facts were read at the old seq and must be read again.
+    with django_capture_on_commit_callbacks(execute=True):
+        game = next(
+            g for seed in range(8) if (g := _record(table, seed)).status == Game.Status.FINISHED
+        )
+    before = GameFacts.objects.get(game_id=game.pk).seq
+    entries = game_entries_count(game)
+    player = game.events.get(seq=1).payload["players"][0]
+    with django_capture_on_commit_callbacks(execute=True):
+        games.game_events_append(
+            game=game,
+            user=None,
+            expected_seq=game.last_seq,
+            events=[{"type": "show", "player": player, "cards": []}],
+        )
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game_entries_count(game) == entries
+    assert GameFacts.objects.get(game_id=game.pk).seq == game.last_seq == before + 1
