@@ -587,8 +587,8 @@ def _koenig_scratch(
     """
     deal = record["events"][0]
     face = club.card_face
-    seats = _seat_rows(_state(record), names)
     first = _state(record)
+    seats = _seat_rows(first, names)
     opener = str(first.get("to_act") or "")
     deck = [code for row in deck_rows(GameKind.KOENIGRUFEN, 4, []) for code in row if code]
     called: dict[str, list[str]] = {}

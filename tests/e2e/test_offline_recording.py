@@ -237,3 +237,29 @@ def test_a_fuchs_said_with_a_card_offline_is_stored_with_the_play(
         assert game.status == Game.Status.IN_PROGRESS
     finally:
         context.close()
+
+
+def test_the_turned_card_played_face_down_offline_is_stored_as_turned(
+    live_server: Any, browser: Any
+) -> None:
+    names = ["anna", "bert", "carl", "dora", "emil"]
+    deal = {"type": "deal", "dealer": "anna", "players": names}
+    call = {"type": "call", "player": "bert", "card": "EA", "turned": True}
+    context, page, players, game = _offline_scorer(
+        live_server, browser, GameKind.FUCHSEN, {"game": "fuchsen", "events": [deal, call]}
+    )
+    ids = {name: str(p.pk) for name, p in players.items()}
+    grid = "#record .offline-grid"
+    try:
+        state = selectors.table_state(record=selectors.game_record(game=game))
+        assert state["to_act"] == ids["bert"] and "EU" in state["legal"]["face_down"]
+        page.click(f'{grid} button[data-act="off-who"][data-player="{ids["bert"]}"]')
+        page.check(f'{grid} input[data-act="toggle-offturned"]')
+        page.click(f'{grid} button[data-act="off-card"][data-card="EU"]')
+        _queued(page, 0)
+        _sent(context, page)
+        assert _stored(game)[2:] == [
+            {"type": "play", "player": ids["bert"], "card": "EU", "turned": True}
+        ]
+    finally:
+        context.close()
