@@ -20,9 +20,11 @@ Königrufen), outside every clock. Then, for each game:
 - **season**: ``--season`` records in evenings of ``--per-evening`` through
   ``manage.py import_history`` (a JSON file, one call per evening).
 
-Each prints games/s (wall time, projections included) and, for the evening, the SQL
-statements per record of the import's transaction and of its projection run
-(``CaptureQueriesContext``). Seeded: runs are comparable.
+Each prints games/s (wall time, projections included) and, for the evening in process,
+this process's CPU time per record (PostgreSQL's own work is not in it: the steadier
+figure on a shared machine) and the SQL statements per record of the import's
+transaction and of its projection run (``CaptureQueriesContext``). Seeded: runs are
+comparable.
 """
 
 from __future__ import annotations
@@ -137,19 +139,20 @@ def measure(args: argparse.Namespace, seeded: dict[str, Any], game: str) -> None
     # In process: one call, its statements split into the import's and the projection
     # run's (the inner block ends with the import's commit, the outer one with the run).
     target = evening()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     with (
         CaptureQueriesContext(connection) as everything,
         projection_requests_deferred(),
         CaptureQueriesContext(connection) as imported,
     ):
         outcomes = services.games_import(evening=target, user=user, records=records[0])
-    took = time.perf_counter() - started
+    took, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert all(o.imported for o in outcomes), [o.detail for o in outcomes if not o.imported]
     n = len(records[0])
     projection = len(everything) - len(imported)
     print(
-        f"{game}, evening of {n}, in process: {took:.2f} s, {n / took:.0f} games/s; "
+        f"{game}, evening of {n}, in process: {took:.2f} s, {n / took:.0f} games/s "
+        f"({1000 * cpu / n:.2f} ms of this process's CPU per record); "
         f"statements: import {len(imported)} ({len(imported) / n:.2f} per record), "
         f"projection run {projection} ({projection / n:.2f} per record)",
         flush=True,

@@ -65,6 +65,7 @@ from ledger.settlement import settle
 from ledger.standings import PlayerStanding, season_table
 from ledger.standings import StandingsConfig as StandingsRules
 from live.push import evening_changed_push
+from stichbuch.sql import rows_insert
 
 logger = logging.getLogger(__name__)
 
@@ -262,6 +263,19 @@ def _sync_game(
     projection_request(season_id=evening.season_id)
 
 
+# A ledger entry's columns, for a write of plain rows.
+ENTRY_FIELDS = (
+    "club_id",
+    "season_id",
+    "evening_id",
+    "game_id",
+    "player_id",
+    "amount",
+    "kind",
+    "payment_id",
+    "created_at",
+)
+
 # Rows per INSERT of a bulk write: a constant number of statements per this many rows.
 BULK_BATCH = 2000
 
@@ -301,7 +315,13 @@ def ledger_book_new_games(
         changed.append(game.pk)
     if not changed:
         return
-    LedgerEntry.objects.bulk_create(entries, batch_size=BULK_BATCH)
+    # Plain rows through COPY (``stichbuch.sql.rows_insert``), the entries as
+    # ``_sync_entries`` built them: ``bulk_create`` prepared every field of every row.
+    rows_insert(
+        model=LedgerEntry,
+        fields=ENTRY_FIELDS,
+        rows=([getattr(entry, f) for f in ENTRY_FIELDS] for entry in entries),
+    )
     projection_version_bump(season_id=evening.season_id, by=len(changed))
     ProjectionChange.objects.bulk_create(
         [ProjectionChange(season_id=evening.season_id, game_id=pk) for pk in changed],
