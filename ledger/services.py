@@ -908,23 +908,39 @@ def _all_time_ratings_fold(*, club_id: int, game_kind: str, first: _GameKey | No
             states[player] = projections.PlayerState(
                 last["mu"], last["sigma"], last["ordinal"], 0, rated
             )
+    # Plain tuples through ``rows_insert`` (COPY), as the seasons' ``PlayerGame`` rows:
+    # one row per rated player and game, so a rebuild or a long import writes as
+    # many of these as of those, and building model instances was most of their cost.
     fresh = [
-        AllTimeGame(
-            club_id=club_id,
-            game_kind=game_kind,
-            game_id=r["game_id"],
-            player_id=r["player_id"],
-            played_at=r["played_at"],
-            mu=r["mu"],
-            sigma=r["sigma"],
-            ordinal=r["ordinal"],
+        (
+            club_id,
+            game_kind,
+            r["game_id"],
+            int(r["player_id"]),
+            r["played_at"],
+            r["mu"],
+            r["sigma"],
+            r["ordinal"],
         )
         for r in projections.fold_games(refold, states)
         if r["rated"]
     ]
     if old_steps:
         AllTimeGame.objects.filter(pk__in=[r["pk"] for r in old_steps]).delete()
-    AllTimeGame.objects.bulk_create(fresh, batch_size=2000)
+    rows_insert(
+        model=AllTimeGame,
+        fields=[
+            "club_id",
+            "game_kind",
+            "game_id",
+            "player_id",
+            "played_at",
+            "mu",
+            "sigma",
+            "ordinal",
+        ],
+        rows=fresh,
+    )
     changed: list[AllTimeRow] = []
     for player in sorted(players, key=int):
         state = states[player]
