@@ -1078,7 +1078,26 @@ class Fuchsen(Variant):
                 if trial.accepts(state, {"type": "raise", "player": name, "level": level}):
                     raises.append((name, level))
         can_end = trial.accepts(state, {"type": "end_raising"})
-        return {"raises": tuple(raises), "can_end_raising": can_end}
+        return {
+            "raises": tuple(raises),
+            "can_end_raising": can_end,
+            "fuchs": self._fuchs(state, trial),
+        }
+
+    @staticmethod
+    def _fuchs(state: FuchsenState, trial: Trial) -> bool:
+        """May the player to act say the Fuchs with a card he plays now: is such a play
+        accepted for some card not played yet? (The view confirms it on the whole
+        record, ``engine.view``.)"""
+        table = state.table
+        p = state.to_act
+        if table is None or p < 0 or state.phase != "play":
+            return False
+        name = table.active[p]
+        return any(
+            trial.accepts(state, {"type": "play", "player": name, "card": CODES[c], "fuchs": True})
+            for c in bits(table.deck & ~state.played)
+        )
 
     def _call_options(self, state: FuchsenState, trial: Trial) -> CallOptions:
         table = state.table

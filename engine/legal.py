@@ -54,6 +54,9 @@ class Legal:
     # While the result waits for the partner: the players who may hold the called card
     # (a ``show`` of it by any of them keeps the record valid).
     partners: tuple[str, ...] = ()
+    # Fuchsen: a play with ``"fuchs": true`` by the player to act is accepted for some
+    # card (he may announce the Fuchs with this card).
+    fuchs: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +70,7 @@ class Legal:
             "refused": {c: _refusal_dict(r) for c, r in self.refused.items()},
             "face_down": list(self.face_down),
             "partners": list(self.partners),
+            "fuchs": self.fuchs,
             "refused_face_down": {c: _refusal_dict(r) for c, r in self.refused_face_down.items()},
         }
 

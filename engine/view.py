@@ -343,6 +343,7 @@ def _merge(a: Legal, b: Legal) -> Legal:
         can_pass=a.can_pass or b.can_pass,
         can_join=a.can_join or b.can_join,
         calls=a.calls or b.calls,
+        fuchs=a.fuchs or b.fuchs,
         # A card legal for some candidate partner is not refused.
         refused={
             c: r
@@ -406,6 +407,8 @@ def table_view(record: object) -> TableView:
             legal = replace(legal, partners=tuple(partners))
         if legal.face_down and isinstance(record, dict) and state.table is not None:
             legal = _face_down_in_hindsight(record, legal, state.table.active[state.to_act])
+        if legal.fuchs and isinstance(record, dict) and state.table is not None:
+            legal = _fuchs_in_hindsight(record, legal, state.table.active[state.to_act])
     effective = tuple([i for i, _ in events])
     return _describe(state, result, legal, effective, tally, partner_known=len(states) == 1)
 
@@ -417,6 +420,18 @@ def _face_down_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> 
     refused = dict(legal.refused_face_down)
     keep = _played_in_hindsight(record, name, legal.face_down, refused, turned=True)
     return replace(legal, face_down=tuple(keep), refused_face_down=refused)
+
+
+def _fuchs_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> Legal:
+    """``legal`` offering the Fuchs only where the whole record accepts it said with
+    one of the offered cards: like a card played face down, the announcement is judged
+    in hindsight too (what it proves of the Hilfer's hand), which ``apply`` on the
+    current state cannot see."""
+    for code in legal.cards:
+        event = {"type": "play", "player": name, "card": code, "fuchs": True}
+        if replay({**record, "events": [*record["events"], event]}).status != "invalid":
+            return legal
+    return replace(legal, fuchs=False)
 
 
 def _played_in_hindsight(

@@ -140,9 +140,6 @@
   function fuchsSaid() {
     return effectiveEvents().some(function (e) { return e.type === "play" && e.fuchs; });
   }
-  function turnedPlayed() {
-    return effectiveEvents().some(function (e) { return e.type === "play" && e.turned; });
-  }
 
   function describe(e) {
     if (!e || typeof e !== "object") return "";
@@ -506,14 +503,12 @@
     var who = nextPlayer();
     if (who) {
       var toggles = "";
-      var firstTrick = !(state.tricks || []).length;
-      var decl = state.declarers || [];
-      var maybeHilfer = decl.length > 1 ? decl[1] === who : who !== state.macher;
-      if (cfg.kind === "fuchsen" && firstTrick && state.contract !== "alone" && maybeHilfer && !fuchsSaid()) {
+      // The engine's offers: the Fuchs said with a card the player to act plays now,
+      // the turned card played face down (his cards that may be it).
+      if (state.legal && state.legal.fuchs) {
         toggles += '<label class="toggle' + (ui.fuchs ? " on" : "") + '"><input type="checkbox" data-act="toggle-fuchs"' + (ui.fuchs ? " checked" : "") + "> " + esc(T.fuchs_toggle) + "</label>";
       }
-      var call = theCall();
-      if (cfg.kind === "fuchsen" && call && call.turned && who === state.macher && !turnedPlayed()) {
+      if (faceDown.length) {
         toggles += '<label class="toggle' + (ui.turned ? " on" : "") + '"><input type="checkbox" data-act="toggle-turned"' + (ui.turned ? " checked" : "") + "> " + esc(T.turned_toggle) + "</label>";
       }
       var allowed = ui.turned ? faceDown : legal;
