@@ -1117,11 +1117,24 @@ class Fuchsen(Variant):
             if trial.accepts(state, {"type": "call", "player": name, "card": CODES[c]})
         )
         alone = trial.accepts(state, {"type": "call", "player": name, "alone": True})
-        turn = self._turn_options(state, trial, name) if know.full(macher) else ("?",)
-        return CallOptions(cards=cards, alone=alone, turn=turn)
+        callable_turning = tuple(
+            CODES[k]
+            for k in bits(table.deck)
+            if trial.accepts(
+                state, {"type": "call", "player": name, "card": CODES[k], "turned": True}
+            )
+        )
+        turn = (
+            self._turn_options(state, trial, name, callable_turning)
+            if know.full(macher)
+            else ("?",)
+        )
+        return CallOptions(cards=cards, alone=alone, turn=turn, cards_turning=callable_turning)
 
     @staticmethod
-    def _turn_options(state: FuchsenState, trial: Trial, name: str) -> tuple[str, ...]:
+    def _turn_options(
+        state: FuchsenState, trial: Trial, name: str, callable_turning: tuple[str, ...]
+    ) -> tuple[str, ...]:
         """The cards of the Macher's whole (known) hand he may turn, alone or with a call.
 
         Naming the turned card only adds checks to the same call with an unknown turned
@@ -1129,7 +1142,8 @@ class Fuchsen(Variant):
         and that it is not the called card. With the whole hand known, naming it adds no
         knowledge either. So a call naming ``c`` can be accepted only with a card that is
         callable when turning, and whether it is depends on ``c`` alone once that card is
-        not ``c`` itself: the first such card decides. About 80 trial events instead of
+        not ``c`` itself: the first such card decides (``callable_turning``: the cards
+        callable with ``"turned": true``). About 80 trial events instead of
         200 to 250 for a whole hand (``tests/engine/test_view_turn_options.py`` holds
         the answers to those of trying every pair).
         """
@@ -1137,11 +1151,6 @@ class Fuchsen(Variant):
         know = state.know
         assert table is not None and know is not None
         base: dict[str, Any] = {"type": "call", "player": name}
-        callable_turning = [
-            CODES[k]
-            for k in bits(table.deck)
-            if trial.accepts(state, {**base, "card": CODES[k], "turned": True})
-        ]
         turn: list[str] = []
         for c in bits(know.known[table.index[name]]):
             code = CODES[c]

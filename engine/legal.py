@@ -22,15 +22,23 @@ class CallOptions:
     """What the Macher may call before the first card, as far as the record knows.
 
     ``cards``: cards he may call without turning; ``alone``: may he play alone;
-    ``turn``: the cards he may turn (codes), or ``("?",)`` when his hand is unknown.
+    ``turn``: the cards he may turn (codes), or ``("?",)`` when his hand is unknown;
+    ``cards_turning``: the cards he may call while turning a card (a call with
+    ``"turned": true``; naming the turned card may refuse one more, the card itself).
     """
 
     cards: tuple[str, ...] = ()
     alone: bool = False
     turn: tuple[str, ...] = ()
+    cards_turning: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"cards": list(self.cards), "alone": self.alone, "turn": list(self.turn)}
+        return {
+            "cards": list(self.cards),
+            "alone": self.alone,
+            "turn": list(self.turn),
+            "cards_turning": list(self.cards_turning),
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -584,7 +584,7 @@
   }
 
   function callHtml() {
-    var opts = (state.legal && state.legal.calls) || { cards: [], alone: false, turn: ["?"] };
+    var opts = (state.legal && state.legal.calls) || { cards: [], cards_turning: [], alone: false, turn: ["?"] };
     var macher = state.to_act || ui.macher;
     var out = '<div class="panel call"><h2>' + esc(T.call_title) + "</h2>";
     if (!state.to_act) {
@@ -596,10 +596,11 @@
       '<label><input type="radio" name="callmode" data-act="callmode" value="partner"' + (ui.callMode === "partner" ? " checked" : "") + "> " + esc(T.call_partner) + "</label>" +
       '<label><input type="radio" name="callmode" data-act="callmode" value="alone"' + (ui.callMode === "alone" ? " checked" : "") + "> " + esc(T.call_alone) + "</label></div>";
     if (ui.callMode === "partner") {
-      var known = opts.cards && opts.cards.length;
+      // The engine's callable cards: without a turned card, or with one.
+      var callable = (ui.turnChoice !== "none" ? opts.cards_turning : opts.cards) || [];
       out += '<p class="meta">' + esc(T.pick_called) + "</p>" + gridHtml({
         act: "pick-call", hidePlayed: false,
-        enabled: function (c) { return known ? opts.cards.indexOf(c) >= 0 || (ui.turnChoice !== "none" && !isTrump(c)) : !isTrump(c); },
+        enabled: function (c) { return callable.indexOf(c) >= 0; },
         picked: function (c) { return c === ui.callCard; }
       });
     }

@@ -158,6 +158,9 @@ def _assert_the_calls_offered_are_exactly_the_valid_ones(
     for code in CODES:
         assert (code in calls.cards) == _valid(record, {**base, "card": code}), code
     assert calls.alone == _valid(record, {**base, "alone": True})
+    for code in CODES:
+        turning = {**base, "card": code, "turned": True}
+        assert (code in calls.cards_turning) == _valid(record, turning), code
     if calls.turn == ("?",):
         return  # his hand is not known yet: any card he may turn is judged when named
     hand = (record["events"][0].get("hands") or {}).get(view.to_act, [])

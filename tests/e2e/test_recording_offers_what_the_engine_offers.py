@@ -1,6 +1,8 @@
-"""The recording page offers "Fuchs!" with a card exactly to the player the engine's
-table view offers it to (``legal.fuchs``): in real Chromium, through a first trick
-whose Hilfer shows himself by playing the called card without saying it."""
+"""The recording page offers what the engine's table view offers, in real Chromium:
+"Fuchs!" with a card exactly to the player ``legal.fuchs`` is set for (through a
+first trick whose Hilfer shows himself by playing the called card without saying
+it), and in the call grid exactly the cards ``legal.calls`` lets the Macher call,
+without a turned card and with one."""
 
 from __future__ import annotations
 
@@ -47,3 +49,37 @@ def test_the_fuchs_toggle_shows_for_the_player_the_engine_offers_it_to_and_for_n
         events.append({"type": "play", "player": player, "card": card})
     # Both kinds of turn were met: the test checks a toggle shown and one left out.
     assert True in seen and False in seen
+
+
+def _enabled_calls(page: Any) -> set[str]:
+    cards: list[str] = page.eval_on_selector_all(
+        '#record button[data-act="pick-call"]',
+        "bs => bs.filter(b => !b.disabled).map(b => b.dataset.card)",
+    )
+    return set(cards)
+
+
+def test_the_call_grid_enables_exactly_the_cards_the_engine_lets_the_macher_call(
+    live_server: Any, phone: Any
+) -> None:
+    club = ClubFactory.create(name="Stammtisch Gasthaus Post", slug="post")
+    user = UserFactory.create(username="schreiber")
+    MembershipFactory.create(club=club, user=user, role=Role.SCORER)
+    players = players_of(club)
+    game = record_game(
+        open_evening(club, players), players, {"game": "fuchsen", "events": EVENTS[:1]}
+    )
+    log_in(phone, live_server.url, "schreiber", f"/games/{game.pk}/")
+    table = RecordingPage(phone, players)
+    table.wait_ready()
+    calls = table_view({"game": "fuchsen", "events": EVENTS[:1]}).legal.calls
+    assert calls is not None and calls.cards and calls.cards_turning
+    assert _enabled_calls(phone) == set(calls.cards)
+    # He turned a card (which one the record does not know): the cards callable so.
+    phone.check('#record input[data-act="turn"][value="?"]')
+    phone.wait_for_function(
+        "n => document.querySelectorAll('#record button[data-act=\"pick-call\"]:not([disabled])')"
+        ".length === n",
+        arg=len(calls.cards_turning),
+    )
+    assert _enabled_calls(phone) == set(calls.cards_turning)
