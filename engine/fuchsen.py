@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.cards import CODES, INDEX, bits, mask_of, suit_of
+from engine.cards import CODES, INDEX, SUITS, bits, mask_of, suit_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
@@ -39,15 +39,15 @@ from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
 from engine.tricks import add_card, check_play
 
-__all__ = ["Fuchsen", "FuchsenState"]
+__all__ = ["TRUMP_CODES", "Fuchsen", "FuchsenState", "deck_rows"]
 
 TRUMP = 4
 NO_SUIT = -1
 EO = INDEX["EO"]
 GO = INDEX["GO"]
 
-_TRUMP_CODES = ("EO", "GO", "EU", "GU", "SU", "RU", "RA", "R10", "RK", "RO", "R9", "R8", "R7")
-TRUMPS = mask_of(_TRUMP_CODES)
+TRUMP_CODES = ("EO", "GO", "EU", "GU", "SU", "RU", "RA", "R10", "RK", "RO", "R9", "R8", "R7")
+TRUMPS = mask_of(TRUMP_CODES)
 _PLAIN_POWER = {"A": 7, "10": 6, "K": 5, "O": 4, "9": 3, "8": 2, "7": 1}
 _AUGEN_BY_RANK = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2, "9": 0, "8": 0, "7": 0}
 
@@ -60,9 +60,9 @@ _pow: list[int] = []
 _aug: list[int] = []
 for _i, _code in enumerate(CODES):
     _rank = _code[1:]
-    if _code in _TRUMP_CODES:
+    if _code in TRUMP_CODES:
         _cls.append(TRUMP)
-        _pow.append(100 + len(_TRUMP_CODES) - _TRUMP_CODES.index(_code))
+        _pow.append(100 + len(TRUMP_CODES) - TRUMP_CODES.index(_code))
     else:
         _cls.append(suit_of(_i))
         _pow.append(_PLAIN_POWER.get(_rank, 0))
@@ -80,7 +80,7 @@ _ABOVE: tuple[int, ...] = (
 CLASS_NAME = {0: "Eichel", 1: "Grün", 3: "Schellen", TRUMP: "trump"}
 NO_SEVENS_EIGHTS = mask_of(c for c in CODES if c.endswith(("7", "8")))
 FULL_DECK = (1 << 32) - 1
-LOW_PLAIN = mask_of(c for c in CODES if c[1:] in ("7", "8") and c not in _TRUMP_CODES)
+LOW_PLAIN = mask_of(c for c in CODES if c[1:] in ("7", "8") and c not in TRUMP_CODES)
 PLAIN = FULL_DECK & ~TRUMPS
 
 
@@ -1229,7 +1229,37 @@ class Fuchsen(Variant):
         if state.phase == "call" and state.know is not None and result.status == "in_progress":
             holder = state.know.owner[EO]
             fields["to_act"] = name[holder] if holder >= 0 else None
+        fields["deck"] = deck_rows(table.deck)
+        fields["trumps"] = TRUMP_CODES
         return fields
+
+
+def deck_rows(deck: int) -> tuple[tuple[str, bool, tuple[str | None, ...]], ...]:
+    """The pack as the pages lay it out, each row ``(label, trump, cards)`` strongest
+    first: the Ober and Unter (label ``"T"``), the other trumps (Rot), then Eichel,
+    Grün and Schellen; a card not in ``deck`` (a mask: the table's) is None, a gap."""
+
+    def row(codes: Sequence[str]) -> tuple[str | None, ...]:
+        return tuple(c if deck >> INDEX[c] & 1 else None for c in codes)
+
+    plain = [
+        (
+            suit,
+            False,
+            row(
+                sorted(
+                    (c for c in CODES if CLASS[INDEX[c]] == SUITS.index(suit)),
+                    key=lambda c: -POWER[INDEX[c]],
+                )
+            ),
+        )
+        for suit in ("E", "G", "S")
+    ]
+    return (
+        ("T", True, row(TRUMP_CODES[:6])),
+        ("R", True, row(TRUMP_CODES[6:])),
+        *plain,
+    )
 
 
 def _named_blank(event: Mapping[str, Any], turned_by: object) -> int | None:

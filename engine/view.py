@@ -83,6 +83,10 @@ class TableView:
     trick_winner: str | None = None
     # What a ``tally`` appended now may say (``tally_options``), or None when none may.
     tally: Mapping[str, Any] | None = None
+    # The deck as the pages lay it out: rows ``(label, trump, cards)``, strongest card
+    # first, None a gap (``Variant.view_fields``); and the game's trumps, if any.
+    deck: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = ()
+    trumps: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -110,6 +114,11 @@ class TableView:
             "effective": list(self.effective),
             "trick_winner": self.trick_winner,
             "tally": _plain(self.tally),
+            "deck": [
+                {"label": label, "trump": trump, "cards": list(cards)}
+                for label, trump, cards in self.deck
+            ],
+            "trumps": list(self.trumps),
         }
 
 
