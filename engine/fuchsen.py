@@ -1087,16 +1087,26 @@ class Fuchsen(Variant):
     @staticmethod
     def _fuchs(state: FuchsenState, trial: Trial) -> bool:
         """May the player to act say the Fuchs with a card he plays now: is such a play
-        accepted for some card not played yet? (The view confirms it on the whole
-        record, ``engine.view``.)"""
+        accepted for some card the view offers him? (The view confirms it on the whole
+        record, ``engine.view``.)
+
+        Saying it adds checks to the same play of an offered card, and those depend on
+        the card only where the card is GO (which places GO in his hand) or the
+        Macher's turned card (which needs ``"turned"``, not tried here): GO and two
+        other offered cards decide for all. Three trial events at most instead of one
+        per card (``tests/engine/test_view_offers_a_move_exactly_when_replay_accepts_it``
+        holds the offer to trying every card).
+        """
         table = state.table
         p = state.to_act
         if table is None or p < 0 or state.phase != "play":
             return False
         name = table.active[p]
+        others = [c for c in trial.playable if c != "GO"][:2]
+        tried = (["GO"] if "GO" in trial.playable else []) + others
         return any(
-            trial.accepts(state, {"type": "play", "player": name, "card": CODES[c], "fuchs": True})
-            for c in bits(table.deck & ~state.played)
+            trial.accepts(state, {"type": "play", "player": name, "card": c, "fuchs": True})
+            for c in tried
         )
 
     def _call_options(self, state: FuchsenState, trial: Trial) -> CallOptions:

@@ -198,11 +198,17 @@ class _Appended:
     """The view's ``Trial``: an event tried as event number ``index`` after the record's
     effective ``events``."""
 
-    __slots__ = ("events", "index")
+    __slots__ = ("events", "index", "playable")
 
-    def __init__(self, index: int, events: Sequence[tuple[int, Event]] = ()) -> None:
+    def __init__(
+        self,
+        index: int,
+        events: Sequence[tuple[int, Event]] = (),
+        playable: Sequence[str] = (),
+    ) -> None:
         self.index = index
         self.events = events
+        self.playable = playable
 
     def accepts(self, state: GameState, event: Event) -> bool:
         return refusal(state, event, self.index, self.events) is None
@@ -315,7 +321,7 @@ def legal_moves(state: GameState, index: int) -> Legal:
         refused=refused,
         face_down=tuple(face_down),
         refused_face_down=refused_face_down,
-        **state.variant.offers(state, _Appended(index)),
+        **state.variant.offers(state, _Appended(index, playable=tuple(cards))),
     )
 
 
