@@ -39,7 +39,7 @@ from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
 from engine.tricks import add_card, check_play
 
-__all__ = ["TRUMP_CODES", "Fuchsen", "FuchsenState", "deck_rows"]
+__all__ = ["TRUMP_CODES", "Fuchsen", "FuchsenState", "deck_rows", "table_deck"]
 
 TRUMP = 4
 NO_SUIT = -1
@@ -273,11 +273,11 @@ class Fuchsen(Variant):
                     cards=" ".join(REMOVABLE_CARDS),
                 )
             removed = mask_of(given)
-            deck = FULL_DECK & ~removed
+            deck = table_deck(5, given)
         else:
             if "removed" in event:
                 raise Illegal(Code.INVALID_DEAL, Msg.ARE_REMOVED_FIVE_ACTIVE_PLAYERS)
-            deck = FULL_DECK & ~NO_SEVENS_EIGHTS
+            deck = table_deck(len(seated_active), ())
         table = Table(
             players=tuple(players),
             active=seated_active,
@@ -1242,6 +1242,15 @@ class Fuchsen(Variant):
         fields["deck"] = deck_rows(table.deck)
         fields["trumps"] = TRUMP_CODES
         return fields
+
+
+def table_deck(active: int, removed: Sequence[str]) -> int:
+    """The cards in play (a mask) at a table of ``active`` players: five take out the
+    ``removed`` cards (valid codes; the deal checks they are two of
+    ``REMOVABLE_CARDS``), four take out the 7s and 8s."""
+    if active == 5:
+        return FULL_DECK & ~mask_of(removed)
+    return FULL_DECK & ~NO_SEVENS_EIGHTS
 
 
 def deck_rows(deck: int) -> tuple[tuple[str, bool, tuple[str | None, ...]], ...]:
