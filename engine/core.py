@@ -478,6 +478,10 @@ class Trial(Protocol):
     judged by the one path (``apply``), with the knowledge it adds. The table view
     implements it (``engine.view``), which the games cannot import."""
 
+    # The cards the view offers the player to act (``Legal.cards``), found before the
+    # hooks are asked; empty where the view tries no cards.
+    playable: Sequence[str]
+
     def accepts(self, state: GameState, event: Event) -> bool:
         """Would ``event`` be accepted after ``state``?"""
         ...

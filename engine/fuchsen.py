@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.cards import CODES, INDEX, bits, mask_of, suit_of
+from engine.cards import CODES, INDEX, SUITS, bits, mask_of, suit_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
@@ -39,15 +39,15 @@ from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
 from engine.tricks import add_card, check_play
 
-__all__ = ["Fuchsen", "FuchsenState"]
+__all__ = ["TRUMP_CODES", "Fuchsen", "FuchsenState", "deck_rows", "table_deck"]
 
 TRUMP = 4
 NO_SUIT = -1
 EO = INDEX["EO"]
 GO = INDEX["GO"]
 
-_TRUMP_CODES = ("EO", "GO", "EU", "GU", "SU", "RU", "RA", "R10", "RK", "RO", "R9", "R8", "R7")
-TRUMPS = mask_of(_TRUMP_CODES)
+TRUMP_CODES = ("EO", "GO", "EU", "GU", "SU", "RU", "RA", "R10", "RK", "RO", "R9", "R8", "R7")
+TRUMPS = mask_of(TRUMP_CODES)
 _PLAIN_POWER = {"A": 7, "10": 6, "K": 5, "O": 4, "9": 3, "8": 2, "7": 1}
 _AUGEN_BY_RANK = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2, "9": 0, "8": 0, "7": 0}
 
@@ -60,9 +60,9 @@ _pow: list[int] = []
 _aug: list[int] = []
 for _i, _code in enumerate(CODES):
     _rank = _code[1:]
-    if _code in _TRUMP_CODES:
+    if _code in TRUMP_CODES:
         _cls.append(TRUMP)
-        _pow.append(100 + len(_TRUMP_CODES) - _TRUMP_CODES.index(_code))
+        _pow.append(100 + len(TRUMP_CODES) - TRUMP_CODES.index(_code))
     else:
         _cls.append(suit_of(_i))
         _pow.append(_PLAIN_POWER.get(_rank, 0))
@@ -80,7 +80,7 @@ _ABOVE: tuple[int, ...] = (
 CLASS_NAME = {0: "Eichel", 1: "Grün", 3: "Schellen", TRUMP: "trump"}
 NO_SEVENS_EIGHTS = mask_of(c for c in CODES if c.endswith(("7", "8")))
 FULL_DECK = (1 << 32) - 1
-LOW_PLAIN = mask_of(c for c in CODES if c[1:] in ("7", "8") and c not in _TRUMP_CODES)
+LOW_PLAIN = mask_of(c for c in CODES if c[1:] in ("7", "8") and c not in TRUMP_CODES)
 PLAIN = FULL_DECK & ~TRUMPS
 
 
@@ -273,11 +273,11 @@ class Fuchsen(Variant):
                     cards=" ".join(REMOVABLE_CARDS),
                 )
             removed = mask_of(given)
-            deck = FULL_DECK & ~removed
+            deck = table_deck(5, given)
         else:
             if "removed" in event:
                 raise Illegal(Code.INVALID_DEAL, Msg.ARE_REMOVED_FIVE_ACTIVE_PLAYERS)
-            deck = FULL_DECK & ~NO_SEVENS_EIGHTS
+            deck = table_deck(len(seated_active), ())
         table = Table(
             players=tuple(players),
             active=seated_active,
@@ -1078,7 +1078,36 @@ class Fuchsen(Variant):
                 if trial.accepts(state, {"type": "raise", "player": name, "level": level}):
                     raises.append((name, level))
         can_end = trial.accepts(state, {"type": "end_raising"})
-        return {"raises": tuple(raises), "can_end_raising": can_end}
+        return {
+            "raises": tuple(raises),
+            "can_end_raising": can_end,
+            "fuchs": self._fuchs(state, trial),
+        }
+
+    @staticmethod
+    def _fuchs(state: FuchsenState, trial: Trial) -> bool:
+        """May the player to act say the Fuchs with a card he plays now: is such a play
+        accepted for some card the view offers him? (The view confirms it on the whole
+        record, ``engine.view``.)
+
+        Saying it adds checks to the same play of an offered card, and those depend on
+        the card only where the card is GO (which places GO in his hand) or the
+        Macher's turned card (which needs ``"turned"``, not tried here): GO and two
+        other offered cards decide for all. Three trial events at most instead of one
+        per card (``tests/engine/test_view_offers_a_move_exactly_when_replay_accepts_it``
+        holds the offer to trying every card).
+        """
+        table = state.table
+        p = state.to_act
+        if table is None or p < 0 or state.phase != "play":
+            return False
+        name = table.active[p]
+        others = [c for c in trial.playable if c != "GO"][:2]
+        tried = (["GO"] if "GO" in trial.playable else []) + others
+        return any(
+            trial.accepts(state, {"type": "play", "player": name, "card": c, "fuchs": True})
+            for c in tried
+        )
 
     def _call_options(self, state: FuchsenState, trial: Trial) -> CallOptions:
         table = state.table
@@ -1098,11 +1127,24 @@ class Fuchsen(Variant):
             if trial.accepts(state, {"type": "call", "player": name, "card": CODES[c]})
         )
         alone = trial.accepts(state, {"type": "call", "player": name, "alone": True})
-        turn = self._turn_options(state, trial, name) if know.full(macher) else ("?",)
-        return CallOptions(cards=cards, alone=alone, turn=turn)
+        callable_turning = tuple(
+            CODES[k]
+            for k in bits(table.deck)
+            if trial.accepts(
+                state, {"type": "call", "player": name, "card": CODES[k], "turned": True}
+            )
+        )
+        turn = (
+            self._turn_options(state, trial, name, callable_turning)
+            if know.full(macher)
+            else ("?",)
+        )
+        return CallOptions(cards=cards, alone=alone, turn=turn, cards_turning=callable_turning)
 
     @staticmethod
-    def _turn_options(state: FuchsenState, trial: Trial, name: str) -> tuple[str, ...]:
+    def _turn_options(
+        state: FuchsenState, trial: Trial, name: str, callable_turning: tuple[str, ...]
+    ) -> tuple[str, ...]:
         """The cards of the Macher's whole (known) hand he may turn, alone or with a call.
 
         Naming the turned card only adds checks to the same call with an unknown turned
@@ -1110,7 +1152,8 @@ class Fuchsen(Variant):
         and that it is not the called card. With the whole hand known, naming it adds no
         knowledge either. So a call naming ``c`` can be accepted only with a card that is
         callable when turning, and whether it is depends on ``c`` alone once that card is
-        not ``c`` itself: the first such card decides. About 80 trial events instead of
+        not ``c`` itself: the first such card decides (``callable_turning``: the cards
+        callable with ``"turned": true``). About 80 trial events instead of
         200 to 250 for a whole hand (``tests/engine/test_view_turn_options.py`` holds
         the answers to those of trying every pair).
         """
@@ -1118,11 +1161,6 @@ class Fuchsen(Variant):
         know = state.know
         assert table is not None and know is not None
         base: dict[str, Any] = {"type": "call", "player": name}
-        callable_turning = [
-            CODES[k]
-            for k in bits(table.deck)
-            if trial.accepts(state, {**base, "card": CODES[k], "turned": True})
-        ]
         turn: list[str] = []
         for c in bits(know.known[table.index[name]]):
             code = CODES[c]
@@ -1201,7 +1239,46 @@ class Fuchsen(Variant):
         if state.phase == "call" and state.know is not None and result.status == "in_progress":
             holder = state.know.owner[EO]
             fields["to_act"] = name[holder] if holder >= 0 else None
+        fields["deck"] = deck_rows(table.deck)
+        fields["trumps"] = TRUMP_CODES
         return fields
+
+
+def table_deck(active: int, removed: Sequence[str]) -> int:
+    """The cards in play (a mask) at a table of ``active`` players: five take out the
+    ``removed`` cards (valid codes; the deal checks they are two of
+    ``REMOVABLE_CARDS``), four take out the 7s and 8s."""
+    if active == 5:
+        return FULL_DECK & ~mask_of(removed)
+    return FULL_DECK & ~NO_SEVENS_EIGHTS
+
+
+def deck_rows(deck: int) -> tuple[tuple[str, bool, tuple[str | None, ...]], ...]:
+    """The pack as the pages lay it out, each row ``(label, trump, cards)`` strongest
+    first: the Ober and Unter (label ``"T"``), the other trumps (Rot), then Eichel,
+    Grün and Schellen; a card not in ``deck`` (a mask: the table's) is None, a gap."""
+
+    def row(codes: Sequence[str]) -> tuple[str | None, ...]:
+        return tuple(c if deck >> INDEX[c] & 1 else None for c in codes)
+
+    plain = [
+        (
+            suit,
+            False,
+            row(
+                sorted(
+                    (c for c in CODES if CLASS[INDEX[c]] == SUITS.index(suit)),
+                    key=lambda c: -POWER[INDEX[c]],
+                )
+            ),
+        )
+        for suit in ("E", "G", "S")
+    ]
+    return (
+        ("T", True, row(TRUMP_CODES[:6])),
+        ("R", True, row(TRUMP_CODES[6:])),
+        *plain,
+    )
 
 
 def _named_blank(event: Mapping[str, Any], turned_by: object) -> int | None:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.cards import CODES, INDEX, SUIT_NAMES, bits, mask_of
+from engine.cards import CODES, INDEX, SUIT_NAMES, SUITS, bits, card_list, mask_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
@@ -35,7 +35,7 @@ from engine.errors import Code, Msg
 from engine.result import Result
 from engine.tricks import add_card, check_play
 
-__all__ = ["CONTRACTS", "KoenigState", "Koenigrufen"]
+__all__ = ["CONTRACTS", "KoenigState", "Koenigrufen", "deck_rows"]
 
 # Contracts by rank, lowest first (rank decides the auction, not value).
 CONTRACTS: tuple[str, ...] = (
@@ -791,7 +791,19 @@ class Koenigrufen(Variant):
             and result.reason == "played_out"
         ):
             fields["aces_tens"] = dict(zip(table.active, aces_and_tens(state), strict=True))
+        fields["deck"] = deck_rows(ten_high=state.ten_high)
         return fields
+
+
+def deck_rows(*, ten_high: bool) -> tuple[tuple[str, bool, tuple[str | None, ...]], ...]:
+    """The deck as the pages lay it out, one row ``(suit, False, cards)`` per suit, its
+    cards strongest first (the ten under the ace where ``ten_high``: the contract's
+    order)."""
+    power = POWER_TEN if ten_high else POWER_NORMAL
+    return tuple(
+        (suit, False, tuple(sorted(card_list(SUIT_MASK[s]), key=lambda c: -power[INDEX[c]])))
+        for s, suit in enumerate(SUITS)
+    )
 
 
 def aces_and_tens(state: KoenigState) -> list[int]:

@@ -22,15 +22,23 @@ class CallOptions:
     """What the Macher may call before the first card, as far as the record knows.
 
     ``cards``: cards he may call without turning; ``alone``: may he play alone;
-    ``turn``: the cards he may turn (codes), or ``("?",)`` when his hand is unknown.
+    ``turn``: the cards he may turn (codes), or ``("?",)`` when his hand is unknown;
+    ``cards_turning``: the cards he may call while turning a card (a call with
+    ``"turned": true``; naming the turned card may refuse one more, the card itself).
     """
 
     cards: tuple[str, ...] = ()
     alone: bool = False
     turn: tuple[str, ...] = ()
+    cards_turning: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"cards": list(self.cards), "alone": self.alone, "turn": list(self.turn)}
+        return {
+            "cards": list(self.cards),
+            "alone": self.alone,
+            "turn": list(self.turn),
+            "cards_turning": list(self.cards_turning),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +62,9 @@ class Legal:
     # While the result waits for the partner: the players who may hold the called card
     # (a ``show`` of it by any of them keeps the record valid).
     partners: tuple[str, ...] = ()
+    # Fuchsen: a play with ``"fuchs": true`` by the player to act is accepted for some
+    # card (he may announce the Fuchs with this card).
+    fuchs: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +78,7 @@ class Legal:
             "refused": {c: _refusal_dict(r) for c, r in self.refused.items()},
             "face_down": list(self.face_down),
             "partners": list(self.partners),
+            "fuchs": self.fuchs,
             "refused_face_down": {c: _refusal_dict(r) for c, r in self.refused_face_down.items()},
         }
 

@@ -83,6 +83,10 @@ class TableView:
     trick_winner: str | None = None
     # What a ``tally`` appended now may say (``tally_options``), or None when none may.
     tally: Mapping[str, Any] | None = None
+    # The deck as the pages lay it out: rows ``(label, trump, cards)``, strongest card
+    # first, None a gap (``Variant.view_fields``); and the game's trumps, if any.
+    deck: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = ()
+    trumps: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -110,6 +114,11 @@ class TableView:
             "effective": list(self.effective),
             "trick_winner": self.trick_winner,
             "tally": _plain(self.tally),
+            "deck": [
+                {"label": label, "trump": trump, "cards": list(cards)}
+                for label, trump, cards in self.deck
+            ],
+            "trumps": list(self.trumps),
         }
 
 
@@ -189,11 +198,17 @@ class _Appended:
     """The view's ``Trial``: an event tried as event number ``index`` after the record's
     effective ``events``."""
 
-    __slots__ = ("events", "index")
+    __slots__ = ("events", "index", "playable")
 
-    def __init__(self, index: int, events: Sequence[tuple[int, Event]] = ()) -> None:
+    def __init__(
+        self,
+        index: int,
+        events: Sequence[tuple[int, Event]] = (),
+        playable: Sequence[str] = (),
+    ) -> None:
         self.index = index
         self.events = events
+        self.playable = playable
 
     def accepts(self, state: GameState, event: Event) -> bool:
         return refusal(state, event, self.index, self.events) is None
@@ -306,7 +321,7 @@ def legal_moves(state: GameState, index: int) -> Legal:
         refused=refused,
         face_down=tuple(face_down),
         refused_face_down=refused_face_down,
-        **state.variant.offers(state, _Appended(index)),
+        **state.variant.offers(state, _Appended(index, playable=tuple(cards))),
     )
 
 
@@ -343,6 +358,7 @@ def _merge(a: Legal, b: Legal) -> Legal:
         can_pass=a.can_pass or b.can_pass,
         can_join=a.can_join or b.can_join,
         calls=a.calls or b.calls,
+        fuchs=a.fuchs or b.fuchs,
         # A card legal for some candidate partner is not refused.
         refused={
             c: r
@@ -406,6 +422,8 @@ def table_view(record: object) -> TableView:
             legal = replace(legal, partners=tuple(partners))
         if legal.face_down and isinstance(record, dict) and state.table is not None:
             legal = _face_down_in_hindsight(record, legal, state.table.active[state.to_act])
+        if legal.fuchs and isinstance(record, dict) and state.table is not None:
+            legal = _fuchs_in_hindsight(record, legal, state.table.active[state.to_act])
     effective = tuple([i for i, _ in events])
     return _describe(state, result, legal, effective, tally, partner_known=len(states) == 1)
 
@@ -417,6 +435,18 @@ def _face_down_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> 
     refused = dict(legal.refused_face_down)
     keep = _played_in_hindsight(record, name, legal.face_down, refused, turned=True)
     return replace(legal, face_down=tuple(keep), refused_face_down=refused)
+
+
+def _fuchs_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> Legal:
+    """``legal`` offering the Fuchs only where the whole record accepts it said with
+    one of the offered cards: like a card played face down, the announcement is judged
+    in hindsight too (what it proves of the Hilfer's hand), which ``apply`` on the
+    current state cannot see."""
+    for code in legal.cards:
+        event = {"type": "play", "player": name, "card": code, "fuchs": True}
+        if replay({**record, "events": [*record["events"], event]}).status != "invalid":
+            return legal
+    return replace(legal, fuchs=False)
 
 
 def _played_in_hindsight(

@@ -46,8 +46,8 @@ from games.presenters import (
 from games.tally_pages import evening_form
 from games.vocabulary import (
     AUGEN,
-    SUITS,
     WITH_CALLED,
+    WITH_FACE_DOWN,
     card_view,
     contract_names,
     error_titles,
@@ -605,8 +605,11 @@ def record_strings() -> dict[str, Any]:
         "with_called": _("calls a card"),
         "join": _("Join (mitbetteln / mitplaudern)"),
         "join_hint": _("becomes the declarer's partner"),
-        "join_bettler": _("Join the Bettler (mitbetteln)"),
-        "join_plauderer": _("Join the Plauderer (mitplaudern)"),
+        # The join's words by the highest bid it joins (``joinLabel`` in record.js).
+        "join_as": {
+            "bettler": _("Join the Bettler (mitbetteln)"),
+            "plauderer": _("Join the Plauderer (mitplaudern)"),
+        },
         "pass": _("Pass (gut / weiter)"),
         "pass_hint": _("out of the auction"),
         "pick_bid_called": _("%(b)s: tap the called card"),
@@ -708,18 +711,6 @@ def record_strings() -> dict[str, Any]:
     }
 
 
-def _deck(kind: str, data: dict[str, Any], rules: dict[str, Any]) -> list[dict[str, Any]]:
-    """The card grid's rows ({label, cards}) for the game's deal, Fuchsen's trumps first."""
-    state = data.get("state") or {}
-    deal: dict[str, Any] = next(
-        (e["payload"] for e in data.get("events") or [] if e["type"] == "deal"), {}
-    )
-    removed = deal.get("removed") or rules.get("removed_cards", [])
-    rows = deck_rows(kind, len(state.get("active") or []), list(removed))
-    labels = ["T", "R", "E", "G", "S"] if kind == GameKind.FUCHSEN else list(SUITS)
-    return [{"label": label, "cards": row} for label, row in zip(labels, rows, strict=True)]
-
-
 def _offline_extras(kind: str, record: dict[str, Any], state: dict[str, Any]) -> dict[str, bool]:
     """What the offline grid may add to a card it queues, as the engine offered it at
     page load: a Fuchs announcement where its table view of the record up to the
@@ -769,9 +760,10 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "level_values": fuchsen_values(rules) if game.game_kind == GameKind.FUCHSEN else {},
         "contract_values": koenig_values(rules) if game.game_kind == GameKind.KOENIGRUFEN else {},
         "with_called": list(WITH_CALLED),
-        # The deck of this game as the pages lay it out: offline, the recording page
-        # offers these cards (unchecked) without a table view to ask.
-        "deck": _deck(game.game_kind, data, rules),
+        "with_face_down": list(WITH_FACE_DOWN),
+        # The deck of this game as the engine's table view lays it out: offline, the
+        # recording page offers these cards (unchecked) without a table view to ask.
+        "deck": (data.get("state") or {}).get("deck") or [],
         "offline": _offline_extras(
             game.game_kind, selectors.game_record(game=game), data.get("state") or {}
         ),

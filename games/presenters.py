@@ -17,13 +17,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from clubs.models import Club, GameKind
+from engine import fuchsen, koenigrufen
+from engine.cards import ALL_CARDS, INDEX
 from engine.rules import FUCHSEN_LEVELS, effective_rules
 from games import engine_text, selectors
 from games.events import upcast
 from games.models import Evening, Game
 from games.vocabulary import (
     KOENIG_CONTRACTS,
-    SUITS,
     contract_names,
     level_names,
     money,
@@ -54,22 +55,18 @@ def safe_rules(kind: str, overrides: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def deck_rows(kind: str, active: int, removed: list[str]) -> list[list[str | None]]:
-    """The cards in play, one row per suit (Fuchsen: the trumps first); None leaves a gap."""
+    """The cards in play, one row per suit (Fuchsen: the trumps first); None leaves a gap.
+
+    The engine's layout (``deck_rows`` of each game) and deck (``fuchsen.table_deck``);
+    a table of neither four nor five active players yet shows the whole pack."""
     if kind == GameKind.KOENIGRUFEN:
-        return [[s + r for r in ("A", "K", "O", "U", "10", "9")] for s in SUITS]
-    gone = set(removed)
-    if active == 4:
-        gone = {s + r for s in SUITS for r in ("8", "7")}
-    elif active != 5:
-        gone = set()
-    rows = [
-        ["EO", "GO", "EU", "GU", "SU", "RU"],
-        ["RA", "R10", "RK", "RO", "R9", "R8", "R7"],
-        ["EA", "E10", "EK", "E9", "E8", "E7"],
-        ["GA", "G10", "GK", "G9", "G8", "G7"],
-        ["SA", "S10", "SK", "SO", "S9", "S8", "S7"],
-    ]
-    return [[None if c in gone else c for c in row] for row in rows]
+        rows = koenigrufen.deck_rows(ten_high=False)
+    else:
+        deck = ALL_CARDS
+        if active in (4, 5):
+            deck = fuchsen.table_deck(active, [c for c in removed if c in INDEX])
+        rows = fuchsen.deck_rows(deck)
+    return [list(cards) for _, _, cards in rows]
 
 
 def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any]:

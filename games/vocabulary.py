@@ -14,11 +14,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from clubs.models import Club, GameKind
+from engine import fuchsen, koenigrufen
 from engine.koenigrufen import CONTRACTS
 
 SUITS = "EGRS"
-FUCHSEN_TRUMPS = ("EO", "GO", "EU", "GU", "SU", "RU", "RA", "R10", "RK", "RO", "R9", "R8", "R7")
-WITH_CALLED = ("durchmarsch", "durchmarsch_hundert")
+# The engine's: Fuchsen's trumps, strongest first; the Königrufen contracts bid with a
+# called card, and those that may be bid (or joined) with a card laid face down.
+FUCHSEN_TRUMPS = fuchsen.TRUMP_CODES
+WITH_CALLED = tuple(c for c in CONTRACTS if c in koenigrufen.WITH_CALLED)
+WITH_FACE_DOWN = tuple(c for c in CONTRACTS if c in koenigrufen.WITH_FACE_DOWN)
 # The engine's contracts and Schurln (all passed), as the recording page lists their values.
 KOENIG_CONTRACTS = (*CONTRACTS, "schurln")
 AUGEN = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2}

@@ -61,9 +61,10 @@
   function money(v) { return fmt(T.money, { v: v }); }
   function suitOf(code) { return code.charAt(0); }
   function rankOf(code) { return code.slice(1); }
-  var FACE_DOWN = ["bettler", "plauderer"];
-  var TRUMPS = ["EO", "GO", "EU", "GU", "SU", "RU", "RA", "R10", "RK", "RO", "R9", "R8", "R7"];
-  function isTrump(code) { return cfg.kind === "fuchsen" && TRUMPS.indexOf(code) >= 0; }
+  // The contracts bid with a card laid face down (the engine's).
+  var FACE_DOWN = cfg.with_face_down || [];
+  // The game's trumps, as the engine's table view lists them (none in Königrufen).
+  function isTrump(code) { return (state.trumps || []).indexOf(code) >= 0; }
   function rankLabel(code) {
     var r = rankOf(code);
     return (cfg.face === "french" ? T.rank_f : T.rank_g)[r] || r;
@@ -85,33 +86,11 @@
       '" title="' + esc(cardName(code)) + '">' + cardFace(code) + "</span>";
   }
 
-  // Königrufen: "bei allen Ansagen mit einem Zehner" the ten ranks under the ace.
-  function tenHigh() {
-    return ["zehnermord", "hundertermord", "durchmarsch_hundert", "schurln"].indexOf(state.contract) >= 0 ||
-      (state.contract === "durchmarsch" && /10$/.test(calledCard() || ""));
-  }
-
-  // The deck in play, row by row (7 columns): Fuchsen trumps first, then the plain suits.
+  // The deck in play, row by row ({label, trump, cards}; null a gap): the engine's
+  // table view lays it out (Fuchsen's trumps first, Königrufen's ranks in the order of
+  // the contract); without a table yet, the deck the page was sent with.
   function deckRows() {
-    var active = state.active || [];
-    if (cfg.kind === "koenigrufen") {
-      var ranks = tenHigh() ? ["A", "10", "K", "O", "U", "9"] : ["A", "K", "O", "U", "10", "9"];
-      return ["E", "G", "R", "S"].map(function (s) {
-        return { label: s, cards: ranks.map(function (r) { return s + r; }) };
-      });
-    }
-    var removed = [];
-    var deal = effectiveEvents().filter(function (e) { return e.type === "deal"; })[0];
-    if (active.length === 4) removed = ["E8", "E7", "G8", "G7", "R8", "R7", "S8", "S7"];
-    else if (active.length === 5) removed = (deal && deal.removed) || cfg.removed_cards || ["S7", "G7"];
-    function keep(list) { return list.map(function (c) { return removed.indexOf(c) >= 0 ? null : c; }); }
-    return [
-      { label: "T", cards: keep(["EO", "GO", "EU", "GU", "SU", "RU"]) },
-      { label: "R", cards: keep(["RA", "R10", "RK", "RO", "R9", "R8", "R7"]) },
-      { label: "E", cards: keep(["EA", "E10", "EK", "E9", "E8", "E7"]) },
-      { label: "G", cards: keep(["GA", "G10", "GK", "G9", "G8", "G7"]) },
-      { label: "S", cards: keep(["SA", "S10", "SK", "SO", "S9", "S8", "S7"]) }
-    ];
+    return state.deck && state.deck.length ? state.deck : cfg.deck || [];
   }
   function playedCards() {
     var out = {};
@@ -139,9 +118,6 @@
   }
   function fuchsSaid() {
     return effectiveEvents().some(function (e) { return e.type === "play" && e.fuchs; });
-  }
-  function turnedPlayed() {
-    return effectiveEvents().some(function (e) { return e.type === "play" && e.turned; });
   }
 
   function describe(e) {
@@ -403,7 +379,7 @@
     } else {
       if (state.contract) parts.push('<span class="lvl">' + esc(T.contracts[state.contract] || state.contract) + " · " + esc(money(cfg.contract_values[state.contract])) + "</span>");
       var c = calledCard();
-      if (c && (state.contract === "durchmarsch" || state.contract === "durchmarsch_hundert")) parts.push(esc(T.called) + " " + cardSpan(c, "mini"));
+      if (c && cfg.with_called.indexOf(state.contract) >= 0) parts.push(esc(T.called) + " " + cardSpan(c, "mini"));
     }
     return '<div class="levelbar">' + parts.join(" ") + "</div>";
   }
@@ -441,7 +417,7 @@
     var played = playedCards();
     var rows = opts.deck || deckRows();
     return '<div class="hand">' + rows.map(function (row) {
-      var trumpRow = cfg.kind === "fuchsen" && (row.label === "T" || row.label === "R");
+      var trumpRow = !!row.trump;
       var label = row.label === "T"
         ? '<span class="row-label trump">' + esc(T.trump) + "</span>"
         : '<span class="row-label' + (trumpRow ? " trump-suit" : "") + '">' + suitSvg(row.label + "A") + "</span>";
@@ -506,14 +482,12 @@
     var who = nextPlayer();
     if (who) {
       var toggles = "";
-      var firstTrick = !(state.tricks || []).length;
-      var decl = state.declarers || [];
-      var maybeHilfer = decl.length > 1 ? decl[1] === who : who !== state.macher;
-      if (cfg.kind === "fuchsen" && firstTrick && state.contract !== "alone" && maybeHilfer && !fuchsSaid()) {
+      // The engine's offers: the Fuchs said with a card the player to act plays now,
+      // the turned card played face down (his cards that may be it).
+      if (state.legal && state.legal.fuchs) {
         toggles += '<label class="toggle' + (ui.fuchs ? " on" : "") + '"><input type="checkbox" data-act="toggle-fuchs"' + (ui.fuchs ? " checked" : "") + "> " + esc(T.fuchs_toggle) + "</label>";
       }
-      var call = theCall();
-      if (cfg.kind === "fuchsen" && call && call.turned && who === state.macher && !turnedPlayed()) {
+      if (faceDown.length) {
         toggles += '<label class="toggle' + (ui.turned ? " on" : "") + '"><input type="checkbox" data-act="toggle-turned"' + (ui.turned ? " checked" : "") + "> " + esc(T.turned_toggle) + "</label>";
       }
       var allowed = ui.turned ? faceDown : legal;
@@ -529,7 +503,7 @@
     return out + raisesHtml();
   }
 
-  // Recording with no network: the card grid of the deck the server sent (cfg.deck),
+  // Recording with no network: the card grid of the deck the server sent (deckRows),
   // every card not yet played on the last table the server drew, unchecked. The
   // scorer says who plays (the page cannot know whose turn it is: that is the
   // engine's word); a tap queues the event, and the engine judges it when it is sent.
@@ -575,7 +549,7 @@
       if (ui.offBid) out += '<p class="meta off-called">' + esc(fmt(T.pick_bid_called, { b: T.contracts[ui.offBid] })) + "</p>";
     }
     out += gridHtml({
-      act: "off-card", deck: cfg.deck,
+      act: "off-card",
       enabled: function (c) { return !!who && !waitingCards[c]; },
       queued: function (c) { return !!waitingCards[c]; }
     });
@@ -589,7 +563,7 @@
   }
 
   function callHtml() {
-    var opts = (state.legal && state.legal.calls) || { cards: [], alone: false, turn: ["?"] };
+    var opts = (state.legal && state.legal.calls) || { cards: [], cards_turning: [], alone: false, turn: ["?"] };
     var macher = state.to_act || ui.macher;
     var out = '<div class="panel call"><h2>' + esc(T.call_title) + "</h2>";
     if (!state.to_act) {
@@ -601,10 +575,11 @@
       '<label><input type="radio" name="callmode" data-act="callmode" value="partner"' + (ui.callMode === "partner" ? " checked" : "") + "> " + esc(T.call_partner) + "</label>" +
       '<label><input type="radio" name="callmode" data-act="callmode" value="alone"' + (ui.callMode === "alone" ? " checked" : "") + "> " + esc(T.call_alone) + "</label></div>";
     if (ui.callMode === "partner") {
-      var known = opts.cards && opts.cards.length;
+      // The engine's callable cards: without a turned card, or with one.
+      var callable = (ui.turnChoice !== "none" ? opts.cards_turning : opts.cards) || [];
       out += '<p class="meta">' + esc(T.pick_called) + "</p>" + gridHtml({
         act: "pick-call", hidePlayed: false,
-        enabled: function (c) { return known ? opts.cards.indexOf(c) >= 0 || (ui.turnChoice !== "none" && !isTrump(c)) : !isTrump(c); },
+        enabled: function (c) { return callable.indexOf(c) >= 0; },
         picked: function (c) { return c === ui.callCard; }
       });
     }
@@ -632,7 +607,7 @@
   function joinLabel() {
     var bids = effectiveEvents().filter(function (e) { return e.type === "bid"; });
     var top = bids.length ? bids[bids.length - 1].contract : "";
-    return top === "bettler" ? T.join_bettler : top === "plauderer" ? T.join_plauderer : T.join;
+    return (T.join_as || {})[top] || T.join;
   }
 
   function auctionHtml() {
@@ -740,7 +715,8 @@
   // Schurln: who pays (the result's payouts), with the count of aces and tens that
   // made him pay where the game was played out (the engine's view counts them).
   function schurlnLosers(r) {
-    if (r.contract !== "schurln" || !r.payouts) return "";
+    // A decided game with no side that won or lost: Schurln (the engine's result).
+    if (r.won !== null || !r.payouts) return "";
     var losers = Object.keys(r.payouts).filter(function (p) { return r.payouts[p] < 0; });
     if (!losers.length) return "";
     var counts = state.aces_tens;

@@ -158,6 +158,9 @@ def _assert_the_calls_offered_are_exactly_the_valid_ones(
     for code in CODES:
         assert (code in calls.cards) == _valid(record, {**base, "card": code}), code
     assert calls.alone == _valid(record, {**base, "alone": True})
+    for code in CODES:
+        turning = {**base, "card": code, "turned": True}
+        assert (code in calls.cards_turning) == _valid(record, turning), code
     if calls.turn == ("?",):
         return  # his hand is not known yet: any card he may turn is judged when named
     hand = (record["events"][0].get("hands") or {}).get(view.to_act, [])
@@ -204,3 +207,22 @@ def _assert_the_tally_offered_is_exactly_the_valid_one(
     if record["game"] == "fuchsen":
         silent = any(_valid(record, {**t, "won": True, "silent": True}) for t in outcomes)
         assert ("silent" in fields) == silent, record
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_fuchs_is_offered_exactly_when_saying_it_with_some_card_keeps_the_record_valid(
+    data: st.DataObject,
+) -> None:
+    record = _prefix(data)
+    view = table_view(record)
+    if record["game"] != "fuchsen" or view.status != "in_progress" or view.to_act is None:
+        assert not view.legal.fuchs
+        return
+    player = view.to_act
+    valid = any(
+        _valid(record, {"type": "play", "player": player, "card": code, "fuchs": True, **turned})
+        for code in CODES
+        for turned in ({}, {"turned": True})
+    )
+    assert view.legal.fuchs == valid, record
