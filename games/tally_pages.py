@@ -463,6 +463,16 @@ def evening_form(request: HttpRequest, evening: Evening, data: QueryDict | None 
     return form
 
 
+def _offered_form(kind: GameKind, state: dict[str, Any], names: dict[str, str], club: Club) -> Form:
+    """An empty form holding the tally fields the engine offers on ``state`` (a table
+    view), decorated for the page: one block of the offline form drawn in advance."""
+    tally = state.get("tally") or {}
+    form = Form(kind=kind, choices=Choices.from_post(QueryDict()))
+    form.tally, form.fields = tally, dict(tally.get("fields") or {})
+    _decorate(form, names, club)
+    return form
+
+
 def _scratch(
     evening: Evening, record: dict[str, Any], names: dict[str, str], club: Club
 ) -> dict[str, Any]:
@@ -501,10 +511,7 @@ def _scratch(
         for way, call in ways:
             event = {"type": "call", "player": seat["id"], **call}
             after = _state({**record, "events": [*record["events"], event]})
-            tally = after.get("tally") or {}
-            form = Form(kind=GameKind.FUCHSEN, choices=Choices.from_post(QueryDict()))
-            form.tally, form.fields = tally, dict(tally.get("fields") or {})
-            _decorate(form, names, club)
+            form = _offered_form(GameKind.FUCHSEN, after, names, club)
             blocks.append(
                 {
                     "key": f"{seat['id']}|{way}",
@@ -635,10 +642,7 @@ def _koenig_scratch(
         if dealer != deal["dealer"]:
             continue
         after = _state({**record, "events": [deal, *auction]})
-        tally = after.get("tally") or {}
-        form = Form(kind=GameKind.KOENIGRUFEN, choices=Choices.from_post(QueryDict()))
-        form.tally, form.fields = tally, dict(tally.get("fields") or {})
-        _decorate(form, names, club)
+        form = _offered_form(GameKind.KOENIGRUFEN, after, names, club)
         blocks.append(
             {
                 "key": f"{declarer}|{contract}",
