@@ -209,6 +209,11 @@
   // The tap painted at once, before the page is drawn again: the tapped button and
   // the line under the table say what is on its way, not yet confirmed.
   function paintNow() {
+    // The tap is on its way from now on: the page says so at once, and the previous
+    // refusal goes (it was about the entry before, not this one).
+    root.setAttribute("aria-busy", "true");
+    var refusal = root.querySelector(".engine-error");
+    if (refusal) refusal.remove();
     var line = root.querySelector(".felt .sub");
     if (line) {
       line.textContent = pendingText();

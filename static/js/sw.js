@@ -2,7 +2,7 @@
    Static files: from the cache, refreshed in the background. Pages: from the network,
    the cached copy when there is none. The API and the live streams are never cached. */
 "use strict";
-var CACHE = "stichbuch-v2"; // a new name when the cached files change shape
+var CACHE = "stichbuch-v3"; // a new name when the cached files change shape
 var STATIC = ["/static/js/record.js", "/static/js/outbox.js", "/static/js/offline.js", "/static/js/offtally.js", "/static/js/live.js",
   "/static/js/htmx.min.js", "/static/css/base.css", "/static/css/cards.css", "/static/css/live.css", "/static/css/tally.css"];
 

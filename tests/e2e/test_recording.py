@@ -119,8 +119,17 @@ def test_a_scorer_records_a_fuchsen_deal_with_raises_and_settles_the_evening(
     assert "Carl muss Trumpf zugeben (Farbzwang): " in error.inner_text()
     assert table.to_act() == "carl"  # nothing was recorded
     shoot(page, "phone-record-error")
-    # Carl's trump, taken back, and played again.
-    table.play("RU")
+    # Carl's trump: the tap takes the refusal away at once, and the page says it is
+    # busy until the answer comes (then the trump is taken back and played again).
+    shown = page.evaluate(
+        "sel => { document.querySelector(sel).click(); const r = document.getElementById('record');"
+        " return {refusal: !!r.querySelector('.engine-error'),"
+        " busy: r.getAttribute('aria-busy')}; }",
+        '#record button[data-act="play"][data-card="RU"]',
+    )
+    assert shown == {"refusal": False, "busy": "true"}
+    page.wait_for_function("() => document.getElementById('record').ariaBusy === 'false'")
+    assert page.query_selector("#record .engine-error") is None
     assert table.to_act() == "dora"
     table.tap('#record button[data-act="undo"]')
     assert table.to_act() == "carl"
