@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from engine.cards import CODES, INDEX, SUITS, bits, mask_of, suit_of
@@ -1253,6 +1254,7 @@ def table_deck(active: int, removed: Sequence[str]) -> int:
     return FULL_DECK & ~NO_SEVENS_EIGHTS
 
 
+@cache  # a value (tuples) per table deck, which every view of a game shows
 def deck_rows(deck: int) -> tuple[tuple[str, bool, tuple[str | None, ...]], ...]:
     """The pack as the pages lay it out, each row ``(label, trump, cards)`` strongest
     first: the Ober and Unter (label ``"T"``), the other trumps (Rot), then Eichel,

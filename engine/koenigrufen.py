@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from engine.cards import CODES, INDEX, SUIT_NAMES, SUITS, bits, card_list, mask_of
@@ -795,6 +796,7 @@ class Koenigrufen(Variant):
         return fields
 
 
+@cache  # a value (tuples), which every view of a game shows
 def deck_rows(*, ten_high: bool) -> tuple[tuple[str, bool, tuple[str | None, ...]], ...]:
     """The deck as the pages lay it out, one row ``(suit, False, cards)`` per suit, its
     cards strongest first (the ten under the ace where ``ten_high``: the contract's
