@@ -742,12 +742,23 @@ class Koenigrufen(Variant):
 
     @staticmethod
     def _biddable(state: KoenigState, trial: Trial, name: str, contract: str) -> bool:
+        """May ``name`` bid ``contract`` now, with some called card where it calls one?
+
+        The bid reads its called card only through who the record says holds it
+        (``know.owner``: ``_auction``, ``_open_play``), so the first card of each holder
+        (nobody included) decides for his others: five trial events at most instead of
+        one per card (``tests/engine/test_view_offers_a_move_exactly_when_replay_accepts_it``
+        holds the offer to trying every card)."""
         event: dict[str, Any] = {"type": "bid", "player": name, "contract": contract}
         if contract not in WITH_CALLED:
             return trial.accepts(state, event)
         table = state.table
-        assert table is not None
-        return any(trial.accepts(state, {**event, "called": CODES[c]}) for c in bits(table.deck))
+        know = state.know
+        assert table is not None and know is not None
+        first: dict[int, int] = {}
+        for c in bits(table.deck):
+            first.setdefault(know.owner[c], c)
+        return any(trial.accepts(state, {**event, "called": CODES[c]}) for c in first.values())
 
     def tally_offer(self, states: Sequence[GameState], trial: Trial) -> dict[str, Any] | None:
         """Between tricks: schurln's losers; any other contract's outcome, and the
