@@ -425,7 +425,8 @@ def table_view(record: object) -> TableView:
     legal = Legal()
     tally: dict[str, Any] | None = None
     if result.status != "invalid":
-        for s in states:
+        legal = legal_moves(state, next_index)
+        for s in states[1:]:
             legal = _merge(legal, legal_moves(s, next_index))
         tally = tally_options(states, next_index, events)
         if partners:
