@@ -720,15 +720,17 @@ class Fuchsen(Variant):
             return self._decide(state, "no_re", False, self._value(state))
         return state
 
-    def check_card(self, state: GameState, p: int, card: int) -> None:
+    def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
         if state.phase == "call":
-            raise Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_MACHER_HAS_CALLED)
-        check_play(self, state, p, card)
+            return Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_MACHER_HAS_CALLED)
+        return check_play(self, state, p, card)
 
     def play(  # type: ignore[override]
         self, state: FuchsenState, p: int, card: int, event: Event, index: int
     ) -> GameState:
-        self.check_card(state, p, card)
+        broken = self.check_card(state, p, card)
+        if broken is not None:
+            raise broken
         table = state.table
         know = state.know
         assert table is not None and know is not None

@@ -441,11 +441,13 @@ class Koenigrufen(Variant):
         )
         changes["to_act"] = changes["leader"] = bidder
 
-    def check_card(self, state: GameState, p: int, card: int) -> None:
+    def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
         assert isinstance(state, KoenigState)
         if state.phase != "play":
-            raise Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_AUCTION_OVER)
-        check_play(self, state, p, card)
+            return Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_AUCTION_OVER)
+        broken = check_play(self, state, p, card)
+        if broken is not None:
+            return broken
         table = state.table
         assert table is not None
         if not state.tricks:
@@ -455,18 +457,21 @@ class Koenigrufen(Variant):
             elif p == state.joiner:
                 named = state.join_card
             if named >= 0 and named != card:
-                raise Illegal(
+                return Illegal(
                     Code.FACE_DOWN_CARD_MISMATCH,
                     Msg.LAID_FACE_DOWN_MUST_PLAY,
                     player=table.active[p],
                     card=CODES[named],
                     card2=CODES[card],
                 )
+        return None
 
     def play(  # type: ignore[override]
         self, state: KoenigState, p: int, card: int, event: Event, index: int
     ) -> GameState:
-        self.check_card(state, p, card)
+        broken = self.check_card(state, p, card)
+        if broken is not None:
+            raise broken
         new = add_card(self, state, p, card, index)
         if len(new.tricks) > len(state.tricks):
             assert isinstance(new, KoenigState)

@@ -290,12 +290,11 @@ def legal_moves(state: GameState, index: int) -> Legal:
             judged = state
             if may_hold >> c & 1:
                 judged = evolve(state, know=know.with_card(p, c))
-            try:
-                state.variant.check_card(judged, p, c)
-            except Illegal as e:
-                refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
-            else:
+            e = state.variant.check_card(judged, p, c)
+            if e is None:
                 cards.append(CODES[c])
+            else:
+                refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
     elif state.phase == "play" and p >= 0:
         # A player who may hold a card turned face down: each card tried face up and
         # face down with ``apply``, as the face-down card's hindsight reaches into the
