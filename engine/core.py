@@ -419,10 +419,11 @@ class Variant:
         raise NotImplementedError
 
     # --- legal view ---------------------------------------------------------------
-    def check_card(self, state: GameState, p: int, card: int) -> None:
-        """Raise ``Illegal`` unless ``p`` may put ``card`` into the trick now, face up
-        and saying nothing: the phase, whose turn, where the card is, the obligations
-        of the trick (``play_obligation``) and the game's own rules for that card.
+    def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
+        """The ``Illegal`` (returned, not raised: the table view asks of every card)
+        unless ``p`` may put ``card`` into the trick now, face up and saying nothing:
+        the phase, whose turn, where the card is, the obligations of the trick
+        (``play_obligation``) and the game's own rules for that card, else None.
         ``play`` judges every card by it first; the table view finds the legal cards
         and the reasons for the others with it."""
         raise NotImplementedError
@@ -731,6 +732,13 @@ def place(
 
 
 def check_placement(state: GameState, p: int, card: int, *, show: bool = False) -> None:
+    """Raise ``placement_error``, if any."""
+    broken = placement_error(state, p, card, show=show)
+    if broken is not None:
+        raise broken
+
+
+def placement_error(state: GameState, p: int, card: int, *, show: bool = False) -> Illegal | None:
     """``card_already_played`` / ``card_not_in_hand`` for an event putting ``card`` in
     ``p``'s hand (``show``: a ``show``, for which a card shown before counts too).
 
@@ -741,26 +749,27 @@ def check_placement(state: GameState, p: int, card: int, *, show: bool = False) 
     know = state.know
     assert know is not None
     if state.played >> card & 1:
-        raise Illegal(
+        return Illegal(
             Code.CARD_ALREADY_PLAYED, Msg.ALREADY_PLAYED, card=CODES[card], player=name_of(state, p)
         )
     if know.owner[card] != p:
         holder = know.owner[card]
         if holder >= 0 and know.placed_at[card] < NEVER:
-            raise Illegal(
+            return Illegal(
                 Code.CARD_NOT_IN_HAND,
                 Msg.IN_ANOTHER_HAND,
                 player=name_of(state, p),
                 card=CODES[card],
                 other=name_of(state, holder),
             )
-        raise Illegal(
+        return Illegal(
             Code.CARD_NOT_IN_HAND, Msg.HAND_ALREADY_FULL, player=name_of(state, p), card=CODES[card]
         )
     if show and state.shown >> card & 1:
-        raise Illegal(
+        return Illegal(
             Code.CARD_ALREADY_PLAYED, Msg.ALREADY_SHOWN, card=CODES[card], player=name_of(state, p)
         )
+    return None
 
 
 def check_hands(event: Event, table: Table) -> Table:

@@ -326,8 +326,11 @@ class Illegal(Exception):
     ``tally``'s). ``message`` is the English sentence, rendered when it is read (the
     table view judges many cards it never words)."""
 
+    # Slots, and no ``Exception.__init__``: the table view raises one for most moves it
+    # tries (``args`` stays the positional arguments, as ``BaseException`` keeps them).
+    __slots__ = ("code", "field", "msg", "params")
+
     def __init__(self, code: Code, msg: Msg, field: str | None = None, **params: Any) -> None:
-        super().__init__(msg)
         self.code = code
         self.msg = msg
         self.params = params

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from engine.cards import CODES, INDEX, SUITS, bits, mask_of, suit_of
@@ -719,15 +720,17 @@ class Fuchsen(Variant):
             return self._decide(state, "no_re", False, self._value(state))
         return state
 
-    def check_card(self, state: GameState, p: int, card: int) -> None:
+    def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
         if state.phase == "call":
-            raise Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_MACHER_HAS_CALLED)
-        check_play(self, state, p, card)
+            return Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_MACHER_HAS_CALLED)
+        return check_play(self, state, p, card)
 
     def play(  # type: ignore[override]
         self, state: FuchsenState, p: int, card: int, event: Event, index: int
     ) -> GameState:
-        self.check_card(state, p, card)
+        broken = self.check_card(state, p, card)
+        if broken is not None:
+            raise broken
         table = state.table
         know = state.know
         assert table is not None and know is not None
@@ -1253,6 +1256,7 @@ def table_deck(active: int, removed: Sequence[str]) -> int:
     return FULL_DECK & ~NO_SEVENS_EIGHTS
 
 
+@cache  # a value (tuples) per table deck, which every view of a game shows
 def deck_rows(deck: int) -> tuple[tuple[str, bool, tuple[str | None, ...]], ...]:
     """The pack as the pages lay it out, each row ``(label, trump, cards)`` strongest
     first: the Ober and Unter (label ``"T"``), the other trumps (Rot), then Eichel,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from engine.cards import CODES, INDEX, SUIT_NAMES, SUITS, bits, card_list, mask_of
@@ -440,11 +441,13 @@ class Koenigrufen(Variant):
         )
         changes["to_act"] = changes["leader"] = bidder
 
-    def check_card(self, state: GameState, p: int, card: int) -> None:
+    def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
         assert isinstance(state, KoenigState)
         if state.phase != "play":
-            raise Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_AUCTION_OVER)
-        check_play(self, state, p, card)
+            return Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_AUCTION_OVER)
+        broken = check_play(self, state, p, card)
+        if broken is not None:
+            return broken
         table = state.table
         assert table is not None
         if not state.tricks:
@@ -454,18 +457,21 @@ class Koenigrufen(Variant):
             elif p == state.joiner:
                 named = state.join_card
             if named >= 0 and named != card:
-                raise Illegal(
+                return Illegal(
                     Code.FACE_DOWN_CARD_MISMATCH,
                     Msg.LAID_FACE_DOWN_MUST_PLAY,
                     player=table.active[p],
                     card=CODES[named],
                     card2=CODES[card],
                 )
+        return None
 
     def play(  # type: ignore[override]
         self, state: KoenigState, p: int, card: int, event: Event, index: int
     ) -> GameState:
-        self.check_card(state, p, card)
+        broken = self.check_card(state, p, card)
+        if broken is not None:
+            raise broken
         new = add_card(self, state, p, card, index)
         if len(new.tricks) > len(state.tricks):
             assert isinstance(new, KoenigState)
@@ -741,12 +747,23 @@ class Koenigrufen(Variant):
 
     @staticmethod
     def _biddable(state: KoenigState, trial: Trial, name: str, contract: str) -> bool:
+        """May ``name`` bid ``contract`` now, with some called card where it calls one?
+
+        The bid reads its called card only through who the record says holds it
+        (``know.owner``: ``_auction``, ``_open_play``), so the first card of each holder
+        (nobody included) decides for his others: five trial events at most instead of
+        one per card (``tests/engine/test_view_offers_a_move_exactly_when_replay_accepts_it``
+        holds the offer to trying every card)."""
         event: dict[str, Any] = {"type": "bid", "player": name, "contract": contract}
         if contract not in WITH_CALLED:
             return trial.accepts(state, event)
         table = state.table
-        assert table is not None
-        return any(trial.accepts(state, {**event, "called": CODES[c]}) for c in bits(table.deck))
+        know = state.know
+        assert table is not None and know is not None
+        first: dict[int, int] = {}
+        for c in bits(table.deck):
+            first.setdefault(know.owner[c], c)
+        return any(trial.accepts(state, {**event, "called": CODES[c]}) for c in first.values())
 
     def tally_offer(self, states: Sequence[GameState], trial: Trial) -> dict[str, Any] | None:
         """Between tricks: schurln's losers; any other contract's outcome, and the
@@ -795,6 +812,7 @@ class Koenigrufen(Variant):
         return fields
 
 
+@cache  # a value (tuples), which every view of a game shows
 def deck_rows(*, ten_high: bool) -> tuple[tuple[str, bool, tuple[str | None, ...]], ...]:
     """The deck as the pages lay it out, one row ``(suit, False, cards)`` per suit, its
     cards strongest first (the ten under the ace where ``ten_high``: the contract's

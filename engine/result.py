@@ -11,7 +11,7 @@ from engine.errors import ERROR_CODES, Code, Msg, render
 __all__ = ["ERROR_CODES", "EngineError", "Result"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class EngineError:
     """The first illegal event of a record: its position in ``events`` (-1 for the
     record itself), its ``Code``, the message's template (``Msg``) and parameters.
@@ -26,6 +26,29 @@ class EngineError:
     msg: Msg | str  # a template (``str.format``), a ``Msg`` for the engine's own errors
     params: Mapping[str, Any] = field(default_factory=dict)
     field: str | None = None
+
+    # Written out, as ``Result.__init__``: one ``__dict__`` instead of a frozen
+    # dataclass's setattr per field (the table view builds one per card it refuses).
+    # The parameters are the fields, in order; no ``params`` is an empty dict.
+    def __init__(
+        self,
+        index: int,
+        code: Code | str,
+        msg: Msg | str,
+        params: Mapping[str, Any] | None = None,
+        field: str | None = None,
+    ) -> None:
+        _set_attr(
+            self,
+            "__dict__",
+            {
+                "index": index,
+                "code": code,
+                "msg": msg,
+                "params": {} if params is None else params,
+                "field": field,
+            },
+        )
 
     @property
     def message(self) -> str:

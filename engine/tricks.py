@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.core import GameState, check_placement, name_of
+from engine.core import GameState, name_of, placement_error
 from engine.errors import Code, Illegal, Msg
 
 if TYPE_CHECKING:
@@ -18,12 +18,13 @@ if TYPE_CHECKING:
 __all__ = ["add_card", "check_play"]
 
 
-def check_play(variant: Variant, state: GameState, p: int, card: int) -> None:
-    """``not_your_turn``, then where the card is, then the obligations of the trick."""
+def check_play(variant: Variant, state: GameState, p: int, card: int) -> Illegal | None:
+    """``not_your_turn``, then where the card is, then the obligations of the trick: the
+    first rule broken, or None."""
     if p != state.to_act:
         if state.to_act < 0:
-            raise Illegal(Code.NOT_YOUR_TURN, Msg.NOBODYS_TURN, player=name_of(state, p))
-        raise Illegal(
+            return Illegal(Code.NOT_YOUR_TURN, Msg.NOBODYS_TURN, player=name_of(state, p))
+        return Illegal(
             Code.NOT_YOUR_TURN,
             Msg.NOT_TURN_TO_PLAY,
             player=name_of(state, p),
@@ -32,11 +33,11 @@ def check_play(variant: Variant, state: GameState, p: int, card: int) -> None:
     know = state.know
     assert know is not None
     if know.owner[card] != p or state.played >> card & 1:
-        check_placement(state, p, card)
+        broken = placement_error(state, p, card)
+        if broken is not None:
+            return broken
     hand = (know.known[p] | 1 << card) & ~state.played
-    broken = variant.play_obligation(state, p, card, hand)
-    if broken is not None:
-        raise broken
+    return variant.play_obligation(state, p, card, hand)
 
 
 def add_card(

@@ -156,10 +156,11 @@ def _with_event_knowledge(
             pairs = variant.placements(event, table)
     except (KeyError, TypeError):
         return state
-    owner = list(know.owner)
-    known = list(know.known)
-    placed = list(know.placed_at)
-    changed = place(table, pairs, index, owner, known, placed)
+    lists = None
+    changed = False
+    if pairs:  # copied only for a card to place (most tried events place none)
+        lists = list(know.owner), list(know.known), list(know.placed_at)
+        changed = place(table, pairs, index, *lists)
     blank = know.blank
     if blank < 0:
         named = variant.probed_blank(state, event)
@@ -168,6 +169,7 @@ def _with_event_knowledge(
             changed = True
     if not changed:
         return state
+    owner, known, placed = lists or (know.owner, know.known, know.placed_at)
     return evolve(state, know=Knowledge(tuple(owner), tuple(known), tuple(placed), blank))
 
 
@@ -176,7 +178,7 @@ def accepts(
 ) -> bool:
     """Would ``event`` be accepted after ``state`` (at position ``index``, after the
     effective ``events``, which only a tally's partner is read against)?"""
-    return refusal(state, event, index, events) is None
+    return _broken(state, event, index, events) is None
 
 
 def refusal(
@@ -185,10 +187,18 @@ def refusal(
     """Why ``event`` would be refused after ``state`` (the error ``replay`` would give
     it as event ``index`` after the effective ``events``), or None if it would be
     accepted."""
+    e = _broken(state, event, index, events)
+    return None if e is None else EngineError(index, e.code, e.msg, e.params, e.field)
+
+
+def _broken(
+    state: GameState, event: Event, index: int, events: Sequence[tuple[int, Event]]
+) -> Illegal | None:
+    """The rule ``event`` breaks after ``state`` (``refusal``), or None."""
     try:
         apply(_with_event_knowledge(state, event, index, events), event, index)
     except Illegal as e:
-        return EngineError(index, e.code, e.msg, e.params, e.field)
+        return e
     except NeedPartner:
         return None  # accepted for some candidate: the replay decides which
     return None
@@ -211,7 +221,7 @@ class _Appended:
         self.playable = playable
 
     def accepts(self, state: GameState, event: Event) -> bool:
-        return refusal(state, event, self.index, self.events) is None
+        return _broken(state, event, self.index, self.events) is None
 
     def tally(self, states: Sequence[GameState], fields: Event) -> list[GameState]:
         return [s for s in states if self.accepts(s, {"type": "tally", **fields})]
@@ -280,12 +290,11 @@ def legal_moves(state: GameState, index: int) -> Legal:
             judged = state
             if may_hold >> c & 1:
                 judged = evolve(state, know=know.with_card(p, c))
-            try:
-                state.variant.check_card(judged, p, c)
-            except Illegal as e:
-                refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
-            else:
+            e = state.variant.check_card(judged, p, c)
+            if e is None:
                 cards.append(CODES[c])
+            else:
+                refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
     elif state.phase == "play" and p >= 0:
         # A player who may hold a card turned face down: each card tried face up and
         # face down with ``apply``, as the face-down card's hindsight reaches into the
@@ -415,7 +424,8 @@ def table_view(record: object) -> TableView:
     legal = Legal()
     tally: dict[str, Any] | None = None
     if result.status != "invalid":
-        for s in states:
+        legal = legal_moves(state, next_index)
+        for s in states[1:]:
             legal = _merge(legal, legal_moves(s, next_index))
         tally = tally_options(states, next_index, events)
         if partners:
