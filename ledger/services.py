@@ -840,7 +840,7 @@ def _all_time_ratings_fold(*, club_id: int, game_kind: str, first: _GameKey | No
 
     The all-time rating is the season rating's fold over every game of every season
     of the game, in game order, from the seasons' ``PlayerGame`` rows (as they stand
-    after the season's run; the same rating step, ``projections.fold_games``). Cost:
+    after the season's run; the same rating step, ``projections.fold_ratings``). Cost:
     the games from ``first`` on, one rating step each, and their rows read from every
     season of the game. A game finished after all others (the common case) costs one
     step; a late game, an undo or an annulment, or a season rebuilt, pays for every
@@ -855,25 +855,25 @@ def _all_time_ratings_fold(*, club_id: int, game_kind: str, first: _GameKey | No
     if first is not None:
         rows = rows.filter(played_at__gte=first[0])
         steps = steps.filter(played_at__gte=first[0])
-    later_games: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for r in rows.values(*projections.PLAYER_GAME_FIELDS).iterator(chunk_size=5000):
-        if first is None or _key(r) >= first:
-            later_games[r["game_id"]].append(r)
+    # Only the fields the rating step needs, as tuples: a rebuild reads every row of
+    # the club's game here (half a million for 100,000 games).
+    later_games: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for r in rows.values_list(*projections.RATING_FIELDS).iterator(chunk_size=5000):
+        # (played_at, game_id) >= first
+        if first is None or (r[1], r[0]) >= first:
+            later_games[r[0]].append(r)
     old_steps = [
         r
         for r in steps.values("pk", "game_id", "player_id", "played_at")
         if first is None or _key(r) >= first
     ]
-    refold = [
-        (rows_of[0]["evening_id"], projections.outcome_from_rows(rows_of))
-        for rows_of in later_games.values()
-    ]
-    refold.sort(key=lambda item: (item[1].played_at, item[1].game_id))
+    refold = [projections.rating_outcome_from_rows(rows_of) for rows_of in later_games.values()]
+    refold.sort(key=lambda outcome: (outcome.played_at, outcome.game_id))
     removed_rated: dict[str, int] = defaultdict(int)
     for r in old_steps:
         removed_rated[str(r["player_id"])] += 1
     players = set(removed_rated)
-    for _e, outcome in refold:
+    for outcome in refold:
         players.update(outcome.payouts, outcome.active)
     lines = {
         str(line.player_id): line
@@ -915,15 +915,14 @@ def _all_time_ratings_fold(*, club_id: int, game_kind: str, first: _GameKey | No
         (
             club_id,
             game_kind,
-            r["game_id"],
-            int(r["player_id"]),
-            r["played_at"],
-            r["mu"],
-            r["sigma"],
-            r["ordinal"],
+            outcome.game_id,
+            int(player),
+            outcome.played_at,
+            state.mu,
+            state.sigma,
+            state.ordinal,
         )
-        for r in projections.fold_games(refold, states)
-        if r["rated"]
+        for outcome, player, state in projections.fold_ratings(refold, states)
     ]
     if old_steps:
         AllTimeGame.objects.filter(pk__in=[r["pk"] for r in old_steps]).delete()
