@@ -490,7 +490,10 @@ def _rebuild_season(season_id: int, series: SeasonSeries) -> tuple[int, _GameKey
         projections.rating_values(season_id=season_id, computed=computed),
         key=("player_id",),
     )
-    keys = [_key(row) for row in computed.player_games[:1]]
+    keys = [
+        _key(dict(zip(projections.PLAYER_GAME_FIELDS, row, strict=True)))
+        for row in computed.player_games[:1]
+    ]
     stored_first = (
         PlayerGame.objects.filter(season_id=season_id)
         .order_by("played_at", "game_id")
@@ -626,7 +629,10 @@ def _apply_game_changes(
     states = _states_before(season_id, first, players, removed, ratings, nets)
     fresh_rows = projections.fold_games(refold, states)
     PlayerGame.objects.filter(game_id__in=game_ids | later_games.keys()).delete()
-    player_games_insert(season_id=season_id, rows=fresh_rows)
+    player_games_insert(
+        season_id=season_id,
+        rows=([r[f] for f in projections.PLAYER_GAME_FIELDS] for r in fresh_rows),
+    )
 
     changed_new = [r for r in fresh_rows if r["game_id"] in game_ids]
     _apply_standings(season_id, old_rows, changed_new)
