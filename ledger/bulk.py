@@ -10,7 +10,7 @@ SQLite); runs inside the caller's transaction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ledger.models import PlayerGame
@@ -18,10 +18,11 @@ from ledger.projections import PLAYER_GAME_FIELDS
 from stichbuch.sql import rows_insert
 
 
-def player_games_insert(*, season_id: int, rows: Iterable[Mapping[str, Any]]) -> None:
-    """Insert the ``PlayerGame`` rows (each a dict of ``PLAYER_GAME_FIELDS``) of the season."""
+def player_games_insert(*, season_id: int, rows: Iterable[Sequence[Any]]) -> None:
+    """Insert the ``PlayerGame`` rows (each a tuple of ``PLAYER_GAME_FIELDS``' values)
+    of the season."""
     rows_insert(
         model=PlayerGame,
         fields=["season_id", *PLAYER_GAME_FIELDS],
-        rows=((season_id, *(row[f] for f in PLAYER_GAME_FIELDS)) for row in rows),
+        rows=((season_id, *row) for row in rows),
     )

@@ -26,7 +26,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from ledger.ratings import RatedGames, rate_games_from, rating_teams
+from ledger.ratings import RatedGames, RatingStep, rate_games_from, rating_teams
 from ledger.series import as_cents
 from ledger.standings import (
     GameOutcome,
@@ -120,7 +120,8 @@ class SeasonProjections:
     rated_games: dict[str, int] = field(default_factory=dict)
     numerators: _Numerators = field(default_factory=dict)
     head_to_head: dict[str, dict[str, float]] = field(default_factory=dict)
-    player_games: list[dict[str, Any]] = field(default_factory=list)
+    # ``PlayerGame`` rows as tuples of ``PLAYER_GAME_FIELDS``' values, in game order.
+    player_games: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 def compute_season(*, rows: Iterable[GameRow], rules: StandingsConfig) -> SeasonProjections:
@@ -226,24 +227,11 @@ def fold_games(
     ``ledger.ratings.rate_games_from`` takes, so a fold over every game from fresh
     states equals the rebuild's ratings exactly.
     """
-    model = model if model is not None else PlackettLuce()
-    start = fresh_state(model)
+    step = RatingStep(model)
+    start = fresh_state(step.model)
     rows: list[dict[str, Any]] = []
     for evening_id, outcome in ordered:
-        rated: set[str] = set()
-        if ratable_outcome(outcome):
-            teams, ranks = rating_teams(outcome)
-            before = [
-                [model.rating(*_mu_sigma(states.get(p, start))) for p in team] for team in teams
-            ]
-            after = model.rate(before, ranks=ranks)
-            for team, new in zip(teams, after, strict=True):
-                for player, rating in zip(team, new, strict=True):
-                    old = states.get(player, start)
-                    states[player] = PlayerState(
-                        rating.mu, rating.sigma, rating.ordinal(), old.net, old.rated + 1
-                    )
-                    rated.add(player)
+        rated = _rate(step, outcome, states, start)
         for player in _players_of(outcome):
             old = states.get(player, start)
             state = states[player] = PlayerState(
@@ -251,6 +239,43 @@ def fold_games(
             )
             rows.append(_player_game(outcome, evening_id, player, player in rated, state))
     return rows
+
+
+def fold_ratings(
+    ordered: Sequence[GameOutcome],
+    states: dict[str, PlayerState],
+    model: PlackettLuce | None = None,
+) -> list[tuple[GameOutcome, str, PlayerState]]:
+    """The rating steps of :func:`fold_games` alone: (game, player, his state after it)
+    per rated player of each of ``ordered`` (outcomes in game order), players by id.
+    ``states`` is brought up to after the last game as there, but for the nets, which
+    stay as they were (the all-time rating has none). The same steps as
+    :func:`fold_games`, without building its rows: the all-time fold of a rebuild
+    rates every game of the club."""
+    step = RatingStep(model)
+    start = fresh_state(step.model)
+    steps: list[tuple[GameOutcome, str, PlayerState]] = []
+    for outcome in ordered:
+        rated = _rate(step, outcome, states, start)
+        steps += [(outcome, player, states[player]) for player in sorted(rated, key=int)]
+    return steps
+
+
+def _rate(
+    step: RatingStep, outcome: GameOutcome, states: dict[str, PlayerState], start: PlayerState
+) -> set[str]:
+    """Rate ``outcome`` (if it can be rated) into ``states``; the players rated."""
+    rated: set[str] = set()
+    if ratable_outcome(outcome):
+        teams, ranks = rating_teams(outcome)
+        before = {p: _mu_sigma(states.get(p, start)) for team in teams for p in team}
+        after = step(teams, ranks, before)
+        for team, new in zip(teams, after, strict=True):
+            for player, (mu, sigma, ordinal) in zip(team, new, strict=True):
+                old = states.get(player, start)
+                states[player] = PlayerState(mu, sigma, ordinal, old.net, old.rated + 1)
+                rated.add(player)
+    return rated
 
 
 def _mu_sigma(state: PlayerState) -> tuple[float, float]:
@@ -283,35 +308,50 @@ PLAYER_GAME_FIELDS = (
 def _player_game(
     outcome: GameOutcome, evening_id: int, player: str, rated: bool, state: PlayerState
 ) -> dict[str, Any]:
+    return dict(
+        zip(
+            PLAYER_GAME_FIELDS,
+            _player_game_values(outcome, evening_id, player, rated, state),
+            strict=True,
+        )
+    )
+
+
+def _player_game_values(
+    outcome: GameOutcome, evening_id: int, player: str, rated: bool, state: PlayerState
+) -> tuple[Any, ...]:
+    """The player's ``PlayerGame`` row of the game, as ``PLAYER_GAME_FIELDS``' values."""
     role = role_of(outcome, player)
     raises = outcome.raises.get(player) if outcome.raises is not None and role != "out" else None
-    return {
-        "game_id": outcome.game_id,
-        "evening_id": evening_id,
-        "player_id": int(player),
-        "played_at": outcome.played_at,
-        "payout": outcome.payout(player),
-        "role": role,
-        "won": outcome.won,
-        "contract": outcome.contract,
-        "value": outcome.value,
-        "reason": outcome.reason,
-        "silent": outcome.silent,
-        "raise_chances": raises[0] if raises is not None else None,
-        "raises": raises[1] if raises is not None else None,
-        "rated": rated,
-        "mu": state.mu,
-        "sigma": state.sigma,
-        "ordinal": state.ordinal,
-        "net_after": state.net,
-    }
+    return (
+        outcome.game_id,
+        evening_id,
+        int(player),
+        outcome.played_at,
+        outcome.payout(player),
+        role,
+        outcome.won,
+        outcome.contract,
+        outcome.value,
+        outcome.reason,
+        outcome.silent,
+        raises[0] if raises is not None else None,
+        raises[1] if raises is not None else None,
+        rated,
+        state.mu,
+        state.sigma,
+        state.ordinal,
+        state.net,
+    )
 
 
 def _player_games_of(
     ordered: Sequence[GameOutcome], evening_of: Mapping[int, int], rated: RatedGames
-) -> list[dict[str, Any]]:
+) -> list[tuple[Any, ...]]:
     """The rows of the whole season from the rebuild's own ratings (their history),
-    not from :func:`fold_games`: the equality tests compare two computations."""
+    not from :func:`fold_games`: the equality tests compare two computations. As
+    tuples of ``PLAYER_GAME_FIELDS``' values: a rebuild of 100,000 games makes half a
+    million, straight into ``COPY``."""
     points = {
         (point.game_id, player): point
         for player, history in rated.ratings.history.items()
@@ -319,7 +359,7 @@ def _player_games_of(
     }
     start = fresh_state()
     states: dict[str, PlayerState] = {}
-    rows: list[dict[str, Any]] = []
+    rows: list[tuple[Any, ...]] = []
     for outcome in ordered:
         for player in _players_of(outcome):
             old = states.get(player, start)
@@ -330,7 +370,9 @@ def _player_games_of(
                 old.mu, old.sigma, old.ordinal, old.net + outcome.payout(player), old.rated
             )
             rows.append(
-                _player_game(outcome, evening_of[outcome.game_id], player, point is not None, state)
+                _player_game_values(
+                    outcome, evening_of[outcome.game_id], player, point is not None, state
+                )
             )
     return rows
 
@@ -356,6 +398,28 @@ def outcome_from_rows(rows: Sequence[Mapping[str, Any]]) -> GameOutcome:
         reason=first["reason"],
         silent=first["silent"],
         raises=_raises_of_rows(rows),
+    )
+
+
+# The fields of a game's ``PlayerGame`` rows that its rating step needs.
+RATING_FIELDS = ("game_id", "played_at", "player_id", "role", "payout", "won")
+
+
+def rating_outcome_from_rows(rows: Sequence[Sequence[Any]]) -> GameOutcome:
+    """The outcome of a game as far as its rating step needs it (the sides, who won,
+    the payouts), from its rows' ``RATING_FIELDS`` (as tuples, all rows of the game):
+    what :func:`outcome_from_rows` gives for those, read with six of the row's fields."""
+    game_id, played_at, _player, _role, _payout, won = rows[0]
+    macher = [str(r[2]) for r in rows if r[3] == "macher"]
+    partners = [str(r[2]) for r in rows if r[3] == "partner"]
+    return GameOutcome(
+        game_id=game_id,
+        played_at=played_at,
+        kind="",
+        payouts={str(r[2]): r[4] for r in rows},
+        active=tuple(str(r[2]) for r in rows if r[3] != "out"),
+        declarers=(*macher, *partners),
+        won=won,
     )
 
 

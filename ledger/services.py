@@ -484,15 +484,16 @@ def _rebuild_season(season_id: int, series: SeasonSeries) -> tuple[int, _GameKey
         StandingRow.objects.filter(season_id=season_id),
         projections.standing_values(season_id=season_id, computed=computed),
         key=("evening_id", "player_id"),
-        batch_size=2000,
     )
     _replace_changed(
         PlayerRating.objects.filter(season_id=season_id),
         projections.rating_values(season_id=season_id, computed=computed),
         key=("player_id",),
-        batch_size=500,
     )
-    keys = [_key(row) for row in computed.player_games[:1]]
+    keys = [
+        _key(dict(zip(projections.PLAYER_GAME_FIELDS, row, strict=True)))
+        for row in computed.player_games[:1]
+    ]
     stored_first = (
         PlayerGame.objects.filter(season_id=season_id)
         .order_by("played_at", "game_id")
@@ -530,16 +531,18 @@ def _facts_of_chunk(chunk: list[projections.GameRow]) -> list[projections.GameRo
     stale = [row for row in chunk if row.game_id not in cached or cached[row.game_id][0] != row.seq]
     if stale:
         records = selectors.game_records(game_ids=[row.game_id for row in stale])
-        fresh: list[GameFacts] = []
+        # The season's run holds its series lock: no other run writes these games' rows.
+        # Only those stored at another seq are deleted (a rebuild of games never seen
+        # deletes nothing), and the fresh ones go in as tuples (COPY), not instances.
+        outdated = [row.game_id for row in stale if row.game_id in cached]
+        fresh: list[tuple[int, int, int, Any]] = []
         for row in stale:
             facts = _facts_of_record(row.game_id, records.get(row.game_id))
             cached[row.game_id] = (row.seq, facts)
-            fresh.append(
-                GameFacts(game_id=row.game_id, evening_id=row.evening_id, seq=row.seq, facts=facts)
-            )
-        # The season's run holds its series lock: no other run writes these games' rows.
-        GameFacts.objects.filter(game_id__in=[f.game_id for f in fresh]).delete()
-        GameFacts.objects.bulk_create(fresh)
+            fresh.append((row.game_id, row.evening_id, row.seq, facts))
+        if outdated:
+            GameFacts.objects.filter(game_id__in=outdated).delete()
+        rows_insert(model=GameFacts, fields=["game_id", "evening_id", "seq", "facts"], rows=fresh)
     return [replace(row, facts=cached[row.game_id][1]) for row in chunk]
 
 
@@ -626,7 +629,10 @@ def _apply_game_changes(
     states = _states_before(season_id, first, players, removed, ratings, nets)
     fresh_rows = projections.fold_games(refold, states)
     PlayerGame.objects.filter(game_id__in=game_ids | later_games.keys()).delete()
-    player_games_insert(season_id=season_id, rows=fresh_rows)
+    player_games_insert(
+        season_id=season_id,
+        rows=([r[f] for f in projections.PLAYER_GAME_FIELDS] for r in fresh_rows),
+    )
 
     changed_new = [r for r in fresh_rows if r["game_id"] in game_ids]
     _apply_standings(season_id, old_rows, changed_new)
@@ -739,7 +745,7 @@ def _apply_standings(season_id: int, old: list[dict[str, Any]], new: list[dict[s
             )
             for i, row in enumerate(table, start=1)
         ]
-        _replace_changed(stored, rows, key=("player_id",), batch_size=2000)
+        _replace_changed(stored, rows, key=("player_id",))
 
 
 FIGURES = projections.STANDING_FIGURES
@@ -840,7 +846,7 @@ def _all_time_ratings_fold(*, club_id: int, game_kind: str, first: _GameKey | No
 
     The all-time rating is the season rating's fold over every game of every season
     of the game, in game order, from the seasons' ``PlayerGame`` rows (as they stand
-    after the season's run; the same rating step, ``projections.fold_games``). Cost:
+    after the season's run; the same rating step, ``projections.fold_ratings``). Cost:
     the games from ``first`` on, one rating step each, and their rows read from every
     season of the game. A game finished after all others (the common case) costs one
     step; a late game, an undo or an annulment, or a season rebuilt, pays for every
@@ -855,25 +861,25 @@ def _all_time_ratings_fold(*, club_id: int, game_kind: str, first: _GameKey | No
     if first is not None:
         rows = rows.filter(played_at__gte=first[0])
         steps = steps.filter(played_at__gte=first[0])
-    later_games: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for r in rows.values(*projections.PLAYER_GAME_FIELDS).iterator(chunk_size=5000):
-        if first is None or _key(r) >= first:
-            later_games[r["game_id"]].append(r)
+    # Only the fields the rating step needs, as tuples: a rebuild reads every row of
+    # the club's game here (half a million for 100,000 games).
+    later_games: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for r in rows.values_list(*projections.RATING_FIELDS).iterator(chunk_size=5000):
+        # (played_at, game_id) >= first
+        if first is None or (r[1], r[0]) >= first:
+            later_games[r[0]].append(r)
     old_steps = [
         r
         for r in steps.values("pk", "game_id", "player_id", "played_at")
         if first is None or _key(r) >= first
     ]
-    refold = [
-        (rows_of[0]["evening_id"], projections.outcome_from_rows(rows_of))
-        for rows_of in later_games.values()
-    ]
-    refold.sort(key=lambda item: (item[1].played_at, item[1].game_id))
+    refold = [projections.rating_outcome_from_rows(rows_of) for rows_of in later_games.values()]
+    refold.sort(key=lambda outcome: (outcome.played_at, outcome.game_id))
     removed_rated: dict[str, int] = defaultdict(int)
     for r in old_steps:
         removed_rated[str(r["player_id"])] += 1
     players = set(removed_rated)
-    for _e, outcome in refold:
+    for outcome in refold:
         players.update(outcome.payouts, outcome.active)
     lines = {
         str(line.player_id): line
@@ -915,15 +921,14 @@ def _all_time_ratings_fold(*, club_id: int, game_kind: str, first: _GameKey | No
         (
             club_id,
             game_kind,
-            r["game_id"],
-            int(r["player_id"]),
-            r["played_at"],
-            r["mu"],
-            r["sigma"],
-            r["ordinal"],
+            outcome.game_id,
+            int(player),
+            outcome.played_at,
+            state.mu,
+            state.sigma,
+            state.ordinal,
         )
-        for r in projections.fold_games(refold, states)
-        if r["rated"]
+        for outcome, player, state in projections.fold_ratings(refold, states)
     ]
     if old_steps:
         AllTimeGame.objects.filter(pk__in=[r["pk"] for r in old_steps]).delete()
@@ -1045,7 +1050,6 @@ def _replace_changed(
     rows: list[dict[str, Any]],
     *,
     key: tuple[str, ...],
-    batch_size: int,
 ) -> None:
     """Make ``stored_rows`` equal ``rows`` (each a dict of every field but the id),
     writing only the difference. Rows are matched by ``key`` (unique within the
@@ -1059,7 +1063,7 @@ def _replace_changed(
     for pk, *values in stored_rows.values_list("pk", *fields):
         stored[tuple(values[i] for i in at)] = (pk, tuple(values))
     stale: list[int] = []
-    fresh: list[_Row] = []
+    fresh: list[tuple[Any, ...]] = []
     for row in rows:
         values = tuple(row[name] for name in fields)
         old = stored.pop(tuple(values[i] for i in at), None)
@@ -1067,12 +1071,14 @@ def _replace_changed(
             continue  # stored as it is
         if old is not None:
             stale.append(old[0])
-        fresh.append(model(**row))
+        fresh.append(values)
     stale += [pk for pk, _ in stored.values()]
     if stale:
         model.objects.filter(pk__in=stale).delete()
-    if fresh:
-        model.objects.bulk_create(fresh, batch_size=batch_size)
+    # Tuples through COPY, not instances through ``bulk_create``: a rebuild of 100,000
+    # games writes 40,000 evening table rows, and preparing each instance's fields
+    # was most of their cost.
+    rows_insert(model=model, fields=fields, rows=fresh)
 
 
 def standings_rules_for(*, club_id: int) -> StandingsRules:

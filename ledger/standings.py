@@ -180,30 +180,34 @@ def player_standings(outcomes: Iterable[GameOutcome]) -> list[PlayerStanding]:
     Lists every player who was active in, or has a payout in, at least one game.
     ``net`` is the sum of his payouts, so the nets of all players sum to zero.
     """
-    totals: dict[str, dict[str, int]] = {}
-
-    def row(player: str) -> dict[str, int]:
-        return totals.setdefault(
-            player,
-            dict.fromkeys(
-                ("net", "games", "wins", "macher_games", "macher_wins", "partner_games"), 0
-            ),
-        )
-
-    for outcome in in_game_order(outcomes):
-        for player, amount in outcome.payouts.items():
-            row(player)["net"] += amount
+    # Integer sums, so the order of the games does not matter: no sort (a rebuild
+    # ranks every evening and the season, and sorting them was half of this).
+    totals: dict[str, list[int]] = {}
+    seen: set[int] = set()
+    for outcome in outcomes:
+        if outcome.game_id in seen:
+            raise ValueError(f"game {outcome.game_id} is passed twice")
+        seen.add(outcome.game_id)
+        payouts = outcome.payouts
+        for player, amount in payouts.items():
+            counts = totals.get(player)
+            if counts is None:
+                counts = totals[player] = [0, 0, 0, 0, 0, 0]
+            counts[0] += amount
+        macher = outcome.macher
         for player in outcome.active:
-            won = outcome.payout(player) > 0
-            counts = row(player)
-            counts["games"] += 1
-            counts["wins"] += won
-            if player == outcome.macher:
-                counts["macher_games"] += 1
-                counts["macher_wins"] += won
+            won = payouts.get(player, 0) > 0
+            counts = totals.get(player)
+            if counts is None:
+                counts = totals[player] = [0, 0, 0, 0, 0, 0]
+            counts[1] += 1
+            counts[2] += won
+            if player == macher:
+                counts[3] += 1
+                counts[4] += won
             elif player in outcome.declarers:
-                counts["partner_games"] += 1
-    return [PlayerStanding(player, **totals[player]) for player in sorted(totals)]
+                counts[5] += 1
+    return [PlayerStanding(player, *totals[player]) for player in sorted(totals)]
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -32,9 +33,11 @@ def rows_insert(
 ) -> None:
     """Insert ``rows`` (tuples of ``fields``' values, attnames) into ``model``'s table.
 
-    PostgreSQL's ``COPY`` (psycopg's ``cursor.copy``), one ``executemany`` on
+    PostgreSQL's binary ``COPY`` (psycopg's ``cursor.copy``), one ``executemany`` on
     SQLite. Measured (``bench/rebuild.py --games 20000``): a rebuild's per-game
-    rows through ``bulk_create`` took 14.1 s of CPU, through ``COPY`` 7.1 s.
+    rows through ``bulk_create`` took 14.1 s of CPU, through ``COPY`` 7.1 s. Binary,
+    not text: writing 200,000 rows of ``PlayerGame``'s eighteen columns took 1.15 s
+    of CPU as text (every float and timestamp formatted), 0.12 s binary.
     """
     opts = model._meta
     table = connection.ops.quote_name(opts.db_table)
@@ -49,7 +52,12 @@ def rows_insert(
                 for i, field in enumerate(columns)
                 if field.get_internal_type() == "JSONField"
             ]
-            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+            copying = f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)"
+            with cursor.cursor.copy(copying) as copy:
+                # Binary COPY takes each value in its column's exact type (an int8
+                # is refused by an int4 column): the type as the field declares it,
+                # without its modifier (``varchar(20)`` is ``varchar``).
+                copy.set_types([_copy_type(field) for field in columns])
                 for row in rows:
                     if json_columns:
                         row = list(row)
@@ -65,6 +73,11 @@ def rows_insert(
         if values:
             marks = ", ".join(["%s"] * len(columns))
             cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", values)
+
+
+def _copy_type(field: Any) -> str:
+    """The PostgreSQL type name of ``field``'s column, as psycopg's ``set_types`` knows it."""
+    return re.sub(r"\(.*\)", "", field.db_type(connection)).strip()
 
 
 # --- The append's lock ----------------------------------------------------------------------
