@@ -329,6 +329,7 @@ MATRIX: dict[str, Row] = {
     # (an EventSource cannot follow a login redirect).
     "service-worker": Row("get", page("/sw.js"), PUBLIC),
     "web-manifest": Row("get", page("/manifest.webmanifest"), PUBLIC),
+    "favicon": Row("get", page("/favicon.ico"), PUBLIC),
     "live-page": Row("get", page("/live/{w.live_token}/"), PUBLIC),
     "live-state": Row("get", page("/live/{w.live_token}/state/"), PUBLIC),
     "live-events": Row("get", page("/live/{w.live_token}/events/"), PUBLIC),
