@@ -129,6 +129,12 @@ def test_the_evening_links_what_applies_here(
     assert member.get(f"/evenings/{evening.pk}/rules/").status_code == 200
 
 
+def test_the_score_book_links_the_rules_of_both_games(club: Club, member: PersonaClient) -> None:
+    html = member.get(f"/clubs/{club.slug}/book/").content.decode()
+    for game in ("fuchsen", "koenigrufen"):
+        assert f'href="/clubs/{club.slug}/rules/{game}/"' in html
+
+
 def test_outsiders_get_404_and_an_unknown_game_is_a_404(
     club: Club, outsider: PersonaClient, member: PersonaClient, dealt_game: Game
 ) -> None:
