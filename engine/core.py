@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from engine.cards import CODES, INDEX
 from engine.errors import CODE_RANK, Code, Illegal, Msg
 from engine.result import EngineError, Result
+
+if TYPE_CHECKING:
+    from engine.board import Board
 
 __all__ = [
     "Decision",
@@ -472,6 +475,12 @@ class Variant:
         the view shows (``partner_known``: ``state`` is the only candidate left), and
         any shared field the game reads otherwise (``to_act``). None by default."""
         return {}
+
+    def card_board(self, state: GameState) -> Board | None:
+        """The ``engine.board.Board`` of the card play after ``state`` (in the play,
+        decided or not: the analysis plays a deal out), or None where a hand is not
+        known. None by default."""
+        return None
 
     def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
         """The value of the game under ``rules`` at each level or contract it may be
