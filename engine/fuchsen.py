@@ -121,6 +121,9 @@ class FuchsenState(GameState):
     fuchs_said: bool = False
     tallied: bool = False  # a tally decided the game: it said whether "Fuchs" was said
     tally_augen: int = -1  # the Augen of the Macher's side the tally gave, or -1
+    # The event index of the first raise of the Macher's side by the Hilfer (which shows
+    # who the Hilfer is, for a forgotten Fuchs at a tally), or -1.
+    hilfer_raised: int = -1
     # Set with the decision: Stilles Spiel in a game decided by play, else None.
     silent: bool | None = None
 
@@ -712,6 +715,8 @@ class Fuchsen(Variant):
             raise Illegal(
                 Code.INVALID_RAISE, Msg.CANNOT_SAY_CHANCE_LAPSED_WHEN, player=name, level=level
             )
+        if p == state.hilfer and p != state.macher and state.hilfer_raised < 0:
+            return evolve(state, level=k, said_at=(*state.said_at, index), hilfer_raised=index)
         return evolve(state, level=k, said_at=(*state.said_at, index))
 
     def _end_raising_event(self, state: FuchsenState, index: int) -> GameState:
@@ -818,11 +823,13 @@ class Fuchsen(Variant):
             return state
         know = state.know
         assert know is not None
-        if (
-            (state.first_play[h] >= 0 or state.tallied)
-            and know.shown_by(h, GO, index)
-            and know.shown_by(h, state.called, index)
-        ):
+        # Who the Hilfer is: the record places the called card in his hand; at a tally
+        # (which ends the record but for shows) also his raise for the Macher's side,
+        # as no other candidate could have said it (hindsight rule 4).
+        shown = know.shown_by(h, state.called, index) or (
+            state.tallied and 0 <= state.hilfer_raised <= index
+        )
+        if (state.first_play[h] >= 0 or state.tallied) and know.shown_by(h, GO, index) and shown:
             value = int(state.rules["fuchs_penalty"]) + self._value(state)
             # The Augen a tally gave are still reported (never those of an early end).
             return self._decide(state, "fuchs_forgotten", False, value, state.tally_augen)
