@@ -476,6 +476,21 @@ class Variant:
         any shared field the game reads otherwise (``to_act``). None by default."""
         return {}
 
+    # --- statistics ------------------------------------------------------------------
+    # Does the game have a raising (Fahren) whose chances the statistics count?
+    has_raising: ClassVar[bool] = False
+
+    def raise_open(self, state: GameState) -> str | None:
+        """The level the next ``raise`` would say after ``state``, or None where no
+        raise may come now (before the call, the raising over, the game decided, past
+        the last level). None by default."""
+        return None
+
+    def raising_recorded(self, state: GameState) -> bool:
+        """Does the record of ``state`` (the end of a finished game) hold its raising
+        (not a pure tally, which says only the level reached)? False by default."""
+        return False
+
     def card_board(self, state: GameState) -> Board | None:
         """The ``engine.board.Board`` of the card play after ``state`` (in the play,
         decided or not: the analysis plays a deal out), or None where a hand is not

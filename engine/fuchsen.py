@@ -1037,6 +1037,24 @@ class Fuchsen(Variant):
             return Illegal(code, msg, player=name, card=first, card2=CODES[card])
         return None
 
+    has_raising: ClassVar[bool] = True
+
+    def raise_open(self, state: GameState) -> str | None:
+        assert isinstance(state, FuchsenState)
+        if (
+            state.phase != "play"
+            or state.raising_ended
+            or state.decision is not None
+            or state.level >= len(FUCHSEN_LEVELS)
+        ):
+            return None
+        return FUCHSEN_LEVELS[state.level]
+
+    def raising_recorded(self, state: GameState) -> bool:
+        assert isinstance(state, FuchsenState)
+        # A pure tally: the first trick, and so its raising, unrecorded.
+        return not (state.tallied and not state.tricks)
+
     def card_board(self, state: GameState) -> FuchsenBoard | None:
         assert isinstance(state, FuchsenState)
         know = state.know
