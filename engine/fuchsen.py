@@ -1341,7 +1341,7 @@ def _named_blank(event: Mapping[str, Any], turned_by: object) -> int | None:
 
 def obligations(
     led: int, wkey: int, plain: int, amb: int, blank: int, blank_class: int, has_blank: bool
-) -> list[tuple[Code, Msg, int, int]]:
+) -> tuple[tuple[Code, Msg, int, int], ...]:
     """The obligations of a player in a trick following class ``led`` (``NO_SUIT``: a
     blank led alone, none yet) whose winning card holds with key ``wkey``, in the
     spec's code-table order: each ``(code, msg, allowed, held)``, ``allowed`` the cards
@@ -1356,30 +1356,43 @@ def obligations(
     led suit, trump and over-trump if he can.
     """
     if led == NO_SUIT:
-        return []
+        return ()
     blank_bit = 1 << blank if blank >= 0 else 0
-    led_cards = _proven(plain & CLASS_MASK[led], amb)
-    out: list[tuple[Code, Msg, int, int]] = []
-    beating = _ABOVE[wkey] & (CLASS_MASK[led] | TRUMPS) & ~blank_bit
+    above = _ABOVE[wkey]
+    led_cards = plain & CLASS_MASK[led]
+    if amb:
+        led_cards = _proven(led_cards, amb)
     if led_cards or (has_blank and blank_class == led):
         same = CLASS_MASK[led] & ~blank_bit
         if blank_class == led:
             same |= blank_bit
-        msg = Msg.FOLLOW_TRUMPS if led == TRUMP else Msg.FOLLOW_SUIT
-        out.append((Code.MUST_FOLLOW_SUIT, msg, same, led_cards))
-        better = _proven(led_cards & _ABOVE[wkey], amb)
-        if better:
-            out.append((Code.MUST_OVERTAKE, Msg.BEAT_THE_TRICK, beating, better))
-        return out
+        follow = (Code.MUST_FOLLOW_SUIT, _FOLLOW_MSG[led == TRUMP], same, led_cards)
+        better = led_cards & above
+        if amb:
+            better = _proven(better, amb)
+        if not better:
+            return (follow,)
+        beating = above & _CLASS_OR_TRUMPS[led] & ~blank_bit
+        return follow, (Code.MUST_OVERTAKE, Msg.BEAT_THE_TRICK, beating, better)
     if led == TRUMP:
-        return out
-    trumps = _proven(plain & TRUMPS, amb)
-    if trumps:
-        out.append((Code.MUST_TRUMP, Msg.TRUMP, TRUMPS & ~blank_bit, trumps))
-        better = _proven(trumps & _ABOVE[wkey], amb)
-        if better:
-            out.append((Code.MUST_TRUMP, Msg.OVER_TRUMP, beating, better))
-    return out
+        return ()
+    trumps = plain & TRUMPS
+    if amb:
+        trumps = _proven(trumps, amb)
+    if not trumps:
+        return ()
+    trump = (Code.MUST_TRUMP, Msg.TRUMP, TRUMPS & ~blank_bit, trumps)
+    better = trumps & above
+    if amb:
+        better = _proven(better, amb)
+    if not better:
+        return (trump,)
+    beating = above & _CLASS_OR_TRUMPS[led] & ~blank_bit
+    return trump, (Code.MUST_TRUMP, Msg.OVER_TRUMP, beating, better)
+
+
+_FOLLOW_MSG = (Msg.FOLLOW_SUIT, Msg.FOLLOW_TRUMPS)
+_CLASS_OR_TRUMPS = tuple(mask | TRUMPS for mask in CLASS_MASK)
 
 
 class FuchsenBoard(Board):
