@@ -761,7 +761,7 @@ class Fuchsen(Variant):
         return check_play(self, state, p, card)
 
     def play(  # type: ignore[override]
-        self, state: FuchsenState, p: int, card: int, event: Event, index: int
+        self, state: FuchsenState, p: int, card: int, event: Event, index: int, own: bool = False
     ) -> GameState:
         broken = self.check_card(state, p, card)
         if broken is not None:
@@ -805,7 +805,8 @@ class Fuchsen(Variant):
         extra: dict[str, Any] | None = None
         if fuchs or is_blank:
             extra = {"fuchs_said": True} if fuchs else {"blank_played": True}
-        new = add_card(self, state, p, card, index, extra)
+        # ``state`` is not read past this point: it may be changed in place (``own``).
+        new = add_card(self, state, p, card, index, extra, own)
         assert isinstance(new, FuchsenState)
         if ends_raising:
             new = self._end_raising(new)

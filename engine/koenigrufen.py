@@ -475,13 +475,14 @@ class Koenigrufen(Variant):
         return None
 
     def play(  # type: ignore[override]
-        self, state: KoenigState, p: int, card: int, event: Event, index: int
+        self, state: KoenigState, p: int, card: int, event: Event, index: int, own: bool = False
     ) -> GameState:
         broken = self.check_card(state, p, card)
         if broken is not None:
             raise broken
-        new = add_card(self, state, p, card, index)
-        if len(new.tricks) > len(state.tricks):
+        done = len(state.tricks)  # ``state`` may be changed in place (``own``)
+        new = add_card(self, state, p, card, index, None, own)
+        if len(new.tricks) > done:
             assert isinstance(new, KoenigState)
             return self._after_trick(new)
         return new

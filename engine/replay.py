@@ -45,13 +45,16 @@ _START = {name: unshared(GameState(variant=v, rules={})) for name, v in VARIANTS
 _LAST_START: dict[Variant, tuple[Mapping[str, Any], GameState]] = {}
 
 
-def apply(state: GameState, event: object, index: int) -> GameState:
+def apply(state: GameState, event: object, index: int, own: bool = False) -> GameState:
     """The state after ``event`` (at position ``index`` of the record's events).
 
-    Pure: ``state`` is not changed. Raises ``Illegal`` (code, message) when the event
-    breaks a rule, and ``UndoInFold`` for a well-formed ``undo`` (no move of the game:
-    ``prepare`` resolves them). The deal event yields a state without hindsight
-    knowledge; ``fold`` attaches the knowledge gathered from the whole record.
+    Pure: ``state`` is not changed, unless ``own`` says the caller holds the only
+    reference to it (the fold's state): a card played may then change it in place,
+    once the card is accepted (a refused event leaves it as it was). Raises
+    ``Illegal`` (code, message) when the event breaks a rule, and ``UndoInFold``
+    for a well-formed ``undo`` (no move of the game: ``prepare`` resolves them).
+    The deal event yields a state without hindsight knowledge; ``fold`` attaches
+    the knowledge gathered from the whole record.
     """
     variant = state.variant
     table = state.table
@@ -70,7 +73,7 @@ def apply(state: GameState, event: object, index: int) -> GameState:
             card = INDEX.get(code, -1)
             p = table.index.get(player, -1)
             if card >= 0 and table.deck >> card & 1 and p >= 0:
-                return variant.play(state, p, card, event, index)
+                return variant.play(state, p, card, event, index, own)
     if state.table is None:
         return evolve(state, table=deal_table(state, event))
     typ, spec = check_event_shape(variant, event)
@@ -209,7 +212,9 @@ def fold(
     again.
 
     ``visit`` is called with the state after each event the fold accepts, the event
-    and its index (``engine.statistics`` reads every moment of a game so).
+    and its index (``engine.statistics`` reads every moment of a game so). The fold
+    changes its own state in place as cards are played: a visitor that keeps a state
+    keeps a copy (``copy.copy``).
     """
     if start is None:
         who = -1 if assumed is None else assumed[0]
@@ -224,6 +229,9 @@ def fold(
         position = 0
     else:
         state, position = start
+    # Whether the fold holds the only reference to ``state`` (a state it made, not the
+    # cached start nor a caller's): then a card changes it in place, not a copy.
+    own = False
     stop = len(events)
     if undo_error >= 0:
         stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)
@@ -246,7 +254,7 @@ def fold(
                     know = know.with_card(*assumed)
                 new = variant.initial_state(state, table, know)
             else:
-                new = apply(state, event, i)
+                new = apply(state, event, i, own)
         except Illegal as exc:
             return state, EngineError(i, exc.code, exc.msg, exc.params, exc.field)
         except NeedPartner as need:
@@ -255,7 +263,9 @@ def fold(
             if assumed is None:
                 need.dealt = dealt
             raise
-        state = new
+        if new is not state:
+            own = True  # every state ``apply`` makes is a new one nobody else holds
+            state = new
         if visit is not None:
             visit(state, event, i)
         k += 1
