@@ -3,7 +3,7 @@ and try each candidate partner when the record does not name him."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -32,7 +32,17 @@ from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
 from engine.rules import InvalidRules, effective_rules
 
-__all__ = ["VARIANTS", "RecordError", "apply", "deal_table", "fold", "prepare", "replay"]
+__all__ = [
+    "VARIANTS",
+    "RecordError",
+    "apply",
+    "candidate_folds",
+    "deal_table",
+    "fold",
+    "prepare",
+    "replay",
+    "with_candidates",
+]
 
 VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen()}
 AFTER_DECISION = frozenset({"show", "annul", "undo"})
@@ -337,6 +347,26 @@ def _replay_resolved(record: object) -> Result:
     return variant.result(state)
 
 
+def candidate_folds(
+    variant: Variant,
+    rules: Mapping[str, Any],
+    events: list[tuple[int, Event]],
+    undo_error: int,
+    need: NeedPartner,
+) -> Iterator[tuple[GameState, EngineError | None]]:
+    """Hindsight rule 4: the fold once per candidate partner (in ``need.candidates``'
+    order), each the last good state and the error as ``fold`` gives them.
+
+    Where the events before the one that needed the partner do not depend on who holds
+    the called card, the variant says where to go on from instead of folding the deal
+    again (``Variant.assume_partner``)."""
+    for q in need.candidates:
+        start = variant.assume_partner(need, q)
+        yield fold(
+            variant, rules, events, undo_error, (q, need.called), start=start, dealt=need.dealt
+        )
+
+
 def _with_candidates(
     variant: Variant,
     rules: Mapping[str, Any],
@@ -344,25 +374,26 @@ def _with_candidates(
     undo_error: int,
     need: NeedPartner,
 ) -> Result:
-    """Hindsight rule 4: replay once per candidate partner and combine.
+    """``replay``'s result over the candidates' folds (``with_candidates``)."""
+    return with_candidates(variant, candidate_folds(variant, rules, events, undo_error, need))
+
+
+def with_candidates(
+    variant: Variant, folds: Iterable[tuple[GameState, EngineError | None]]
+) -> Result:
+    """Hindsight rule 4: the result over the candidates' folds (``candidate_folds``).
 
     No survivor: the error at the largest first-failure index. One: his result.
     Several with the same result but for ``declarers``: that result without the
     partner. Two that differ: the result waits for the partner, whatever the other
-    candidates give, so the remaining ones need not be replayed.
+    candidates give, so the remaining ones need not be folded (``folds`` is read no
+    further).
     """
     first: Result | None = None
     first_key: dict[str, Any] | None = None
     survivors = 0
     worst: EngineError | None = None
-    for q in need.candidates:
-        # Where the events before the one that needed the partner do not depend on who
-        # holds the called card, the variant says where to go on from instead of
-        # replaying the deal again.
-        start = variant.assume_partner(need, q)
-        state, error = fold(
-            variant, rules, events, undo_error, (q, need.called), start=start, dealt=need.dealt
-        )
+    for state, error in folds:
         if error is not None:
             worst = error if worst is None else worse_error(worst, error)
             continue

@@ -29,7 +29,15 @@ from engine.core import (
     place,
 )
 from engine.legal import CallOptions, Legal
-from engine.replay import RecordError, apply, fold, prepare, replay
+from engine.replay import (
+    RecordError,
+    apply,
+    candidate_folds,
+    fold,
+    prepare,
+    replay,
+    with_candidates,
+)
 from engine.result import EngineError, Result
 
 __all__ = ["CallOptions", "Legal", "TableView", "TrickView", "legal_moves", "table_view"]
@@ -433,9 +441,11 @@ def table_view(record: object) -> TableView:
         # (the recording API builds a view on every append).
         result = _result_of(variant, state, error)
     except NeedPartner as need:
-        result = replay(record)
-        for q in need.candidates:
-            state, error = fold(variant, rules, events, undo_error, assumed=(q, need.called))
+        # The candidates' folds, once: ``replay``'s result is made of them (the same
+        # events, resolved, the same folds), and the view reads their states.
+        folds = list(candidate_folds(variant, rules, events, undo_error, need))
+        result = with_candidates(variant, folds)
+        for state, error in folds:
             if error is None or result.status == "invalid":
                 states.append(state)
         if result.awaiting == "partner" and isinstance(record, dict) and states:
