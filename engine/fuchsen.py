@@ -771,20 +771,9 @@ class Fuchsen(Variant):
         assert table is not None and know is not None
         fuchs = event.get("fuchs") is True
         if fuchs:
-            name = table.active[p]
-            if state.alone or p != state.hilfer:
-                raise Illegal(Code.INVALID_ANNOUNCEMENT, Msg.HILFER_HILFER_SAYS_FUCHS, player=name)
-            if state.first_play[p] >= 0:
-                raise Illegal(
-                    Code.INVALID_ANNOUNCEMENT, Msg.MAY_SAY_FUCHS_FIRST_PLAYED, player=name
-                )
-            go_holder = know.owner[GO]
-            if (go_holder >= 0 and go_holder != p) or (
-                go_holder < 0 and know.full(p) and not know.known[p] >> GO & 1
-            ):
-                raise Illegal(
-                    Code.INVALID_ANNOUNCEMENT, Msg.CANNOT_SAY_FUCHS_RECORD_SHOWS, player=name
-                )
+            broken = self._fuchs_refusal(state, p, know)
+            if broken is not None:
+                raise broken
         is_blank = state.turned and p == state.macher and card == know.blank
         if event.get("turned") is True:
             if not is_blank or state.blank_played:
@@ -817,6 +806,27 @@ class Fuchsen(Variant):
         if h >= 0 and new.raising_ended and not new.fuchs_said and know.owner[GO] == h:
             return self._after(new, index)
         return new
+
+    @staticmethod
+    def _fuchs_refusal(state: FuchsenState, p: int, know: Knowledge) -> Illegal | None:
+        """Why ``p`` may not say the Fuchs with the card he plays now (a card accepted
+        face up), the record's knowledge being ``know`` (the card placed in his hand),
+        or None."""
+        table = state.table
+        assert table is not None
+        name = table.active[p]
+        if state.alone or p != state.hilfer:
+            return Illegal(Code.INVALID_ANNOUNCEMENT, Msg.HILFER_HILFER_SAYS_FUCHS, player=name)
+        if state.first_play[p] >= 0:
+            return Illegal(Code.INVALID_ANNOUNCEMENT, Msg.MAY_SAY_FUCHS_FIRST_PLAYED, player=name)
+        go_holder = know.owner[GO]
+        if (go_holder >= 0 and go_holder != p) or (
+            go_holder < 0 and know.full(p) and not know.known[p] >> GO & 1
+        ):
+            return Illegal(
+                Code.INVALID_ANNOUNCEMENT, Msg.CANNOT_SAY_FUCHS_RECORD_SHOWS, player=name
+            )
+        return None
 
     def _forfeit(self, state: FuchsenState, event: Event, index: int) -> GameState:
         if state.phase == "call":
@@ -1148,30 +1158,26 @@ class Fuchsen(Variant):
             "fuchs": self._fuchs(state, trial),
         }
 
-    @staticmethod
-    def _fuchs(state: FuchsenState, trial: Trial) -> bool:
-        """May the player to act say the Fuchs with a card he plays now: is such a play
-        accepted for some card the view offers him? (The view confirms it on the whole
-        record, ``engine.view``.)
-
-        Saying it adds checks to the same play of an offered card, and those depend on
-        the card only where the card is GO (which places GO in his hand) or the
-        Macher's turned card (which needs ``"turned"``, not tried here): GO and two
-        other offered cards decide for all. Three trial events at most instead of one
-        per card (``tests/engine/test_view_offers_a_move_exactly_when_replay_accepts_it``
-        holds the offer to trying every card).
-        """
+    @classmethod
+    def _fuchs(cls, state: FuchsenState, trial: Trial) -> bool:
+        """May the player to act say the Fuchs with a card he plays now: for some card
+        the view offers him (accepted face up), does the rule of the announcement
+        (``_fuchs_refusal``, which every such play goes through) let him, with that card
+        placed in his hand as the play would place it? (The view confirms it on the
+        whole record, ``engine.view``.)"""
         table = state.table
+        know = state.know
         p = state.to_act
-        if table is None or p < 0 or state.phase != "play":
+        if table is None or know is None or p < 0 or state.phase != "play":
             return False
-        name = table.active[p]
-        others = [c for c in trial.playable if c != "GO"][:2]
-        tried = (["GO"] if "GO" in trial.playable else []) + others
-        return any(
-            trial.accepts(state, {"type": "play", "player": name, "card": c, "fuchs": True})
-            for c in tried
-        )
+        for code in trial.playable:
+            c = INDEX[code]
+            placed = know
+            if know.owner[c] < 0 and not know.full(p):
+                placed = know.with_card(p, c)
+            if cls._fuchs_refusal(state, p, placed) is None:
+                return True
+        return False
 
     def _call_options(self, state: FuchsenState, trial: Trial) -> CallOptions:
         table = state.table
