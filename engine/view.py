@@ -13,6 +13,7 @@ from the ``Variant`` hooks for the view (``offers``, ``tally_offer``, ``view_fie
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -322,10 +323,15 @@ def legal_moves(state: GameState, index: int) -> Legal:
         know = state.know
         assert know is not None
         may_hold = 0 if know.full(p) else _unplaced(state)
+        # One copy of the state for the cards the record has not placed, its knowledge
+        # set per card (the copy is this loop's own; ``state`` is not changed).
+        placing = copy.copy(state) if may_hold else state
+        fields = placing.__dict__
         for c in bits(table.deck & ~state.played):
             judged = state
             if may_hold >> c & 1:
-                judged = evolve(state, know=know.with_card(p, c))
+                fields["know"] = know.with_card(p, c)
+                judged = placing
             e = state.variant.check_card(judged, p, c)
             if e is None:
                 cards.append(CODES[c])
