@@ -177,18 +177,25 @@ def analyse(record: object, *, deadline: float | None = None) -> dict[str, Any]:
     board = PlayBoard(deal.rules, deal.hands, deal.leader)
     solver = Solver(board, deal.goal, deadline)
     ours = deal.goal.ours
-    numeric = deal.game == "fuchsen"
+    settled = False
     won = 0  # the value the completed tricks have settled for the side
     cards: list[dict[str, Any]] = []
     guess = 0
     for k, (index, p, card) in enumerate(deal.plays):
         if k < deal.skip:
             board.push(card)
-            won += _settled(board, deal.goal)[0]
+            gain, settled = _settled(board, deal.goal)
+            won += gain
+            continue
+        moves = board.legal_mask()
+        if settled:
+            # The value was settled by an earlier trick (Durchmarsch am Letzten after
+            # trick 5): every card keeps it.
+            cards.append(_entry(deal, index, p, card, won, won, moves, moves, board.done + 1))
+            board.push(card)
             continue
         before = won + solver.value(guess - won)
-        moves = board.legal_mask()
-        best: list[int] = []
+        best = 0
         played_group = 1 << card
         for rep, group in solver.groups(moves):
             if group >> card & 1:
@@ -205,29 +212,16 @@ def analyse(record: object, *, deadline: float | None = None) -> dict[str, Any]:
                 good = not solver.reaches(target + 1)
             board.pop()
             if good:
-                best.extend(_bits(group))
+                best |= group
         trick = board.done + 1
         board.push(card)
-        gain, end = _settled(board, deal.goal)
+        gain, settled = _settled(board, deal.goal)
         won += gain
-        after = won if end else won + solver.value(before - won)
+        after = won if settled else won + solver.value(before - won)
         if after == before:
-            best.extend(_bits(played_group))
+            best |= played_group
         guess = after
-        cards.append(
-            {
-                "index": index,
-                "player": deal.names[p],
-                "card": CODES[card],
-                "before": before if numeric else before == 1,
-                "after": after if numeric else after == 1,
-                "best": sorted(CODES[c] for c in best),
-                "trick": trick,
-                "forced": moves & (moves - 1) == 0,
-            }
-        )
-        if end:
-            break  # the value is settled: a Königrufen record has no further card
+        cards.append(_entry(deal, index, p, card, before, after, best, moves, trick))
     out: dict[str, Any] = {
         "status": "analysed",
         "game": deal.game,
@@ -238,6 +232,30 @@ def analyse(record: object, *, deadline: float | None = None) -> dict[str, Any]:
     if deal.extra is not None:
         out.update(deal.extra(deadline))
     return out
+
+
+def _entry(
+    deal: _Deal,
+    index: int,
+    p: int,
+    card: int,
+    before: int,
+    after: int,
+    best: int,
+    moves: int,
+    trick: int,
+) -> dict[str, Any]:
+    numeric = deal.game == "fuchsen"
+    return {
+        "index": index,
+        "player": deal.names[p],
+        "card": CODES[card],
+        "before": before if numeric else before == 1,
+        "after": after if numeric else after == 1,
+        "best": sorted(CODES[c] for c in _bits(best)),
+        "trick": trick,
+        "forced": moves & (moves - 1) == 0,
+    }
 
 
 def _settled(board: PlayBoard, goal: Goal) -> tuple[int, bool]:
