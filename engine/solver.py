@@ -257,6 +257,8 @@ class Solver:
     # ------------------------------------------------------------------ the value
     def value(self, guess: int = 0) -> int:
         """The exact value of the board's position (MTD(f) from ``guess``)."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise TooCostly("the analysis passed its deadline")
         g = guess
         lower, upper = 0, self.goal.upper(self.board.inplay)
         if g < lower or g > upper:
