@@ -1,7 +1,7 @@
 """Properties of the double-dummy search on random deals (hypothesis over seeds).
 
 The deals come from ``engine.generate`` (every hand known); the positions are reached
-by playing random legal cards from the board's own legal masks.
+by playing random legal cards from the board's own legal masks (``engine.board``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 from engine import analyse, table_view
 from engine.analysis import _Deal, _read, card_cost
+from engine.board import Board
 from engine.cards import CODES, INDEX
 from engine.generate import random_game
-from engine.solver import PlayBoard, Solver, naive_value
+from engine.solver import Solver, naive_value, settle
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32)
@@ -29,18 +30,13 @@ def _deal(seed: int, game: str, seats: int) -> _Deal | None:
     return None if isinstance(deal, str) else deal
 
 
-def _random_position(deal: _Deal, rng: random.Random, least: int) -> PlayBoard | None:
+def _random_position(deal: _Deal, rng: random.Random, least: int) -> Board | None:
     """The deal's board after a random number (``least`` or more) of random legal
     cards, or None if the goal was settled on the way."""
-    board = PlayBoard(deal.rules, deal.hands, deal.leader)
-    total = len(deal.hands) * 6
-    for _ in range(rng.randrange(least, total)):
-        moves = [c for c in range(32) if board.legal_mask() >> c & 1]
-        board.push(rng.choice(moves))
-        if (
-            not board.trick
-            and deal.goal.on_trick(board.last_winner, board.last_cards, board.done)[1]
-        ):
+    board = deal.board
+    for _ in range(rng.randrange(least, board.n * 6)):
+        moves = [c for c in range(32) if board.legal() >> c & 1]
+        if settle(board, deal.goal, rng.choice(moves))[1]:
             return None
     return board
 
@@ -54,10 +50,10 @@ def test_the_search_finds_the_value_of_the_naive_reference(
     if deal is None:
         return
     # From trick 2 on: the naive reference is slow at the first card.
-    board = _random_position(deal, random.Random(seed), len(deal.hands))
+    board = _random_position(deal, random.Random(seed), deal.board.n)
     if board is None:
         return
-    assert Solver(board, deal.goal).value() == naive_value(board, deal.goal)
+    assert Solver(board, deal.goal, deal.equivalence).value() == naive_value(board, deal.goal)
 
 
 @SETTINGS
@@ -67,15 +63,15 @@ def test_push_then_pop_leaves_the_board_as_it_was(seed: int, game: tuple[str, in
     if deal is None:
         return
     rng = random.Random(seed)
-    board = PlayBoard(deal.rules, deal.hands, deal.leader)
+    board = deal.board
     keys = []
-    for _ in range(len(deal.hands) * 6):
-        keys.append(board.state_key())
-        moves = [c for c in range(32) if board.legal_mask() >> c & 1]
+    for _ in range(board.n * 6):
+        keys.append(board.key_state())
+        moves = [c for c in range(32) if board.legal() >> c & 1]
         board.push(rng.choice(moves))
     while keys:
         board.pop()
-        assert board.state_key() == keys.pop()
+        assert board.key_state() == keys.pop()
 
 
 @SETTINGS
@@ -85,14 +81,14 @@ def test_the_boards_legal_cards_are_the_views_legal_cards(seed: int, game: tuple
     deal = _read(record)
     if isinstance(deal, str):
         return
-    board = PlayBoard(deal.rules, deal.hands, deal.leader)
+    board = deal.board
     events = _turned_card_named(record["events"])
     for k, (index, _, card) in enumerate(deal.plays):
         # Bettler's face-down first trick is not searched (analysis.md).
         if k >= deal.skip:
             view = table_view({**record, "events": events[:index]})
             offered = {INDEX[c] for c in (*view.legal.cards, *view.legal.face_down)}
-            mask = board.legal_mask()
+            mask = board.legal()
             assert {c for c in range(32) if mask >> c & 1} == offered, CODES[card]
         board.push(card)
 
@@ -118,13 +114,10 @@ def _every_after(deal: _Deal, solver: Solver, won: int) -> dict[int, int]:
     full, not by the analysis' zero-window tests)."""
     board = solver.board
     out = {}
-    moves = board.legal_mask()
+    moves = board.legal()
     for c in range(32):
         if moves >> c & 1:
-            board.push(c)
-            gain, end = 0, False
-            if not board.trick:
-                gain, end = deal.goal.on_trick(board.last_winner, board.last_cards, board.done)
+            gain, end = settle(board, deal.goal, c)
             out[c] = won + gain + (0 if end else solver.value())
             board.pop()
     return out
@@ -140,8 +133,8 @@ def test_before_is_the_best_after_over_the_legal_cards_and_best_holds_those(
     if isinstance(deal, str):
         return
     analysis = analyse(record)
-    board = PlayBoard(deal.rules, deal.hands, deal.leader)
-    solver = Solver(board, deal.goal)
+    board = deal.board
+    solver = Solver(board, deal.goal, deal.equivalence)
     won = 0
     entries = iter(analysis["cards"])
     numeric = game[0] == "fuchsen"
@@ -157,12 +150,10 @@ def test_before_is_the_best_after_over_the_legal_cards_and_best_holds_those(
             assert entry["after"] == (after[card] if numeric else after[card] == 1)
             assert entry["best"] == sorted(CODES[c] for c, v in after.items() if v == best_value)
             assert card_cost(analysis, entry) >= 0
-        board.push(card)
-        if not board.trick:
-            gain, end = deal.goal.on_trick(board.last_winner, board.last_cards, board.done)
-            won += gain
-            if end:
-                break
+        gain, end = settle(board, deal.goal, card)
+        won += gain
+        if end:
+            break
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -174,24 +165,22 @@ def test_the_value_before_the_first_card_holds_along_the_best_line(
     if deal is None or deal.skip:
         return
     rng = random.Random(seed)
-    board = PlayBoard(deal.rules, deal.hands, deal.leader)
-    line = Solver(board, deal.goal)  # chooses the best cards along the line
+    board = deal.board
+    line = Solver(board, deal.goal, deal.equivalence)  # chooses the best cards along the line
     start = line.value()
     won = 0
     while True:
-        if board.done >= 1:
+        if board.tricks >= 1:
             # A fresh solver at each position from trick 2 on: computed from scratch.
-            assert won + Solver(board, deal.goal).value() == start
+            assert won + Solver(board, deal.goal, deal.equivalence).value() == start
         after = _every_after(deal, line, won)
         best = [c for c, v in after.items() if v == start]
         assert best
-        board.push(rng.choice(best))
-        if not board.trick:
-            gain, end = deal.goal.on_trick(board.last_winner, board.last_cards, board.done)
-            won += gain
-            if end:
-                assert won == start
-                return
+        gain, end = settle(board, deal.goal, rng.choice(best))
+        won += gain
+        if end:
+            assert won == start
+            return
 
 
 def test_cost_is_never_negative_on_the_analysed_cards_of_random_deals() -> None:
