@@ -177,22 +177,27 @@ class Solver:
         return in_play(self.board)
 
     # ------------------------------------------------------------------ the value
-    def value(self, guess: int = 0) -> int:
-        """The exact value of the board's position (MTD(f) from ``guess``)."""
+    def value(self, guess: int | None = None) -> int:
+        """The exact value of the board's position, by zero-window tests: first around
+        ``guess`` (the previous position's value: usually right, and then two tests
+        settle it), then halving the range still open (fail-soft bounds narrow it
+        further)."""
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise TooCostly("the analysis passed its deadline")
         inplay = self.inplay()
-        g = guess
         lower, upper = 0, self.goal.upper(inplay)
-        if g < lower or g > upper:
-            g = lower
+        tries: list[int] = []
+        if guess is not None and lower <= guess <= upper:
+            tries = [guess + 1, guess]  # "can it reach more than the guess? the guess?"
         while lower < upper:
-            beta = g + 1 if g == lower else g
+            beta = tries.pop(0) if tries else (lower + upper + 1) // 2
+            if not lower < beta <= upper:
+                continue
             g = self.search(beta - 1, beta, inplay)
-            if g < beta:
-                upper = g
-            else:
+            if g >= beta:
                 lower = g
+            else:
+                upper = g
         return lower
 
     def reaches(self, target: int) -> bool:
@@ -281,7 +286,7 @@ class Solver:
         a0, b0 = alpha, beta
         p = board.to_act
         maximise = goal.ours[p]
-        order = self._order(board.legal(), first, inplay)
+        order = self._order(board.legal(), first, inplay, maximise)
         best = -1 if maximise else upper + 1
         best_card = -1
         completes = len(trick) == board.n - 1
@@ -325,14 +330,27 @@ class Solver:
                 entry[2] = best_card
         return best
 
-    def _order(self, moves: int, first: int, inplay: int) -> list[int]:
-        """The cards to try, one per group of equivalent cards, the table's best first."""
+    def _order(self, moves: int, first: int, inplay: int, maximise: bool) -> list[int]:
+        """The cards to try, one per group of equivalent cards, likely best first: a
+        lead as the table's best lead; a follower's card that takes the trick from the
+        other side first (the one with most Augen), a card onto his own side's trick
+        with most Augen, else the card with fewest."""
         cards = _cards(moves)
-        if len(cards) > 1:
-            cards = [c for c in cards if self._equal_above(c, cards, inplay) < 0]
+        if len(cards) < 2:
+            return cards
+        cards = [c for c in cards if self._equal_above(c, cards, inplay) < 0]
+        board = self.board
+        if not board.trick:
             if first >= 0 and first in cards and cards[0] != first:
                 cards.remove(first)
                 cards.insert(0, first)
+            return cards
+        augen = self._augen
+        if self.goal.ours[board.winner] == maximise:
+            cards.sort(key=lambda c: -augen[c])
+            return cards
+        key, led, wkey = board.key, board.led, board.wkey
+        cards.sort(key=lambda c: -100 - augen[c] if key(c, led) > wkey else augen[c])
         return cards
 
 
@@ -369,11 +387,19 @@ def _cards(mask: int) -> list[int]:
     return out
 
 
-def naive_value(board: Board, goal: Goal, deadline: float | None = None) -> int:
+def naive_value(
+    board: Board,
+    goal: Goal,
+    deadline: float | None = None,
+    cache: dict[tuple[int, int], int] | None = None,
+) -> int:
     """The reference the solver is measured against: plain minimax with exact values
     cached at trick boundaries and alpha-beta inside a trick (no bounds kept, no
-    ordering, no equivalent cards). The same value as ``Solver.value``, much slower."""
-    cache: dict[tuple[int, int], int] = {}
+    ordering, no equivalent cards). The same value as ``Solver.value``, much slower.
+    ``cache`` (the exact values by cards in play and leader) may be shared by the
+    positions of one deal."""
+    if cache is None:
+        cache = {}
     nodes = [0]
 
     def exact(inplay: int) -> int:
