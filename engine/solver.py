@@ -157,21 +157,28 @@ class Solver:
         # (cards in play, leader) -> [lower bound, upper bound, best lead or -1]
         self.table: dict[tuple[int, int], list[int]] = {}
         cls, power, augen, never = equivalence
-        self._cls = cls
         self._power = power
         self._augen = augen
-        self._never = never
-        # Per pair of cards of one class: the cards of that class ranked strictly between.
-        between: dict[tuple[int, int], int] = {}
+        # Per card: the cards that may play like it (same class, higher power, equal
+        # Augen), nearest first, each with the cards of that class ranked between them.
+        above: list[list[tuple[int, int]]] = []
         for c in range(len(cls)):
-            for d in range(len(cls)):
-                if c != d and cls[c] == cls[d] and power[c] < power[d]:
-                    m = 0
-                    for e in range(len(cls)):
-                        if cls[e] == cls[c] and power[c] < power[e] < power[d]:
-                            m |= 1 << e
-                    between[c, d] = m
-        self._between = between
+            pairs: list[tuple[int, int]] = []
+            if c != never:
+                for d in sorted(range(len(cls)), key=lambda d: power[d]):
+                    if (
+                        d != never
+                        and cls[d] == cls[c]
+                        and power[d] > power[c]
+                        and augen[d] == augen[c]
+                    ):
+                        between = 0
+                        for e in range(len(cls)):
+                            if cls[e] == cls[c] and power[c] < power[e] < power[d]:
+                                between |= 1 << e
+                        pairs.append((d, between))
+            above.append(pairs)
+        self._above = above
 
     def inplay(self) -> int:
         """The cards in the hands and on the table."""
@@ -215,7 +222,7 @@ class Solver:
         cards = _cards(moves)
         rep = {c: c for c in cards}
         for c in cards:
-            d = self._equal_above(c, cards, inplay)
+            d = self._equal_above(c, moves, inplay)
             if d >= 0:
                 rep[c] = d
         out: dict[int, int] = {}
@@ -226,27 +233,19 @@ class Solver:
             out[r] = out.get(r, 0) | 1 << c
         return list(out.items())
 
-    def _equal_above(self, c: int, cards: Sequence[int], inplay: int) -> int:
-        """A card of ``cards`` just above ``c`` that plays exactly like it, or -1.
+    def _equal_above(self, c: int, cards: int, inplay: int) -> int:
+        """The nearest card of ``cards`` (a mask) above ``c`` that plays exactly like
+        it, or -1.
 
         Sound because every rule compares cards only by class and power (the blank is
         never equivalent): with no card in play between them, swapping the two cards
         in every line changes no legal move, no trick's winner and no Augen."""
-        if c == self._never:
-            return -1
-        cls, power, augen, between = self._cls, self._power, self._augen, self._between
-        best = -1
-        for d in cards:
-            if (
-                d != c
-                and d != self._never
-                and cls[d] == cls[c]
-                and power[d] > power[c]
-                and augen[d] == augen[c]
-                and not between[c, d] & inplay
-            ):
-                best = d
-        return best
+        for d, between in self._above[c]:
+            if between & inplay:
+                return -1
+            if cards >> d & 1:
+                return d
+        return -1
 
     # ------------------------------------------------------------------ the search
     def search(self, alpha: int, beta: int, inplay: int) -> int:
@@ -349,7 +348,8 @@ class Solver:
         cards = _cards(moves)
         if len(cards) < 2:
             return cards
-        cards = [c for c in cards if self._equal_above(c, cards, inplay) < 0]
+        equal_above = self._equal_above
+        cards = [c for c in cards if equal_above(c, moves, inplay) < 0]
         board = self.board
         if not board.trick:
             if first >= 0 and first in cards and cards[0] != first:
