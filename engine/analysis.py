@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.board import Board, board_at
-from engine.cards import CODES, INDEX
+from engine.cards import CODES, INDEX, bits
 from engine.fuchsen import AUGEN, CLASS, POWER, FuchsenBoard, augen_of
 from engine.koenigrufen import POWER_NORMAL, POWER_TEN, TEN_HIGH, KoenigBoard
 from engine.replay import RecordError, prepare, replay
@@ -182,19 +182,10 @@ def _entry(
         "card": CODES[card],
         "before": before if numeric else before == 1,
         "after": after if numeric else after == 1,
-        "best": sorted(CODES[c] for c in _bits(best)),
+        "best": sorted(CODES[c] for c in bits(best)),
         "trick": trick,
         "forced": moves & (moves - 1) == 0,
     }
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # --------------------------------------------------------------------- reading a record
