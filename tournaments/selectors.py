@@ -14,6 +14,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 from clubs.models import Player
 from games.models import Evening, Game
 from ledger.models import LedgerEntry
+from ledger.settlement import settle
 from tournaments import ranking as ranks
 from tournaments.models import Participant, Series, Tournament, TournamentLink, TournamentTable
 
@@ -174,3 +175,34 @@ def table_for_evening(*, evening_id: int) -> TournamentTable | None:
         .filter(evening_id=evening_id)
         .first()
     )
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Who owes whom at the end: each player's balance over the tournament (its tables'
+    ledger entries, payments booked for them included, and the booked fees and prizes)
+    and the fewest transfers that clear them."""
+
+    balances: dict[int, int]
+    names: dict[int, str]
+    transfers: list[tuple[int, int, int]]
+
+
+def settlement(*, tournament: Tournament) -> Settlement:
+    balances: dict[int, int] = {}
+    for player_id, total in (
+        LedgerEntry.objects.filter(evening__tournament_table__series__tournament=tournament)
+        .values_list("player_id")
+        .annotate(total=Sum("amount"))
+        .values_list("player_id", "total")
+    ):
+        balances[player_id] = int(total)
+    booked = (tournament.final_ranking or {}).get("booked", {})
+    for player_id, amount in booked.items():
+        balances[int(player_id)] = balances.get(int(player_id), 0) + int(amount)
+    names = dict(Player.objects.filter(pk__in=balances).values_list("pk", "display_name"))
+    transfers = [
+        (int(t.payer), int(t.payee), t.amount)
+        for t in settle({str(k): v for k, v in balances.items() if v})
+    ]
+    return Settlement(balances=balances, names=names, transfers=transfers)

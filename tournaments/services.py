@@ -27,6 +27,7 @@ from clubs.models import Club, GameKind, Player, RuleProfile, Season
 from clubs.services import season_create
 from games.errors import EveningClosed
 from games.services import evening_close, evening_create
+from ledger.prizes import ledger_book_prizes
 from live.push import evening_changed_push
 from tournaments import draw as drawing
 from tournaments import ranking, selectors
@@ -395,9 +396,11 @@ def sheet_confirm(
 def tournament_close(*, tournament: Tournament, user: Any) -> Tournament:
     """Close the tournament: the final ranking and its prizes are frozen as they stand.
 
-    Refused (409) while a series is drawn or played, or when it is closed already. A
-    correction made afterwards (an evening reopened by an admin, on its change log)
-    moves the live ranking, never a prize.
+    Refused (409) while a series is drawn or played, or when it is closed already.
+    The prizes less the entry fees are booked into the ledger (``ledger_book_prizes``),
+    the pot's holder taking the fees and paying the prizes; they count in the season's
+    balances like an evening's results. A correction made afterwards (an evening
+    reopened by an admin, on its change log) moves the live ranking, never a prize.
     """
     tournament = _lock(tournament)
     _check_open(tournament)
@@ -422,10 +425,30 @@ def tournament_close(*, tournament: Tournament, user: Any) -> Tournament:
             for row in standing.rows
         ],
     }
+    booked = _prize_amounts(tournament, standing, won)
+    tournament.final_ranking["booked"] = {str(k): v for k, v in booked.items()}
+    ledger_book_prizes(club=tournament.club, season=tournament.season, amounts=booked)
     tournament.status = Tournament.Status.CLOSED
     tournament.closed_at = timezone.now()
     tournament.save(update_fields=["final_ranking", "status", "closed_at"])
     return tournament
+
+
+def _prize_amounts(
+    tournament: Tournament, standing: selectors.Standing, won: dict[int, int]
+) -> dict[int, int]:
+    """{player pk: amount} to book: each participant his prize less his entry fee; the
+    pot's holder the fees taken in less the prizes paid out (so they sum to zero)."""
+    amounts: dict[int, int] = {}
+    for number, player in standing.players.items():
+        amount = won.get(number, 0) - tournament.entry_fee
+        amounts[player.pk] = amounts.get(player.pk, 0) + amount
+    rest = -sum(amounts.values())
+    if rest:
+        # Validated at the set-up: a fee or a fixed prize needs a holder of the pot.
+        assert tournament.cashier_id is not None
+        amounts[tournament.cashier_id] = amounts.get(tournament.cashier_id, 0) + rest
+    return amounts
 
 
 @transaction.atomic

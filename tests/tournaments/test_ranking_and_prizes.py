@@ -24,9 +24,12 @@ import pytest
 
 from clubs.models import Club, Player
 from games import services as games
+from ledger.models import LedgerEntry
+from ledger.selectors import balance_map
 from tests.tournaments.conftest import confirm_all, fixed_series, record_tally
 from tournaments import selectors, services
 from tournaments.models import Tournament
+from tournaments.services import TournamentConflict
 
 pytestmark = pytest.mark.django_db
 
@@ -137,3 +140,43 @@ def test_a_correction_after_the_close_moves_the_ranking_but_no_prize(
     played.refresh_from_db()
     assert played.final_ranking == frozen
     assert evening.changes.filter(kind="reopened").exists()
+
+
+def test_the_close_books_prizes_less_fees_into_the_ledger_and_says_who_owes_whom(
+    played: Tournament, eight: dict[str, Player], cashier: Player
+) -> None:
+    closed = services.tournament_close(tournament=played, user=None)
+    booked = dict(
+        LedgerEntry.objects.filter(kind=LedgerEntry.Kind.PRIZE).values_list("player_id", "amount")
+    )
+    p = eight
+    # Prize less the fee of 500; the Kassa took in 4000 and paid out 3700.
+    # Carl's prize of 500 less his fee is nothing: no entry for him.
+    assert booked == {
+        p["B"].pk: 1100,
+        p["H"].pk: 1100,
+        p["A"].pk: -500,
+        p["D"].pk: -500,
+        p["E"].pk: -500,
+        p["F"].pk: -500,
+        p["G"].pk: -500,
+        cashier.pk: 300,
+    }
+    assert balance_map(club=played.club, season=played.season)[p["B"].pk] == 45 + 1100
+    plan = selectors.settlement(tournament=closed)
+    assert sum(plan.balances.values()) == 0
+    assert plan.balances[p["D"].pk] == -45 - 500
+    # Paying clears the books: a payer who owes goes up to zero, a payee down to zero.
+    after = dict(plan.balances)
+    for payer, payee, amount in plan.transfers:
+        after[payer] += amount
+        after[payee] -= amount
+    assert set(after.values()) == {0}
+
+
+def test_a_second_close_is_refused_and_books_nothing_more(played: Tournament) -> None:
+    services.tournament_close(tournament=played, user=None)
+    entries = LedgerEntry.objects.count()
+    with pytest.raises(TournamentConflict):
+        services.tournament_close(tournament=played, user=None)
+    assert LedgerEntry.objects.count() == entries
