@@ -124,7 +124,7 @@ class LedgerEntry(AppendOnlyModel):
       game back into play, an annulment, or a changed result).
     - ``payment``: one side of a ``Payment`` (``payment`` set).
     - ``prize``: a tournament's entry fee or prize (neither ``game`` nor ``payment``):
-      written at the tournament's close by ``ledger.prizes.ledger_book_prizes``.
+      written at the tournament's close by ``ledger.services.ledger_book_prizes``.
 
     ``season`` and ``evening`` are copied from the game (or the payment) so a
     balance is a single indexed ``SUM``.

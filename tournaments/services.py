@@ -27,7 +27,7 @@ from clubs.models import Club, GameKind, Player, RuleProfile, Season
 from clubs.services import season_create
 from games.errors import EveningClosed
 from games.services import evening_close, evening_create
-from ledger.prizes import ledger_book_prizes
+from ledger.services import ledger_book_prizes
 from live.push import evening_changed_push
 from tournaments import draw as drawing
 from tournaments import ranking, selectors

@@ -1,7 +1,6 @@
-"""A service of the ledger: booking a tournament's entry fees and prizes.
+"""Booking a tournament's entry fees and prizes.
 
-Kept in a module of its own (the ledger's other writes are in ``ledger.services``)
-so that an app above the ledger (``tournaments``) books money through the ledger
+An app above the ledger (``tournaments``) books money through this service
 without the ledger knowing that app: it hands in amounts per player, nothing else.
 """
 
