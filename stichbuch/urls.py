@@ -28,6 +28,7 @@ urlpatterns = [
     path("", include("games.page_urls")),
     path("", include("ledger.page_urls")),
     path("", include("live.page_urls")),
+    path("", include("tournaments.page_urls")),
 ]
 
 # Under /api/ a URL that matches nothing answers JSON, as the API's other refusals do.

@@ -39,6 +39,7 @@ from tournaments.models import (
     TournamentLink,
     TournamentTable,
 )
+from tournaments.push import tournament_changed_push
 
 MAX_SERIES = 20
 MAX_DEALS = 200
@@ -218,6 +219,7 @@ def participant_join(*, tournament: Tournament, player: Player) -> Participant:
     if player.club_id != tournament.club_id:
         raise ValidationError({"player": _("No such player in this club.")})
     _drop_proposal(tournament)
+    tournament_changed_push(tournament.pk)
     return _join(tournament, player)
 
 
@@ -243,6 +245,7 @@ def participant_leave(*, tournament: Tournament, participant: Participant) -> Pa
     _drop_proposal(tournament)
     participant.left_at = timezone.now()
     participant.save(update_fields=["left_at"])
+    tournament_changed_push(tournament.pk)
     return participant
 
 
@@ -318,6 +321,7 @@ def series_draw(
         TournamentTable(series=series, number=index, seats=list(seats))
         for index, seats in enumerate(result.tables, start=1)
     )
+    tournament_changed_push(tournament.pk)
     return series
 
 
@@ -347,6 +351,7 @@ def series_confirm(*, series: Series, user: Any) -> Series:
     series.status = Series.Status.CONFIRMED
     series.confirmed_at = timezone.now()
     series.save(update_fields=["status", "confirmed_at"])
+    tournament_changed_push(tournament.pk)
     return series
 
 
@@ -431,6 +436,7 @@ def tournament_close(*, tournament: Tournament, user: Any) -> Tournament:
     tournament.status = Tournament.Status.CLOSED
     tournament.closed_at = timezone.now()
     tournament.save(update_fields=["final_ranking", "status", "closed_at"])
+    tournament_changed_push(tournament.pk)
     return tournament
 
 
