@@ -346,7 +346,7 @@ def sheet_page(
         return redirect(request.path)
     sheet = presenters.sheet_data(found)
     own = set(
-        tournament.participants.filter(player__user_id=request.user.pk).values_list(
+        tournament.participants.filter(player__user_id=request.user.pk or 0).values_list(
             "start_number", flat=True
         )
     )
