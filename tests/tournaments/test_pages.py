@@ -111,8 +111,9 @@ def test_a_participant_agrees_only_to_his_own_line_of_the_sheet(
 
 
 def _frames(response: Any) -> Iterator[str]:
-    body = cast(StreamingHttpResponse, response)
-    for chunk in body.streaming_content:
+    # Under the test client (WSGI) the stream is a plain iterator.
+    body = cast(Iterator[bytes], cast(StreamingHttpResponse, response).streaming_content)
+    for chunk in body:
         text = chunk.decode() if isinstance(chunk, bytes) else str(chunk)
         if "event: state" in text:
             yield text
