@@ -72,6 +72,7 @@ class SeriesSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=["drawn", "confirmed"])
     seeding = serializers.ChoiceField(choices=[s.value for s in Seeding])
     leftover = serializers.ChoiceField(choices=[s.value for s in Leftover])
+    table_size = serializers.IntegerField(allow_null=True)
     tables = TableSerializer(many=True)
     byes = ByeSerializer(many=True)
 
@@ -310,6 +311,14 @@ class SeriesDrawApi(TournamentApi):
         )
         leftover = serializers.ChoiceField(
             choices=[s.value for s in Leftover], required=False, default=Leftover.BYE.value
+        )
+        table_size = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            default=None,
+            min_value=4,
+            max_value=6,
+            help_text="players at a table (Fuchsen 4, 5 or 6; Königrufen 4); default 4",
         )
 
     @extend_schema(request=InputSerializer, responses={201: SeriesSerializer})

@@ -59,12 +59,19 @@ class Draw:
         return count_repeats(self.tables, met)
 
 
-def table_sizes(count: int, game: str, leftover: Leftover) -> list[int]:
+def table_sizes(count: int, game: str, leftover: Leftover, size: int | None = None) -> list[int]:
     """The table sizes for ``count`` players (largest first); their sum is those seated.
 
-    Raises ``DrawError`` when fewer players than one table needs are left.
+    ``size``: the organiser's table size (Fuchsen 4, 5 or 6; default the smallest the
+    game allows); those left over get a bye or make tables larger, up to the game's
+    largest. Raises ``DrawError`` for a size the game does not allow, or when fewer
+    players than one table needs are left.
     """
     low, high = TABLE_SIZES[game]
+    if size is not None:
+        if not low <= size <= high:
+            raise DrawError(f"{game} is not played {size} at a table.")
+        low = size
     tables = count // low
     if tables == 0:
         raise DrawError(f"{count} players are too few for one table of {low}.")
@@ -95,6 +102,7 @@ def draw_series(
     seed: str,
     series: int,
     leftover: Leftover = Leftover.BYE,
+    table_size: int | None = None,
     seeding: Seeding = Seeding.RANDOM,
     standing: Sequence[int] = (),
     byes_so_far: dict[int, int] | None = None,
@@ -104,6 +112,7 @@ def draw_series(
 
     - ``standing``: start numbers best first (later series); players missing from it
       (joined since) rank after it, by start number. Ignored for ``Seeding.RANDOM``.
+    - ``table_size``: as for ``table_sizes``.
     - ``byes_so_far``: the byes each player has had; a bye goes to those with the
       fewest, chosen at random among equals (so nobody sits out twice while another
       never has).
@@ -116,7 +125,7 @@ def draw_series(
     if len(set(players)) != len(players):
         raise DrawError("A start number appears twice.")
     rng = seed_rng(seed, series)
-    sizes = table_sizes(len(players), game, leftover)
+    sizes = table_sizes(len(players), game, leftover, table_size)
     seated_count = sum(sizes)
     byes_so_far = byes_so_far or {}
 

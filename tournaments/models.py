@@ -163,6 +163,8 @@ class Series(models.Model):
     )
     seeding = models.CharField(_("seeding"), max_length=16)
     leftover = models.CharField(_("players left over"), max_length=16)
+    # The organiser's table size (None: the smallest the game allows).
+    table_size = models.PositiveSmallIntegerField(_("table size"), null=True, blank=True)
     # Start numbers of those sitting this series out (Freilos).
     byes = models.JSONField(_("byes"), default=list, blank=True)
     drawn_at = models.DateTimeField(_("drawn at"), default=timezone.now)

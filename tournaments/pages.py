@@ -263,10 +263,16 @@ def series_draw(request: HttpRequest, slug: str, tournament_id: int) -> HttpResp
             tournament=tournament,
             seeding=request.POST.get("seeding", Seeding.RANDOM.value),
             leftover=request.POST.get("leftover", Leftover.BYE.value),
+            table_size=_table_size(request),
         ),
         _("Drawn: check the tables below, then confirm the draw."),
     )
     return _back(tournament, "#series")
+
+
+def _table_size(request: HttpRequest) -> int | None:
+    raw = request.POST.get("table_size", "")
+    return int(raw) if raw in ("4", "5", "6") else None
 
 
 @login_required

@@ -47,6 +47,7 @@ def series_data(series: Series, names: dict[int, str]) -> dict[str, Any]:
         "status": series.status,
         "seeding": series.seeding,
         "leftover": series.leftover,
+        "table_size": series.table_size,
         "tables": [table_data(t, names) for t in series.tables.all()],
         "byes": [{"start_number": n, "name": names.get(n, "")} for n in series.byes],
     }

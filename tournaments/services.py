@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.models import Club, GameKind, Player, RuleProfile, Season
 from clubs.services import season_create
@@ -255,10 +256,12 @@ def series_draw(
     tournament: Tournament,
     seeding: str = drawing.Seeding.RANDOM,
     leftover: str = drawing.Leftover.BYE,
+    table_size: int | None = None,
 ) -> Series:
     """Draw the next series as a proposal (tables, seats, byes), replacing an earlier
     proposal of it. The first series is always drawn at random; later ones by
-    ``seeding``. Nothing is opened until ``series_confirm``.
+    ``seeding``. ``table_size``: the organiser's size of a table (Fuchsen 4, 5 or 6),
+    those left over handled by ``leftover``. Nothing is opened until ``series_confirm``.
 
     Refused (409) while a series is still played, after the last series, or when the
     tournament is closed; (400) with too few participants for one table.
@@ -275,6 +278,14 @@ def series_draw(
         raise ValidationError(
             {"leftover": _("Unknown choice for the players left over.")}
         ) from None
+    low, high = drawing.TABLE_SIZES[tournament.game_kind]
+    if table_size is not None and not low <= table_size <= high:
+        raise ValidationError(
+            {
+                "table_size": _("%(game)s is played by %(low)d to %(high)d at a table.")
+                % {"game": GameKind(tournament.game_kind).label, "low": low, "high": high}
+            }
+        )
     playing = _open_series(tournament)
     if playing is not None and playing.status == Series.Status.CONFIRMED:
         raise TournamentConflict(
@@ -303,6 +314,7 @@ def series_draw(
             seed=tournament.seed,
             series=number,
             leftover=leftover_choice,
+            table_size=table_size,
             seeding=seeding_choice,
             standing=standing,
             byes_so_far=history.byes,
@@ -315,6 +327,7 @@ def series_draw(
         number=number,
         seeding=seeding_choice.value,
         leftover=leftover_choice.value,
+        table_size=table_size,
         byes=list(result.byes),
     )
     TournamentTable.objects.bulk_create(
@@ -379,7 +392,12 @@ def sheet_confirm(
         raise TournamentConflict(_("A game of this table is still in progress."))
     if sheet.to_play > 0:
         raise TournamentConflict(
-            _("%(n)d deals are still to be played at this table.") % {"n": sheet.to_play}
+            ngettext(
+                "%(n)d deal is still to be played at this table.",
+                "%(n)d deals are still to be played at this table.",
+                sheet.to_play,
+            )
+            % {"n": sheet.to_play}
         )
     SheetConfirmation.objects.get_or_create(
         table=table,

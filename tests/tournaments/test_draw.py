@@ -126,3 +126,11 @@ def test_byes_go_to_those_who_have_had_the_fewest() -> None:
         byes_so_far={p: 1 for p in players if p != 7},
     )
     assert draw.byes == (7,)
+
+
+def test_sixty_fuchsen_players_at_tables_of_five_make_twelve_tables() -> None:
+    assert table_sizes(60, "fuchsen", Leftover.BYE, 5) == [5] * 12
+    assert table_sizes(62, "fuchsen", Leftover.LARGER_TABLES, 5) == [6, 6] + [5] * 10
+    assert table_sizes(62, "fuchsen", Leftover.BYE, 5) == [5] * 12
+    with pytest.raises(DrawError):
+        table_sizes(20, "koenigrufen", Leftover.BYE, 5)

@@ -109,7 +109,7 @@ def test_the_next_series_waits_until_every_sheet_is_closed(
     table = series.tables.first()
     assert table is not None
     first = tournament.participants.get(start_number=table.seats[0])
-    with pytest.raises(TournamentConflict, match="still to be played"):
+    with pytest.raises(TournamentConflict, match="noch 1 Spiel zu spielen"):
         services.sheet_confirm(table=table, participant=first, user=None)
     for table in series.tables.all():
         players = {p.start_number: p.player for p in tournament.participants.all()}
@@ -166,3 +166,13 @@ def test_a_closed_tournament_takes_no_draw_or_join(club: Club, eight: dict[str, 
         services.series_draw(tournament=tournament)
     with pytest.raises(TournamentConflict):
         services.participant_join(tournament=tournament, player=eight["H"])
+
+
+def test_the_organiser_chooses_the_table_size_within_the_rules(club: Club) -> None:
+    players = [PlayerFactory.create(club=club) for _ in range(11)]
+    tournament = _tournament(club, players)
+    fives = services.series_draw(tournament=tournament, table_size=5)
+    assert [len(t.seats) for t in fives.tables.all()] == [5, 5] and len(fives.byes) == 1
+    with pytest.raises(ValidationError) as refused:
+        services.series_draw(tournament=tournament, table_size=7)
+    assert "table_size" in refused.value.message_dict
