@@ -130,6 +130,13 @@ class RankingRowSerializer(serializers.Serializer[Any]):
     by_series = serializers.DictField(child=serializers.IntegerField())
 
 
+class ProgressSerializer(serializers.Serializer[Any]):
+    series = serializers.IntegerField()
+    table = serializers.IntegerField()
+    finished = serializers.IntegerField()
+    deals = serializers.IntegerField()
+
+
 class RankingSerializer(serializers.Serializer[Any]):
     tournament = serializers.IntegerField()
     name = serializers.CharField()
@@ -142,6 +149,9 @@ class RankingSerializer(serializers.Serializer[Any]):
     rows = RankingRowSerializer(many=True)
     final = serializers.DictField(
         allow_null=True, help_text="the ranking frozen at the close, with each prize"
+    )
+    progress = ProgressSerializer(
+        many=True, help_text="per table of the latest series: deals finished and to play"
     )
 
 

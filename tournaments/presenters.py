@@ -125,4 +125,5 @@ def ranking_data(tournament: Tournament, up_to_series: int | None = None) -> dic
             for row in standing.rows
         ],
         "final": tournament.final_ranking,
+        "progress": selectors.progress(tournament=tournament),
     }

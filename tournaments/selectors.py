@@ -114,6 +114,28 @@ def ranking(*, tournament: Tournament, up_to_series: int | None = None) -> Stand
     )
 
 
+def progress(*, tournament: Tournament) -> list[dict[str, int]]:
+    """Per table of the latest confirmed series: the deals finished and to be played."""
+    latest = tournament.series.filter(status=Series.Status.CONFIRMED).order_by("-number").first()
+    if latest is None:
+        return []
+    finished = dict(
+        Game.objects.filter(evening__tournament_table__series=latest, status=Game.Status.FINISHED)
+        .values_list("evening__tournament_table__number")
+        .annotate(n=Count("pk"))
+        .values_list("evening__tournament_table__number", "n")
+    )
+    return [
+        {
+            "series": latest.number,
+            "table": number,
+            "finished": finished.get(number, 0),
+            "deals": tournament.deals_per_series,
+        }
+        for number in latest.tables.order_by("number").values_list("number", flat=True)
+    ]
+
+
 @dataclass(frozen=True)
 class Sheet:
     """A table's sheet: its evening's games, finished (counted) and in progress, the

@@ -378,7 +378,13 @@ def sheet_confirm(
     Refused (409) while deals remain to be played or a game is still in progress;
     (400) for a participant not seated at the table. Confirming twice changes nothing.
     """
-    table = TournamentTable.objects.select_for_update().select_related("evening").get(pk=table.pk)
+    # ``of=("self",)``: the evening is joined on its nullable key (an outer join),
+    # which PostgreSQL cannot lock; the table's row is the lock that matters.
+    table = (
+        TournamentTable.objects.select_for_update(of=("self",))
+        .select_related("evening", "series")
+        .get(pk=table.pk)
+    )
     if table.evening is None:
         raise TournamentConflict(_("This series has not been confirmed yet."))
     if participant.start_number not in table.seats or (

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import queue
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
@@ -49,6 +51,9 @@ class FanIn:
         self._async: asyncio.Queue[int] | None = asyncio.Queue() if loop is not None else None
         self._sync: queue.SimpleQueue[int] = queue.SimpleQueue()
         self._subs: dict[int, Subscription] = {}
+        # Set by a message on the tournament's own channel (a series confirmed: new
+        # evenings to follow); the stream then reads the channels again.
+        self.stale = False
 
     def follow(self, channels: list[int]) -> None:
         for number in channels:
@@ -56,10 +61,12 @@ class FanIn:
                 sub = HUB.subscribe(number, self.loop)
                 # The hub hands each message to ``sub.deliver``: here it lands in the
                 # one inbox of this stream (thread-safe, as the hub's own delivery).
-                sub.deliver = self._deliver  # type: ignore[method-assign]
+                sub.deliver = functools.partial(self._deliver, number)  # type: ignore[method-assign]
                 self._subs[number] = sub
 
-    def _deliver(self, number: int) -> None:
+    def _deliver(self, source: int, number: int) -> None:
+        if source < 0:
+            self.stale = True
         if self.loop is not None and self._async is not None:
             with contextlib.suppress(RuntimeError):
                 self.loop.call_soon_threadsafe(self._async.put_nowait, number)
@@ -92,6 +99,33 @@ class FanIn:
             sub.close()
 
 
+class StateCache:
+    """Per event loop: the ranking for the latest message, read once for every stream
+    of the tournament in the process (a message reaches them all at the same moment)."""
+
+    def __init__(self) -> None:
+        self._reads: dict[int, tuple[int, asyncio.Future[str]]] = {}
+
+    async def get(self, tournament_id: int, number: int) -> str:
+        found = self._reads.get(tournament_id)
+        if found is None or found[0] != number:
+            future = asyncio.ensure_future(
+                sync_to_async(state_json, thread_sensitive=False)(tournament_id)
+            )
+            self._reads[tournament_id] = found = (number, future)
+        return await asyncio.shield(found[1])
+
+
+_caches: dict[int, StateCache] = {}
+_caches_lock = threading.Lock()
+
+
+def _cache() -> StateCache:
+    loop_id = id(asyncio.get_running_loop())
+    with _caches_lock:
+        return _caches.setdefault(loop_id, StateCache())
+
+
 def _channels(tournament_id: int) -> list[int]:
     tournament = Tournament(pk=tournament_id)
     return [channel(tournament_id), *selectors.tournament_evening_ids(tournament=tournament)]
@@ -114,8 +148,10 @@ async def _async_events(tournament_id: int, first: str) -> AsyncIterator[str]:
             if number is None:
                 yield ": keepalive\n\n"
                 continue
-            inbox.follow(await read(tournament_id))
-            yield _frame(await sync_to_async(state_json, thread_sensitive=False)(tournament_id))
+            if inbox.stale:
+                inbox.stale = False
+                inbox.follow(await read(tournament_id))
+            yield _frame(await _cache().get(tournament_id, number))
     finally:
         inbox.close()
 
@@ -132,7 +168,9 @@ def _sync_events(tournament_id: int, first: str) -> Iterator[str]:
                 waited += KEEPALIVE
                 yield ": keepalive\n\n"
                 continue
-            inbox.follow(_channels(tournament_id))
+            if inbox.stale:
+                inbox.stale = False
+                inbox.follow(_channels(tournament_id))
             yield _frame(state_json(tournament_id))
             close_old_connections()
     finally:
