@@ -145,6 +145,8 @@ def test_the_live_ranking_behind_a_link_is_pushed_again_after_an_append_at_a_tab
     pushed = _state(next(frames))
     totals = {row["start_number"]: row["total"] for row in pushed["rows"]}
     assert totals[table.seats[1]] > 0
+    progress = {row["table"]: row["finished"] for row in pushed["progress"]}
+    assert progress == {1: 1, 2: 0}
     assert anonymous.get("/turnier/not-a-key/").status_code == 404
 
 

@@ -25,7 +25,7 @@ import pytest
 from clubs.models import Club, Player
 from games import services as games
 from ledger.models import LedgerEntry
-from ledger.selectors import balance_map
+from ledger.selectors import balance_list, balance_map
 from tests.tournaments.conftest import confirm_all, fixed_series, record_tally
 from tournaments import selectors, services
 from tournaments.models import Tournament
@@ -163,6 +163,9 @@ def test_the_close_books_prizes_less_fees_into_the_ledger_and_says_who_owes_whom
         cashier.pk: 300,
     }
     assert balance_map(club=played.club, season=played.season)[p["B"].pk] == 45 + 1100
+    # The season's balances count the prize with the results, not as a payment.
+    rows = {r["player_id"]: r for r in balance_list(club=played.club, season=played.season)}
+    assert (rows[p["B"].pk]["results"], rows[p["B"].pk]["payments"]) == (45 + 1100, 0)
     plan = selectors.settlement(tournament=closed)
     assert sum(plan.balances.values()) == 0
     assert plan.balances[p["D"].pk] == -45 - 500
