@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -104,7 +105,7 @@ def tournament_create(
     cashier: Player | None = None,
     date: datetime.date | None = None,
     seed: str = "",
-    players: list[int] = (),  # type: ignore[assignment]
+    players: Sequence[int] = (),
 ) -> Tournament:
     """Set up a tournament of ``club``; ``players`` get start numbers 1, 2, ... in that order.
 
