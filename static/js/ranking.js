@@ -53,6 +53,14 @@
       }
       body.appendChild(tr);
     });
+    var progress = document.getElementById("ranking-progress");
+    if (progress && state.progress) {
+      while (progress.firstChild) progress.removeChild(progress.firstChild);
+      state.progress.forEach(function (p) {
+        progress.appendChild(el("li", null, config.t.progress
+          .replace("%(t)s", p.table).replace("%(f)s", p.finished).replace("%(d)s", p.deals)));
+      });
+    }
     document.body.setAttribute("data-ranking-drawn", String(Date.now()));
   }
 

@@ -147,6 +147,11 @@ def test_an_organiser_runs_a_series_of_two_tables_while_a_third_phone_watches(
             + ", ".join(f"{d * 1000:.0f} ms" for d in delays)
         )
         assert any(total.startswith("+") for total in _totals(watcher))
+        watcher.wait_for_function(
+            "() => document.getElementById('ranking-progress').textContent"
+            ".includes('Tisch 2: 2 von 2')"
+        )
+        assert "Tisch 1: 2 von 2" in watcher.inner_text("#ranking-progress")
         shoot(watcher, "phone-tournament-ranking")
 
         # The organiser agrees for everyone at table 1: "Liste abgeschlossen".
