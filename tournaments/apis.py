@@ -7,11 +7,10 @@ link is read without logging in. A step out of order is a 409 with the reason.
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django.http import Http404, HttpResponse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -22,11 +21,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.models import Player, Role, RuleProfile, Season
-from ledger.spreadsheet import safe_cell
-from stichbuch.api import StrictCharField, StrictDateField
+from stichbuch.api import StrictCharField, StrictDateField, paginated_response
 from tournaments import access, presenters, selectors, services
 from tournaments.draw import Leftover, Seeding
-from tournaments.models import Tournament, TournamentLink
+from tournaments.models import TournamentLink
 
 
 class TournamentApi(APIView):
@@ -176,22 +174,16 @@ class LinkSerializer(serializers.Serializer[Any]):
 
 
 class TournamentListApi(TournamentApi):
-    """The club's tournaments, the latest first (members)."""
+    """The club's tournaments, the latest first (members), a page at a time."""
 
     @extend_schema(responses=TournamentListItemSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
         club = access.club_for(request.user, slug)
-        return Response(
-            [
-                {
-                    "id": t.pk,
-                    "name": t.name,
-                    "game_kind": t.game_kind,
-                    "date": t.date.isoformat(),
-                    "status": t.status,
-                }
-                for t in selectors.tournament_list(club_id=club.pk)[:200]
-            ]
+        return paginated_response(
+            serializer_class=TournamentListItemSerializer,
+            queryset=selectors.tournament_list(club_id=club.pk),
+            request=request,
+            view=self,
         )
 
 
@@ -416,35 +408,15 @@ class RankingApi(TournamentApi):
         return Response(presenters.ranking_data(tournament, _up_to(request)))
 
 
-def ranking_csv(tournament: Tournament, up_to_series: int | None = None) -> str:
-    """The ranking as CSV text: place, start number, name, points per series, total,
-    and the prize once the tournament is closed."""
-    data = presenters.ranking_data(tournament, up_to_series)
-    prizes = {row["start_number"]: row["prize"] for row in (data["final"] or {}).get("rows", [])}
-    out = io.StringIO()
-    writer = csv.writer(out)
-    series = data["series"]
-    writer.writerow(
-        [_("Place"), _("Start number"), _("Name")]
-        + [_("Series %(n)d") % {"n": n} for n in series]
-        + [_("Total"), _("Prize")]
-    )
-    for row in data["rows"]:
-        writer.writerow(
-            [row["place"], row["start_number"], safe_cell(row["name"])]
-            + [row["by_series"].get(str(n), 0) for n in series]
-            + [row["total"], prizes.get(row["start_number"], "")]
-        )
-    return out.getvalue()
-
-
 class RankingCsvApi(TournamentApi):
     """The ranking as a CSV file (members)."""
 
     @extend_schema(parameters=[_SERIES], responses={(200, "text/csv"): OpenApiTypes.STR})
     def get(self, request: Request, slug: str, tournament_id: int) -> HttpResponse:
         tournament, _role = access.tournament_for(request.user, slug, tournament_id)
-        response = HttpResponse(ranking_csv(tournament, _up_to(request)), content_type="text/csv")
+        response = HttpResponse(
+            presenters.ranking_csv(tournament, _up_to(request)), content_type="text/csv"
+        )
         response["Content-Disposition"] = f'attachment; filename="turnier-{tournament.pk}.csv"'
         return response
 
@@ -482,7 +454,7 @@ class SettlementApi(TournamentApi):
 def _link_data(request: Request, link: TournamentLink) -> dict[str, Any]:
     return {
         "id": link.pk,
-        "url": request.build_absolute_uri(f"/turnier/{link.key}/"),
+        "url": request.build_absolute_uri(reverse("tournament-link-page", args=[link.key])),
         "created_at": serializers.DateTimeField().to_representation(link.created_at),
     }
 

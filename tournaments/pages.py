@@ -26,7 +26,6 @@ from clubs.models import Club, GameKind, Player, Role, role_at_least
 from clubs.permissions import membership_for
 from games.vocabulary import money, signed_money
 from tournaments import access, presenters, selectors, services, stream
-from tournaments.apis import ranking_csv
 from tournaments.draw import Leftover, Seeding
 from tournaments.models import Tournament
 
@@ -535,6 +534,8 @@ def print_ranking(request: HttpRequest, slug: str, tournament_id: int) -> HttpRe
 @require_GET
 def ranking_csv_page(request: HttpRequest, slug: str, tournament_id: int) -> HttpResponse:
     tournament, _role = access.tournament_for(request.user, slug, tournament_id)
-    response = HttpResponse(ranking_csv(tournament), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(
+        presenters.ranking_csv(tournament), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="turnier-{tournament.pk}.csv"'
     return response

@@ -3,8 +3,13 @@ one shape, read through ``tournaments.selectors``, shown alike everywhere."""
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
+from django.utils.translation import gettext as _
+
+from ledger.spreadsheet import safe_cell
 from tournaments import selectors
 from tournaments.models import Series, Tournament, TournamentTable
 from tournaments.ranking import TIE_BREAK
@@ -127,3 +132,25 @@ def ranking_data(tournament: Tournament, up_to_series: int | None = None) -> dic
         "final": tournament.final_ranking,
         "progress": selectors.progress(tournament=tournament),
     }
+
+
+def ranking_csv(tournament: Tournament, up_to_series: int | None = None) -> str:
+    """The ranking as CSV text: place, start number, name, points per series, total,
+    and the prize once the tournament is closed."""
+    data = ranking_data(tournament, up_to_series)
+    prizes = {row["start_number"]: row["prize"] for row in (data["final"] or {}).get("rows", [])}
+    out = io.StringIO()
+    writer = csv.writer(out)
+    series = data["series"]
+    writer.writerow(
+        [_("Place"), _("Start number"), _("Name")]
+        + [_("Series %(n)d") % {"n": n} for n in series]
+        + [_("Total"), _("Prize")]
+    )
+    for row in data["rows"]:
+        writer.writerow(
+            [row["place"], row["start_number"], safe_cell(row["name"])]
+            + [row["by_series"].get(str(n), 0) for n in series]
+            + [row["total"], prizes.get(row["start_number"], "")]
+        )
+    return out.getvalue()

@@ -12,6 +12,7 @@ import pytest
 from clubs.models import Club
 from tests.conftest import PersonaClient
 from tests.factories import PlayerFactory
+from tournaments import services
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +130,17 @@ def test_a_draw_with_too_few_participants_is_a_400(admin: PersonaClient, club: C
         f"/api/clubs/{club.slug}/tournaments/{created['id']}/draw/", {}, format="json"
     )
     assert answer.status_code == 400 and "participants" in answer.json()
+
+
+def test_the_list_of_tournaments_comes_a_page_at_a_time(member: PersonaClient, club: Club) -> None:
+    for n in range(3):
+        services.tournament_create(
+            club=club,
+            user=None,
+            name=f"Cup {n}",
+            game_kind="fuchsen",
+            series_count=1,
+            deals_per_series=1,
+        )
+    page = member.get(f"/api/clubs/{club.slug}/tournaments/?page_size=2").json()
+    assert page["count"] == 3 and len(page["results"]) == 2 and page["next"]
