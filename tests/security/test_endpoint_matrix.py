@@ -345,6 +345,9 @@ MATRIX: dict[str, Row] = {
     "evening-tally": Row("get", page("/evenings/" + E + "/tally/"), SCORERS_ONLY),
     "game-tally": Row("get", page("/games/" + G + "/tally/"), SCORERS_ONLY),
     "game-page": Row("get", page("/games/" + G + "/"), MEMBERS_ONLY),
+    "game-rules": Row("get", page("/games/" + G + "/rules/"), MEMBERS_ONLY),
+    "evening-rules": Row("get", page("/evenings/" + E + "/rules/"), MEMBERS_ONLY),
+    "club-rules": Row("get", page("/clubs/{w.club.slug}/rules/fuchsen/"), MEMBERS_ONLY),
     "game-replay": Row("get", page("/games/" + G + "/replay/"), MEMBERS_ONLY),
     "game-history-page": Row("get", page("/games/" + G + "/history/"), MEMBERS_ONLY),
     "evening-log-page": Row("get", page("/evenings/" + E + "/log/"), MEMBERS_ONLY),
@@ -352,6 +355,7 @@ MATRIX: dict[str, Row] = {
     # (an EventSource cannot follow a login redirect).
     "service-worker": Row("get", page("/sw.js"), PUBLIC),
     "web-manifest": Row("get", page("/manifest.webmanifest"), PUBLIC),
+    "favicon": Row("get", page("/favicon.ico"), PUBLIC),
     "live-page": Row("get", page("/live/{w.live_token}/"), PUBLIC),
     "live-state": Row("get", page("/live/{w.live_token}/state/"), PUBLIC),
     "live-events": Row("get", page("/live/{w.live_token}/events/"), PUBLIC),
