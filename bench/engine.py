@@ -8,7 +8,7 @@ the same run the floor: ``json.loads`` of the same text plus one walk over the e
 The ratio is replay time over floor time. Games come from ``engine.generate`` (the
 same generator the property tests use), so every record replays as a complete game.
 
-Two more kinds of suite: ``corpus`` replays the records of ``../shared/corpus``
+Two more kinds of suite: ``corpus`` replays the records of ``tests/reference/corpus``
 (``cases.json`` and ``tally.json``: every shape the spec allows, played out or ended
 early, valid or not; each record counted once, ``--records`` ignored) per game; ``view``
 computes ``table_view`` of every prefix of ``--records // 20`` generated games (what the
@@ -56,7 +56,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent))
 from engine import replay, table_view
 from engine.generate import random_game
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "reference" / "corpus"
 
 # label, kind ("games", "corpus" or "view"), game, seats, hands
 SUITES = (

@@ -1393,14 +1393,14 @@ def obligations(
         same = CLASS_MASK[led] & ~blank_bit
         if blank_class == led:
             same |= blank_bit
-        follow = (Code.MUST_FOLLOW_SUIT, _FOLLOW_MSG[led == TRUMP], same, led_cards)
+        follow = (_FOLLOW, _FOLLOW_MSG[led == TRUMP], same, led_cards)
         better = led_cards & above
         if amb:
             better = _proven(better, amb)
         if not better:
             return (follow,)
         beating = above & _CLASS_OR_TRUMPS[led] & ~blank_bit
-        return follow, (Code.MUST_OVERTAKE, Msg.BEAT_THE_TRICK, beating, better)
+        return follow, (_OVERTAKE, _BEAT, beating, better)
     if led == TRUMP:
         return ()
     trumps = plain & TRUMPS
@@ -1408,17 +1408,21 @@ def obligations(
         trumps = _proven(trumps, amb)
     if not trumps:
         return ()
-    trump = (Code.MUST_TRUMP, Msg.TRUMP, TRUMPS & ~blank_bit, trumps)
+    trump = (_TRUMP, _MSG_TRUMP, TRUMPS & ~blank_bit, trumps)
     better = trumps & above
     if amb:
         better = _proven(better, amb)
     if not better:
         return (trump,)
     beating = above & _CLASS_OR_TRUMPS[led] & ~blank_bit
-    return trump, (Code.MUST_TRUMP, Msg.OVER_TRUMP, beating, better)
+    return trump, (_TRUMP, _OVER_TRUMP, beating, better)
 
 
+# The codes and sentences as plain names: an enum member's lookup costs several times a
+# global's, and every play asks for its obligations.
 _FOLLOW_MSG = (Msg.FOLLOW_SUIT, Msg.FOLLOW_TRUMPS)
+_FOLLOW, _OVERTAKE, _TRUMP = Code.MUST_FOLLOW_SUIT, Code.MUST_OVERTAKE, Code.MUST_TRUMP
+_BEAT, _MSG_TRUMP, _OVER_TRUMP = Msg.BEAT_THE_TRICK, Msg.TRUMP, Msg.OVER_TRUMP
 _CLASS_OR_TRUMPS = tuple(mask | TRUMPS for mask in CLASS_MASK)
 
 

@@ -884,10 +884,14 @@ def obligations(
     if not led_cards:
         return ()
     beating = (BEATING_TEN if ten_high else BEATING_NORMAL)[led << 3 | best]
-    follow = (Code.MUST_FOLLOW_SUIT, SUIT_MASK[led], led_cards)
+    follow = (_FOLLOW, SUIT_MASK[led], led_cards)
     if led_cards & beating:
-        return follow, (Code.MUST_OVERTAKE, beating, led_cards & beating)
+        return follow, (_OVERTAKE, beating, led_cards & beating)
     return (follow,)
+
+
+# Plain names: an enum member's lookup costs several times a global's (every play).
+_FOLLOW, _OVERTAKE = Code.MUST_FOLLOW_SUIT, Code.MUST_OVERTAKE
 
 
 class KoenigBoard(Board):

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import replay
+from engine import replay, table_view
 from engine.board import Board, board_at
 from engine.cards import CODES, bits
 from engine.generate import random_game
@@ -142,3 +142,19 @@ def test_a_record_without_known_hands_has_no_board() -> None:
     first = _plays(record)[0]
     assert board_at({**record, "events": events[: first + 1]}) is None
     assert board_at({**record, "events": events[:1]}) is None  # no card yet
+
+
+@SETTINGS
+@given(seeds, games, st.data())
+def test_the_legal_mask_is_the_table_view_s_legal_cards(
+    seed: int, spec: tuple[str, int, str | None], data: st.DataObject
+) -> None:
+    record = _game(seed, spec)
+    index = data.draw(st.sampled_from(_plays(record)))
+    board = board_at(record, index)
+    if board is None:
+        assert _blank_unseen(record)
+        return
+    view = table_view({**record, "events": record["events"][:index]})
+    assert view.next_player == board.names[board.to_act]
+    assert {CODES[c] for c in bits(board.legal())} == set(view.legal.cards)
