@@ -7,6 +7,7 @@ Every card of each deal with ``before``, ``after`` and ``best``, in this process
 core, CPU time (``time.process_time``). The deals: generated records
 (``engine.generate``) that were played out (Fuchsen: six tricks; Königrufen: every
 card until the contract was decided; Schurln is not analysed) and the shared examples
+(the repository's copy, ``tests/reference/examples``)
 that are analysable. Prints per suite the median, p95 and the slowest deal, with the
 targets (Fuchsen median <= 0.3 s and p95 <= 1.5 s, Königrufen p95 <= 0.3 s).
 
@@ -35,7 +36,7 @@ from engine.analysis import _read
 from engine.generate import random_game
 from engine.solver import TooCostly, naive_value, settle
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "tests" / "reference" / "examples"
 
 
 def _played_out(game: str, seats: int, count: int, seed: int) -> list[dict[str, Any]]:

@@ -15,12 +15,11 @@ from engine.analysis import (
     turning_points,
     value_after_raising,
 )
-from tests.engine._shared import EXAMPLES, load, need
+from tests.engine._shared import EXAMPLES, load
 
 
 def _record(name: str) -> dict[str, Any]:
     path = EXAMPLES / name
-    need(path)
     record: dict[str, Any] = load(path)["record"]
     return record
 

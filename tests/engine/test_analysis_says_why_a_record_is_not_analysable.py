@@ -11,12 +11,11 @@ import pytest
 
 from engine import TooCostly, analyse
 from engine.analysis import REASONS
-from tests.engine._shared import EXAMPLES, load, need
+from tests.engine._shared import EXAMPLES, load
 
 
 def _example(name: str) -> dict[str, Any]:
     path = EXAMPLES / name
-    need(path)
     record: dict[str, Any] = load(path)["record"]
     return record
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine import analyse
 from engine.analysis import card_cost, lost_at, turning_points
-from tests.engine._shared import EXAMPLES, load, need
+from tests.engine._shared import EXAMPLES, load
 
 
 def _cards(analysis: dict[str, Any], trick: int) -> list[tuple[str, str, Any, Any, list[str]]]:
@@ -32,7 +32,6 @@ def test_fuchsen_example_4_has_the_hand_counted_values_in_the_last_two_tricks() 
     # 2+11+4+0+0 = 17, then E7 loses to EA: 69 + 17 = 86. So the value is 96, the best
     # lead E7; bert played SU (-10).
     path = EXAMPLES / "04-fuchsen-re-played-out-won.json"
-    need(path)
     analysis = analyse(load(path)["record"])
     assert analysis["status"] == "analysed"
     assert analysis["side"] == ["bert", "carl"]
@@ -132,7 +131,6 @@ def test_durchmarsch_am_letzten_keeps_its_value_through_the_last_trick() -> None
     # Shared example 24: bert takes tricks 1-5 (his contract is made with them); the
     # last trick changes nothing, so every legal card there is best.
     path = EXAMPLES / "24-koenig-durchmarsch-letzter-last-trick-partner.json"
-    need(path)
     analysis = analyse(load(path)["record"])
     last = [c for c in analysis["cards"] if c["trick"] == 6]
     assert len(last) == 4

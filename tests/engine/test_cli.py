@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.engine._shared import EXAMPLES, REPO, load, need
+from tests.engine._shared import EXAMPLES, REPO, load
 
 RECORD = {
     "game": "fuchsen",
@@ -70,7 +70,6 @@ def test_it_exits_2_for_text_that_is_not_json() -> None:
 
 def _example(name: str) -> dict[str, object]:
     path = EXAMPLES / name
-    need(path)
     record: dict[str, object] = load(path)["record"]
     return record
 
