@@ -126,7 +126,8 @@ def analyse(record: object, *, deadline: float | None = None) -> dict[str, Any]:
             cards.append(_entry(deal, index, p, card, won, won, moves, moves, board.tricks + 1))
             board.push(card)
             continue
-        before = won + solver.value(None if guess is None else guess - won)
+        # The value after the previous card is the value before this one.
+        before = guess if guess is not None else won + solver.value()
         best = 0
         played_group = 1 << card
         for rep, group in solver.groups(moves):
@@ -147,7 +148,12 @@ def analyse(record: object, *, deadline: float | None = None) -> dict[str, Any]:
         trick = board.tricks + 1
         gain, settled = settle(board, deal.goal, card)
         won += gain
-        after = won if settled else won + solver.value(before - won)
+        if settled:
+            after = won
+        elif ours[p]:  # no card of his can do better than his best
+            after = won + solver.value(before - won, high=before - won)
+        else:
+            after = won + solver.value(before - won, low=before - won)
         if after == before:
             best |= played_group
         guess = after

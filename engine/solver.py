@@ -185,14 +185,17 @@ class Solver:
         return in_play(self.board)
 
     # ------------------------------------------------------------------ the value
-    def value(self, guess: int | None = None) -> int:
+    def value(self, guess: int | None = None, *, low: int = 0, high: int | None = None) -> int:
         """The exact value of the board's position: two zero-window tests around
         ``guess`` (the previous position's value: usually right, and then they settle
-        it), else, or without a guess, one search of the window still open."""
+        it), else, or without a guess, one search of the window still open. ``low`` and
+        ``high`` are bounds the caller knows the value lies within."""
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise TooCostly("the analysis passed its deadline")
         inplay = self.inplay()
-        lower, upper = 0, self.goal.upper(inplay)
+        lower, upper = max(0, low), self.goal.upper(inplay)
+        if high is not None and high < upper:
+            upper = high
         if guess is not None and lower <= guess <= upper:
             # "Can it reach more than the guess?", then "the guess?": usually right.
             for beta in (guess + 1, guess):
