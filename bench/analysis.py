@@ -14,8 +14,9 @@ targets (Fuchsen median <= 0.3 s and p95 <= 1.5 s, Königrufen p95 <= 0.3 s).
 The naive reference analyses the same deals the plain way: at every card, each legal
 card's value by plain minimax with exact values cached at trick boundaries (shared
 across the deal) and alpha-beta inside a trick (``engine.solver.naive_value``). It
-stops a deal past ``--naive-seconds`` and says so; the speed-up is the naive time over
-the analysis' time on the deals it finished (a lower bound where it gave up).
+stops a deal past ``--naive-seconds`` of wall-clock time and says so; the speed-up is
+the naive time over the analysis' time on the deals it finished (the deals it gave up
+on would raise it).
 Figures are printed, never asserted.
 """
 
