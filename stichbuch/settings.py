@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "games",
     "ledger",
     "live",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -360,6 +361,9 @@ CELERY_WORKER_CONSUMER = "stichbuch.catch_up:Consumer"
 WORKER_RECONNECT_MAX_SECONDS = env_int("WORKER_RECONNECT_MAX_SECONDS", 5)
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BEAT_SCHEDULE["ledger-close"] = {"task": "ledger.close_expired_seasons", "schedule": 3600}
+# The analysis of a played deal (analysis.tasks): past this many seconds of search the
+# game is stored as "too costly" rather than holding a worker (below the soft limit).
+ANALYSIS_BUDGET_SECONDS = env_int("ANALYSIS_BUDGET_SECONDS", 20)
 
 # --- Logging ------------------------------------------------------------------------
 

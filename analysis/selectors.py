@@ -1,0 +1,94 @@
+"""Reads of the analysis app (pages, API, the evening's and the player's includes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, F, Sum
+
+from analysis.models import GameAnalysis, PlayerCardFigures
+from clubs.models import Player, Season
+from games.models import Evening, Game
+
+
+def game_analysis(*, game: Game) -> GameAnalysis | None:
+    """The game's stored analysis, whatever its seq (compare ``seq`` with ``game.last_seq``)."""
+    return GameAnalysis.objects.filter(game_id=game.pk).first()
+
+
+def is_current(analysis: GameAnalysis | None, game: Game) -> bool:
+    """The stored analysis is of the game as it stands (not of an earlier record)."""
+    return analysis is not None and analysis.seq == game.last_seq
+
+
+def evening_analyses(*, evening: Evening) -> list[GameAnalysis]:
+    """The evening's current analyses with a turning point, in game order (game loaded)."""
+    return list(
+        GameAnalysis.objects.filter(
+            game__evening_id=evening.pk,
+            game__status=Game.Status.FINISHED,
+            status=GameAnalysis.Status.ANALYSED,
+            seq=F("game__last_seq"),
+            figures__lost_at__isnull=False,
+        )
+        .select_related("game")
+        .order_by("game__number", "game_id")
+    )
+
+
+@dataclass(frozen=True)
+class PlayerFigures:
+    """A player's analysed games of a season: how many, his cards with a choice, how
+    many of them were best, and the Augen they gave away (Fuchsen)."""
+
+    games: int
+    cards: int
+    best: int
+    augen_given: int
+
+    @property
+    def best_share(self) -> float | None:
+        return self.best / self.cards if self.cards else None
+
+    @property
+    def augen_per_game(self) -> float | None:
+        return self.augen_given / self.games if self.games else None
+
+
+def player_figures(*, player: Player, season: Season) -> PlayerFigures:
+    """Summed over the season's finished games whose analysis is current."""
+    row: dict[str, Any] = PlayerCardFigures.objects.filter(
+        player=player,
+        analysis__game__evening__season=season,
+        analysis__game__status=Game.Status.FINISHED,
+        analysis__seq=F("analysis__game__last_seq"),
+        analysis__status=GameAnalysis.Status.ANALYSED,
+    ).aggregate(
+        games=Count("analysis_id"),
+        cards=Sum("cards"),
+        best=Sum("best"),
+        augen_given=Sum("augen_given"),
+    )
+    return PlayerFigures(
+        games=row["games"] or 0,
+        cards=row["cards"] or 0,
+        best=row["best"] or 0,
+        augen_given=row["augen_given"] or 0,
+    )
+
+
+def games_behind(*, season_ids: list[int] | None = None, force: bool = False) -> list[int]:
+    """Ids of finished or annulled games whose analysis is missing or not at their last
+    seq (every such game with ``force``), oldest first."""
+    games = Game.objects.filter(status__in=[Game.Status.FINISHED, Game.Status.ANNULLED])
+    if season_ids:
+        games = games.filter(evening__season_id__in=season_ids)
+    if not force:
+        current = (
+            GameAnalysis.objects.filter(seq=F("game__last_seq"))
+            .exclude(status=GameAnalysis.Status.PENDING)
+            .values("game_id")
+        )
+        games = games.exclude(pk__in=current)
+    return list(games.order_by("pk").values_list("pk", flat=True))
