@@ -1,0 +1,554 @@
+"""The analysis of a played deal: "Wo wurde das Spiel verloren?" (``analysis.md``).
+
+``analyse(record)`` gives, for every card of the record's effective play, the
+double-dummy value before and after it and the best cards there, as the spec's JSON:
+
+    {"status": "analysed", "game", "side", "players", "cards": [{"index", "player",
+     "card", "before", "after", "best", "trick", "forced"}, ...]}   (Königrufen also
+     "higher_contracts")
+    {"status": "not_analysable", "reason": "invalid" | "hands_unknown" | "no_play" | "schurln"}
+
+``players`` (the active players in seat order), ``trick`` (1-based), ``forced`` (the
+player had one legal card) and, for Königrufen,
+``higher_contracts`` (the contracts of higher value the declarer's hand would also
+have made alone) are added to the spec's fields for the pages.
+
+The derived figures the pages show are pure functions of that answer (and, for the
+raises, of the record): ``card_cost``, ``turning_points``, ``lost_at``,
+``value_after_raising``, ``raises_judged``, ``higher_contracts``, ``player_figures``.
+
+The search is ``engine.solver``; it asks the game's own rule functions
+(``play_obligation``, ``trick_winner``) which cards may be played and who wins a trick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine.cards import CODES, INDEX
+from engine.core import GameState, NeedPartner, Variant
+from engine.fuchsen import AUGEN, CLASS, POWER, FuchsenState, augen_of
+from engine.koenigrufen import POWER_NORMAL, POWER_TEN, TEN_HIGH, WITH_CALLED, KoenigState
+from engine.replay import RecordError, fold, prepare, replay
+from engine.rules import FUCHSEN_LEVELS
+from engine.solver import (
+    Goal,
+    PlayBoard,
+    Solver,
+    TooCostly,
+    Trick,
+    all_tricks,
+    augen_goal,
+    first_tricks,
+    no_trick,
+)
+
+__all__ = [
+    "REASONS",
+    "TooCostly",
+    "analyse",
+    "card_cost",
+    "higher_contracts",
+    "lost_at",
+    "player_figures",
+    "raises_judged",
+    "turning_points",
+    "value_after_raising",
+]
+
+REASONS = ("invalid", "hands_unknown", "no_play", "schurln")
+TRICKS = 6
+# Fuchsen: the Augen the Macher's side needs to win.
+WINNING_AUGEN = 61
+# Königrufen: the contracts a declarer might have played alone instead (analysis.md,
+# "before the first card").
+ALONE_CONTRACTS = ("bettler", "zehnermord", "koenigmord", "hundertermord")
+_HUNDERT = tuple((INDEX[s + "K"], INDEX[s + "O"]) for s in "EGRS")
+
+
+class _EngineRules:
+    """The game's rules of card play for the board, from the variant's own functions.
+
+    A card is legal when ``Variant.play_obligation`` (the function ``replay`` and the
+    table view judge every card with) finds no obligation broken; the winner is
+    ``Variant.trick_winner``. Both are asked on the deal's state with the board's trick
+    put in, and remembered per hand and trick for the deal.
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        state: GameState,
+        equivalence: tuple[Sequence[int], Sequence[int], Sequence[int], int],
+        blank_of: int = -1,
+    ) -> None:
+        self._variant = variant
+        self._fields = dict(state.__dict__)
+        self._type = type(state)
+        self._blank_of = blank_of  # the player who may hold a face-down blank
+        self._blank = equivalence[3]
+        self._legal: dict[tuple[int, Trick], int] = {}
+        self._winner: dict[Trick, int] = {}
+        self.equivalence = equivalence
+
+    def _state(self, trick: Trick, done: int, hand: int) -> GameState:
+        fields = dict(self._fields)
+        fields["trick"] = trick
+        # Only "is this the first trick" is read of the collected tricks.
+        fields["tricks"] = ((0, (), 0),) * done
+        if self._blank >= 0:
+            fields["blank_played"] = not hand >> self._blank & 1
+        state: GameState = object.__new__(self._type)
+        object.__setattr__(state, "__dict__", fields)
+        return state
+
+    def legal(self, p: int, hand: int, trick: Trick, done: int) -> int:
+        key = (hand | done << 40, trick)
+        mask = self._legal.get(key)
+        if mask is None:
+            if p != self._blank_of:
+                hand_for_state = hand | 1 << self._blank if self._blank >= 0 else hand
+            else:
+                hand_for_state = hand
+            state = self._state(trick, done, hand_for_state)
+            obligation = self._variant.play_obligation
+            mask = 0
+            rest = hand
+            while rest:
+                low = rest & -rest
+                card = low.bit_length() - 1
+                rest ^= low
+                if obligation(state, p, card, hand) is None:
+                    mask |= low
+            self._legal[key] = mask
+        return mask
+
+    def winner(self, trick: Trick, done: int) -> int:
+        w = self._winner.get(trick)
+        if w is None:
+            w = self._variant.trick_winner(self._state(trick, done, 0), trick)
+            self._winner[trick] = w
+        return w
+
+
+class _Deal:
+    """What the analysis needs of a record: the board at the first card, the goal, the
+    side, the plays and how many of them go unanalysed (Bettler's first trick)."""
+
+    def __init__(
+        self,
+        game: str,
+        names: tuple[str, ...],
+        rules: _EngineRules,
+        hands: tuple[int, ...],
+        leader: int,
+        goal: Goal,
+        side: tuple[int, ...],
+        plays: list[tuple[int, int, int]],
+        skip: int,
+        extra: Callable[[float | None], dict[str, Any]] | None = None,
+    ) -> None:
+        self.game = game
+        self.names = names
+        self.rules = rules
+        self.hands = hands
+        self.leader = leader
+        self.goal = goal
+        self.side = side
+        self.plays = plays
+        self.skip = skip
+        self.extra = extra
+
+
+def _not_analysable(reason: str) -> dict[str, Any]:
+    return {"status": "not_analysable", "reason": reason}
+
+
+def analyse(record: object, *, deadline: float | None = None) -> dict[str, Any]:
+    """The analysis of ``record`` (parsed JSON) as ``analysis.md`` describes it.
+
+    Never raises for bad input (``not_analysable`` with a reason). ``deadline`` is a
+    ``time.monotonic()`` value: past it the search raises ``TooCostly``.
+    """
+    deal = _read(record)
+    if isinstance(deal, str):
+        return _not_analysable(deal)
+    board = PlayBoard(deal.rules, deal.hands, deal.leader)
+    solver = Solver(board, deal.goal, deadline)
+    ours = deal.goal.ours
+    settled = False
+    won = 0  # the value the completed tricks have settled for the side
+    cards: list[dict[str, Any]] = []
+    guess = 0
+    for k, (index, p, card) in enumerate(deal.plays):
+        if k < deal.skip:
+            board.push(card)
+            gain, settled = _settled(board, deal.goal)
+            won += gain
+            continue
+        moves = board.legal_mask()
+        if settled:
+            # The value was settled by an earlier trick (Durchmarsch am Letzten after
+            # trick 5): every card keeps it.
+            cards.append(_entry(deal, index, p, card, won, won, moves, moves, board.done + 1))
+            board.push(card)
+            continue
+        before = won + solver.value(guess - won)
+        best = 0
+        played_group = 1 << card
+        for rep, group in solver.groups(moves):
+            if group >> card & 1:
+                played_group = group  # its ``after`` is computed exactly below
+                continue
+            board.push(rep)
+            gain, end = _settled(board, deal.goal)
+            target = before - won - gain
+            if end:
+                good = gain >= target if ours[p] else gain <= target
+            elif ours[p]:
+                good = solver.reaches(target)
+            else:
+                good = not solver.reaches(target + 1)
+            board.pop()
+            if good:
+                best |= group
+        trick = board.done + 1
+        board.push(card)
+        gain, settled = _settled(board, deal.goal)
+        won += gain
+        after = won if settled else won + solver.value(before - won)
+        if after == before:
+            best |= played_group
+        guess = after
+        cards.append(_entry(deal, index, p, card, before, after, best, moves, trick))
+    out: dict[str, Any] = {
+        "status": "analysed",
+        "game": deal.game,
+        "side": sorted(deal.names[q] for q in deal.side),
+        "players": list(deal.names),
+        "cards": cards,
+    }
+    if deal.extra is not None:
+        out.update(deal.extra(deadline))
+    return out
+
+
+def _entry(
+    deal: _Deal,
+    index: int,
+    p: int,
+    card: int,
+    before: int,
+    after: int,
+    best: int,
+    moves: int,
+    trick: int,
+) -> dict[str, Any]:
+    numeric = deal.game == "fuchsen"
+    return {
+        "index": index,
+        "player": deal.names[p],
+        "card": CODES[card],
+        "before": before if numeric else before == 1,
+        "after": after if numeric else after == 1,
+        "best": sorted(CODES[c] for c in _bits(best)),
+        "trick": trick,
+        "forced": moves & (moves - 1) == 0,
+    }
+
+
+def _settled(board: PlayBoard, goal: Goal) -> tuple[int, bool]:
+    """What the latest push settled: the value of the trick it completed (or 0) and
+    whether the value is final with it."""
+    if board.trick:
+        return 0, False
+    return goal.on_trick(board.last_winner, board.last_cards, board.done)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# --------------------------------------------------------------------- reading a record
+def _read(record: object) -> _Deal | str:
+    """The deal to analyse, or the reason it cannot be."""
+    result = replay(record)
+    if result.status == "invalid":
+        return "invalid"
+    if result.status == "annulled":
+        return "no_play"
+    if result.game == "koenigrufen" and result.contract == "schurln":
+        return "schurln"
+    try:
+        variant, rules, events, undo_error = prepare(record)
+    except RecordError:  # pragma: no cover - replay said the record is valid
+        return "invalid"
+    plays = [(i, event) for i, event in events if event.get("type") == "play"]
+    if not plays:
+        return "no_play"
+    first_play = plays[0][0]
+    before_first: list[GameState] = []
+
+    def visit(state: GameState, event: Mapping[str, Any], index: int) -> None:
+        if index < first_play:
+            if before_first:
+                before_first[0] = state
+            else:
+                before_first.append(state)
+
+    try:
+        _, error = fold(variant, rules, events, undo_error, visit=visit)
+    except NeedPartner:
+        return "hands_unknown"
+    if error is not None or not before_first:  # pragma: no cover - replay said valid
+        return "invalid"
+    state = before_first[0]
+    table, know = state.table, state.know
+    if table is None or know is None:  # pragma: no cover - after the deal both are set
+        return "invalid"
+    n = len(table.active)
+    hands = tuple(know.known[p] for p in range(n))
+    if any(hand.bit_count() != TRICKS for hand in hands):
+        return "hands_unknown"
+    moves = [(i, table.index[event["player"]], INDEX[event["card"]]) for i, event in plays]
+    setup = _SETUP[variant.name]
+    return setup(variant, state, hands, moves)
+
+
+def _fuchsen(
+    variant: Variant, state: GameState, hands: tuple[int, ...], plays: list[tuple[int, int, int]]
+) -> _Deal | str:
+    assert isinstance(state, FuchsenState) and state.table is not None
+    assert state.know is not None
+    blank = -1
+    if state.turned:
+        blank = state.know.blank
+        if blank < 0:
+            return "hands_unknown"  # which card is the blank the record does not say
+    n = len(hands)
+    side = (state.macher,) if state.hilfer < 0 else (state.macher, state.hilfer)
+    ours = [q in side for q in range(n)]
+    rules = _EngineRules(
+        variant, state, (CLASS, POWER, AUGEN, blank), state.macher if state.turned else -1
+    )
+    return _Deal(
+        "fuchsen",
+        state.table.active,
+        rules,
+        hands,
+        state.to_act,
+        augen_goal(ours, augen_of, TRICKS),
+        side,
+        plays,
+        0,
+    )
+
+
+def _goal_of(contract: str, ours: Sequence[bool]) -> Goal:
+    if contract in ("bettler", "plauderer"):
+        return no_trick(ours, TRICKS)
+    if contract == "durchmarsch_letzter":
+        return first_tricks(ours, TRICKS - 1)
+    return all_tricks(ours, TRICKS)
+
+
+def _koenigrufen(
+    variant: Variant, state: GameState, hands: tuple[int, ...], plays: list[tuple[int, int, int]]
+) -> _Deal | str:
+    assert isinstance(state, KoenigState) and state.table is not None
+    contract = state.contract
+    assert contract is not None
+    d = state.declarer
+    if contract in WITH_CALLED:
+        side: tuple[int, ...] = (d, state.partner)
+    elif contract in ("bettler", "plauderer") and state.joiner >= 0:
+        side = (d, state.joiner)
+    else:
+        side = (d,)
+    n = len(hands)
+    ours = [q in side for q in range(n)]
+    power = POWER_TEN if state.ten_high else POWER_NORMAL
+    suits = tuple(c >> 3 for c in range(len(power)))
+    zeros = (0,) * len(power)
+    rules = _EngineRules(variant, state, (suits, power, zeros, -1))
+    # The face-down cards of a Bettler's first trick are exempt from the obligations:
+    # the analysis starts with the first card of trick 2.
+    skip = n if contract in ("bettler", "plauderer") else 0
+    joined = contract in ("bettler", "plauderer") and state.joiner >= 0
+    values = state.rules["values"]
+    played_value = int(values[contract + "_joined" if joined else contract])
+
+    def extra(deadline: float | None) -> dict[str, Any]:
+        made: list[str] = []
+        for name in ALONE_CONTRACTS:
+            if int(values[name]) <= played_value or name == contract:
+                continue
+            if name == "hundertermord" and not any(
+                hands[d] >> k & 1 and hands[d] >> o & 1 for k, o in _HUNDERT
+            ):
+                continue
+            if _alone_made(variant, state, hands, name, deadline):
+                made.append(name)
+        return {"higher_contracts": made}
+
+    return _Deal(
+        "koenigrufen",
+        state.table.active,
+        rules,
+        hands,
+        state.to_act,
+        _goal_of(contract, ours),
+        side,
+        plays,
+        skip,
+        extra,
+    )
+
+
+def _alone_made(
+    variant: Variant,
+    state: KoenigState,
+    hands: tuple[int, ...],
+    contract: str,
+    deadline: float | None,
+) -> bool:
+    """Would the declarer's hand have made ``contract`` alone, leading trick 1, against
+    best defence?"""
+    fields = dict(state.__dict__)
+    ten_high = contract in TEN_HIGH
+    fields.update(contract=contract, ten_high=ten_high, joiner=-1, partner=-1, tricks=())
+    alone: GameState = object.__new__(KoenigState)
+    object.__setattr__(alone, "__dict__", fields)
+    power = POWER_TEN if ten_high else POWER_NORMAL
+    suits = tuple(c >> 3 for c in range(len(power)))
+    rules = _EngineRules(variant, alone, (suits, power, (0,) * len(power), -1))
+    d = state.declarer
+    ours = [q == d for q in range(len(hands))]
+    board = PlayBoard(rules, hands, d)
+    goal = no_trick(ours, TRICKS) if contract == "bettler" else all_tricks(ours, TRICKS)
+    return Solver(board, goal, deadline).reaches(1)
+
+
+_SETUP: dict[
+    str,
+    Callable[[Variant, GameState, tuple[int, ...], list[tuple[int, int, int]]], _Deal | str],
+] = {"fuchsen": _fuchsen, "koenigrufen": _koenigrufen}
+
+
+# --------------------------------------------------------------------- derived figures
+def _wins(analysis: Mapping[str, Any], value: Any) -> bool:
+    """Does ``value`` mean the side makes its goal?"""
+    if analysis["game"] == "fuchsen":
+        return bool(value >= WINNING_AUGEN)
+    return bool(value)
+
+
+def card_cost(analysis: Mapping[str, Any], entry: Mapping[str, Any]) -> int:
+    """What the card of ``entry`` cost its side: Fuchsen the Augen given away (for a
+    card of the Macher's side ``before - after``, for an opponent's ``after -
+    before``); Königrufen 1 if it gave the contract (or its defeat) away, else 0.
+    Never negative; 0 for a card in ``best``."""
+    if entry["card"] in entry["best"]:
+        return 0
+    before, after = int(entry["before"]), int(entry["after"])
+    if entry["player"] in analysis["side"]:
+        return max(0, before - after)
+    return max(0, after - before)
+
+
+def turning_points(analysis: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The cards after which the outcome under best play changed (Fuchsen: ``before >=
+    61`` differs from ``after >= 61``; Königrufen: ``before`` differs from ``after``),
+    in the order played."""
+    if analysis.get("status") != "analysed":
+        return []
+    return [
+        entry
+        for entry in analysis["cards"]
+        if _wins(analysis, entry["before"]) != _wins(analysis, entry["after"])
+    ]
+
+
+def lost_at(analysis: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """ "Hier wurde das Spiel verloren": the first turning point made by the side that
+    ends on the losing side under best play after the last card, or None."""
+    points = turning_points(analysis)
+    if not points:
+        return None
+    side_wins = _wins(analysis, analysis["cards"][-1]["after"])
+    for entry in points:
+        ours = entry["player"] in analysis["side"]
+        if ours != side_wins:
+            return entry
+    return None
+
+
+def value_after_raising(analysis: Mapping[str, Any]) -> int | None:
+    """Fuchsen: the value once the first trick is collected (the raising is over), or
+    None when the record did not complete the first trick."""
+    if analysis.get("status") != "analysed" or analysis["game"] != "fuchsen":
+        return None
+    first = [entry for entry in analysis["cards"] if entry["trick"] == 1]
+    if len(first) < len(analysis["players"]):
+        return None
+    return int(first[-1]["after"])
+
+
+def raises_judged(analysis: Mapping[str, Any], record: object) -> list[dict[str, Any]]:
+    """Fuchsen: each effective raise of ``record`` against the cards: ``{"index",
+    "player", "level", "by_side" (the Macher's side said it), "value" (at the end of
+    the raising), "right"}``. A raise is against the cards (``right`` false) when the
+    side that said it loses under best play after the first trick."""
+    value = value_after_raising(analysis)
+    if value is None:
+        return []
+    try:
+        _, _, events, _ = prepare(record)
+    except RecordError:
+        return []
+    out: list[dict[str, Any]] = []
+    macher_side_wins = value >= WINNING_AUGEN
+    for index, event in events:
+        if event.get("type") != "raise":
+            continue
+        level = event.get("level")
+        by_side = FUCHSEN_LEVELS.index(level) % 2 == 1 if level in FUCHSEN_LEVELS else False
+        out.append(
+            {
+                "index": index,
+                "player": event.get("player"),
+                "level": level,
+                "by_side": by_side,
+                "value": value,
+                "right": by_side == macher_side_wins,
+            }
+        )
+    return out
+
+
+def higher_contracts(analysis: Mapping[str, Any]) -> list[str]:
+    """Königrufen: the contracts of higher value the declarer's hand would also have
+    made alone against best defence ("Mit diesen Karten wäre Königmord gegangen")."""
+    return list(analysis.get("higher_contracts", []))
+
+
+def player_figures(analysis: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """Per player of the analysed cards: ``cards`` (not forced), ``best`` (of those, in
+    ``best``) and ``given_away`` (the sum of ``card_cost``)."""
+    out: dict[str, dict[str, int]] = {}
+    if analysis.get("status") != "analysed":
+        return out
+    for entry in analysis["cards"]:
+        figures = out.setdefault(entry["player"], {"cards": 0, "best": 0, "given_away": 0})
+        if entry["forced"]:
+            continue
+        figures["cards"] += 1
+        figures["best"] += entry["card"] in entry["best"]
+        figures["given_away"] += card_cost(analysis, entry)
+    return out

@@ -1,0 +1,456 @@
+"""The double-dummy search of a deal's card play (``../shared/spec/analysis.md``).
+
+A ``PlayBoard`` holds the card play of one deal with every hand known: the hands as
+bit masks, the trick on the table, whose turn it is, ``push(card)`` and ``pop()``. It
+asks the game's own rule functions (through ``PlayRules``) which cards may be played
+and who wins a trick, so the search judges a card exactly as ``replay`` and the table
+view do; it has no rule of its own.
+
+A ``Goal`` turns tricks into the value the analysis measures: Fuchsen the Augen of the
+Macher's side, Königrufen 1 while the declarer's side can make its contract. The
+``Solver`` searches as DDS does: alpha-beta with a transposition table at trick
+boundaries (keyed by the cards still in play and the leader, holding bounds on the
+value still to come, kept for the whole deal), zero-window tests around a guess
+(MTD(f)), the table's best lead first, the cheap bound "no more than what is still in
+play", and equivalent cards searched once (two cards of one hand, of one class, with
+equal Augen and no card still in play ranked between them).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+__all__ = [
+    "Goal",
+    "PlayBoard",
+    "PlayRules",
+    "Solver",
+    "TooCostly",
+    "all_tricks",
+    "augen_goal",
+    "first_tricks",
+    "naive_value",
+    "no_trick",
+]
+
+# A trick as the board holds it: ``(player, card)`` pairs in the order played.
+Trick = tuple[tuple[int, int], ...]
+
+
+class TooCostly(Exception):
+    """The search passed its deadline (a ``time.monotonic()`` value) before it was done.
+
+    Raised by ``Solver`` and so by ``engine.analyse``; the caller stores "zu aufwendig"
+    rather than waiting longer."""
+
+
+class PlayRules(Protocol):
+    """The game's rules of card play, as the board asks them."""
+
+    def legal(self, p: int, hand: int, trick: Trick, done: int) -> int:
+        """The cards of ``hand`` (a mask) that player ``p`` may play onto ``trick``
+        after ``done`` complete tricks."""
+        ...
+
+    def winner(self, trick: Trick, done: int) -> int:
+        """Who wins the complete ``trick`` (the ``done``-th trick, counted from 0)."""
+        ...
+
+    @property
+    def equivalence(self) -> tuple[Sequence[int], Sequence[int], Sequence[int], int]:
+        """Per card index: its class (cards that follow each other), its power within the
+        class, its Augen; and a card that is never equivalent to another (the Fuchsen
+        blank) or -1."""
+        ...
+
+
+class PlayBoard:
+    """The card play of a deal: hands as masks, the trick, push and pop.
+
+    ``push`` plays a card of the player to act (unchecked: the search only pushes cards
+    of ``legal_mask()``; a replayed record's cards are legal already). When it
+    completes a trick, ``last_winner`` and ``last_cards`` say who took which cards and
+    the winner leads next; ``pop`` restores the board exactly as it was.
+    """
+
+    __slots__ = (
+        "_stack",
+        "done",
+        "hands",
+        "inplay",
+        "last_cards",
+        "last_winner",
+        "n",
+        "rules",
+        "to_act",
+        "trick",
+    )
+
+    def __init__(self, rules: PlayRules, hands: Sequence[int], leader: int, done: int = 0) -> None:
+        self.rules = rules
+        self.n = len(hands)
+        self.hands = list(hands)
+        self.trick: Trick = ()
+        self.to_act = leader
+        self.done = done
+        inplay = 0
+        for hand in hands:
+            inplay |= hand
+        self.inplay = inplay  # the cards in the hands and on the table
+        self.last_winner = -1
+        self.last_cards = 0
+        self._stack: list[tuple[Trick, int, int, int, int]] = []
+
+    def legal_mask(self) -> int:
+        """The cards the player to act may play now."""
+        p = self.to_act
+        return self.rules.legal(p, self.hands[p], self.trick, self.done)
+
+    def push(self, card: int) -> None:
+        p = self.to_act
+        before = self.trick
+        self._stack.append((before, p, card, self.last_winner, self.last_cards))
+        self.hands[p] &= ~(1 << card)
+        trick = (*before, (p, card))
+        if len(trick) < self.n:
+            self.trick = trick
+            self.to_act = p + 1 if p + 1 < self.n else 0
+            return
+        winner = self.rules.winner(trick, self.done)
+        cards = 0
+        for _, c in trick:
+            cards |= 1 << c
+        self.inplay &= ~cards
+        self.last_winner = winner
+        self.last_cards = cards
+        self.trick = ()
+        self.to_act = winner
+        self.done += 1
+
+    def pop(self) -> None:
+        trick, p, card, last_winner, last_cards = self._stack.pop()
+        if not self.trick:  # the card completed a trick
+            self.done -= 1
+            self.inplay |= self.last_cards
+        self.hands[p] |= 1 << card
+        self.trick = trick
+        self.to_act = p
+        self.last_winner = last_winner
+        self.last_cards = last_cards
+
+    def state_key(self) -> tuple[tuple[int, ...], Trick, int, int, int]:
+        """Everything the board holds, for tests that push and pop."""
+        return (tuple(self.hands), self.trick, self.to_act, self.done, self.inplay)
+
+
+class Goal:
+    """What the searching side wants, as a value of the tricks still to play.
+
+    ``on_trick(winner, cards, done)`` gives the value the completed ``done``-th trick adds
+    and whether the value is settled with it; ``upper(inplay)`` bounds the value still
+    to come from the cards in play.
+    """
+
+    __slots__ = ("on_trick", "ours", "upper")
+
+    def __init__(
+        self,
+        ours: Sequence[bool],
+        on_trick: Callable[[int, int, int], tuple[int, bool]],
+        upper: Callable[[int], int],
+    ) -> None:
+        self.ours = tuple(ours)
+        self.on_trick = on_trick
+        self.upper = upper
+
+
+def augen_goal(ours: Sequence[bool], augen_of: Callable[[int], int], tricks: int) -> Goal:
+    """Fuchsen: the Augen the side ``ours`` takes, to the ``tricks``-th trick."""
+    side = tuple(ours)
+
+    def on_trick(winner: int, cards: int, done: int) -> tuple[int, bool]:
+        return (augen_of(cards) if side[winner] else 0), done >= tricks
+
+    return Goal(side, on_trick, augen_of)
+
+
+def _one(_: int) -> int:
+    return 1
+
+
+def all_tricks(ours: Sequence[bool], tricks: int) -> Goal:
+    """Königrufen Durchmarsch and Mord: 1 if the side ``ours`` takes every trick."""
+    side = tuple(ours)
+
+    def on_trick(winner: int, cards: int, done: int) -> tuple[int, bool]:
+        if not side[winner]:
+            return 0, True
+        return (1, True) if done >= tricks else (0, False)
+
+    return Goal(side, on_trick, _one)
+
+
+def no_trick(ours: Sequence[bool], tricks: int) -> Goal:
+    """Königrufen Bettler and Plauderer: 1 if the side ``ours`` takes no trick."""
+    side = tuple(ours)
+
+    def on_trick(winner: int, cards: int, done: int) -> tuple[int, bool]:
+        if side[winner]:
+            return 0, True
+        return (1, True) if done >= tricks else (0, False)
+
+    return Goal(side, on_trick, _one)
+
+
+def first_tricks(ours: Sequence[bool], tricks: int) -> Goal:
+    """Königrufen Durchmarsch am Letzten: 1 if the player ``ours`` takes the first
+    ``tricks`` tricks (the last one may go to anybody)."""
+    side = tuple(ours)
+
+    def on_trick(winner: int, cards: int, done: int) -> tuple[int, bool]:
+        if not side[winner]:
+            return 0, True
+        return (1, True) if done >= tricks else (0, False)
+
+    return Goal(side, on_trick, _one)
+
+
+# Checked every so many nodes (a call of ``time.monotonic`` costs about a node).
+_CLOCK_EVERY = 2048
+
+
+class Solver:
+    """Exact values of positions of one ``PlayBoard`` for one ``Goal``.
+
+    The value of a position is what the side ``goal.ours`` still adds from there on
+    (Fuchsen: Augen from the cards in play; Königrufen: 1 or 0) when both sides play
+    best. The side ``ours`` maximises it, the others minimise it. The transposition
+    table lives as long as the solver, so the positions along a played deal reuse it.
+    """
+
+    def __init__(self, board: PlayBoard, goal: Goal, deadline: float | None = None) -> None:
+        self.board = board
+        self.goal = goal
+        self.deadline = deadline
+        self.nodes = 0
+        # (cards in play, leader) -> [lower bound, upper bound, best lead or -1]
+        self.table: dict[tuple[int, int], list[int]] = {}
+        cls, power, augen, never = board.rules.equivalence
+        self._cls = cls
+        self._power = power
+        self._augen = augen
+        self._never = never
+        # Per pair of cards of one class: the cards of that class ranked strictly between.
+        between: dict[tuple[int, int], int] = {}
+        for c in range(len(cls)):
+            for d in range(len(cls)):
+                if c != d and cls[c] == cls[d] and power[c] < power[d]:
+                    m = 0
+                    for e in range(len(cls)):
+                        if cls[e] == cls[c] and power[c] < power[e] < power[d]:
+                            m |= 1 << e
+                    between[c, d] = m
+        self._between = between
+
+    # ------------------------------------------------------------------ the value
+    def value(self, guess: int = 0) -> int:
+        """The exact value of the board's position (MTD(f) from ``guess``)."""
+        g = guess
+        lower, upper = 0, self.goal.upper(self.board.inplay)
+        if g < lower or g > upper:
+            g = lower
+        while lower < upper:
+            beta = g + 1 if g == lower else g
+            g = self.search(beta - 1, beta)
+            if g < beta:
+                upper = g
+            else:
+                lower = g
+        return lower
+
+    def reaches(self, target: int) -> bool:
+        """Can the side ``ours`` still add ``target`` or more? (one zero-window test)"""
+        if target <= 0:
+            return True
+        return self.search(target - 1, target) >= target
+
+    def groups(self, moves: int) -> list[tuple[int, int]]:
+        """The cards of ``moves`` (the player to act's legal cards) in groups of equal
+        value: ``(representative, mask of the group)``."""
+        board = self.board
+        cards = _cards(moves)
+        rep = {c: c for c in cards}
+        for c in cards:
+            d = self._equal_above(c, cards, board.inplay)
+            if d >= 0:
+                rep[c] = d
+        out: dict[int, int] = {}
+        for c in cards:
+            r = c
+            while rep[r] != r:
+                r = rep[r]
+            out[r] = out.get(r, 0) | 1 << c
+        return list(out.items())
+
+    def _equal_above(self, c: int, cards: Sequence[int], inplay: int) -> int:
+        """A card of ``cards`` just above ``c`` that plays exactly like it, or -1."""
+        if c == self._never:
+            return -1
+        cls, power, augen, between = self._cls, self._power, self._augen, self._between
+        best = -1
+        for d in cards:
+            if (
+                d != c
+                and d != self._never
+                and cls[d] == cls[c]
+                and power[d] > power[c]
+                and augen[d] == augen[c]
+                and not between[c, d] & inplay
+            ):
+                best = d
+        return best
+
+    # ------------------------------------------------------------------ the search
+    def search(self, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta: the value if it lies strictly between ``alpha`` and
+        ``beta``, else a bound on the same side of the window."""
+        self.nodes += 1
+        deadline = self.deadline
+        if deadline is not None and not self.nodes % _CLOCK_EVERY and time.monotonic() > deadline:
+            raise TooCostly("the analysis passed its deadline")
+        board = self.board
+        goal = self.goal
+        inplay = board.inplay
+        upper = goal.upper(inplay)
+        if upper <= alpha:
+            return upper
+        if beta <= 0:
+            return 0
+        entry: list[int] | None = None
+        first = -1
+        boundary = not board.trick
+        if boundary:
+            key = (inplay, board.to_act)
+            entry = self.table.get(key)
+            if entry is None:
+                entry = [0, upper, -1]
+                self.table[key] = entry
+            else:
+                lo, hi, first = entry
+                if lo == hi:
+                    return lo
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+        a0, b0 = alpha, beta
+        p = board.to_act
+        moves = board.legal_mask()
+        maximise = goal.ours[p]
+        order = self._order(moves, first, inplay)
+        best = -1 if maximise else upper + 1
+        best_card = -1
+        on_trick = goal.on_trick
+        push, pop = board.push, board.pop
+        for c in order:
+            push(c)
+            if not board.trick:
+                gain, end = on_trick(board.last_winner, board.last_cards, board.done)
+                v = gain if end else gain + self.search(alpha - gain, beta - gain)
+            else:
+                v = self.search(alpha, beta)
+            pop()
+            if maximise:
+                if v > best:
+                    best, best_card = v, c
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            elif v < best:
+                best, best_card = v, c
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+        if entry is not None:
+            if best <= a0:
+                if best < entry[1]:
+                    entry[1] = best
+            elif best >= b0:
+                if best > entry[0]:
+                    entry[0] = best
+                entry[2] = best_card
+            else:
+                entry[0] = entry[1] = best
+                entry[2] = best_card
+        return best
+
+    def _order(self, moves: int, first: int, inplay: int) -> list[int]:
+        """The cards to try, one per group of equivalent cards, the table's best first."""
+        cards = _cards(moves)
+        if len(cards) > 1:
+            cards = [c for c in cards if self._equal_above(c, cards, inplay) < 0]
+            if first >= 0 and first in cards and cards[0] != first:
+                cards.remove(first)
+                cards.insert(0, first)
+        return cards
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def naive_value(board: PlayBoard, goal: Goal, deadline: float | None = None) -> int:
+    """The reference the solver is measured against: plain minimax with exact values
+    cached at trick boundaries and alpha-beta inside a trick (no bounds kept, no
+    ordering, no equivalent cards). The same value as ``Solver.value``, much slower."""
+    cache: dict[tuple[int, int], int] = {}
+    nodes = [0]
+
+    def exact() -> int:
+        key = (board.inplay, board.to_act)
+        value = cache.get(key)
+        if value is None:
+            value = within(0, goal.upper(board.inplay) + 1)
+            cache[key] = value
+        return value
+
+    def within(alpha: int, beta: int) -> int:
+        nodes[0] += 1
+        if deadline is not None and not nodes[0] % _CLOCK_EVERY and time.monotonic() > deadline:
+            raise TooCostly("the reference passed its deadline")
+        maximise = goal.ours[board.to_act]
+        best = -1 if maximise else goal.upper(board.inplay) + 1
+        for c in _cards(board.legal_mask()):
+            board.push(c)
+            if not board.trick:
+                gain, end = goal.on_trick(board.last_winner, board.last_cards, board.done)
+                v = gain if end else gain + exact()
+            else:
+                v = within(alpha, beta)
+            board.pop()
+            if maximise:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    if not board.trick:
+        return exact()
+    return within(0, goal.upper(board.inplay) + 1)
