@@ -27,7 +27,8 @@ from django.utils import timezone
 import engine
 from analysis import derive
 from analysis.models import GameAnalysis, PlayerCardFigures
-from clubs.models import Player
+from clubs.models import GameKind, Player
+from engine.analysis import TooCostly
 from games import selectors as game_selectors
 from games.models import Game
 
@@ -83,7 +84,11 @@ def game_analyse(
     ``too_costly``. If the game changed while it was analysed, nothing is stored
     (the change asked for its own analysis) and None is returned.
     """
-    game = Game.objects.filter(pk=game_id).only("pk", "status", "last_seq", "game_kind").first()
+    game = (
+        Game.objects.filter(pk=game_id)
+        .only("pk", "status", "last_seq", "game_kind", "house_rules", "result")
+        .first()
+    )
     if game is None:
         return None
     if game.status not in ANALYSED_STATUSES:
@@ -116,7 +121,7 @@ def game_analyse(
     record = game_selectors.game_record(game=game)
     seconds = _budget_seconds() if budget is None else budget
     started = time.perf_counter()
-    answer, figures = _analyse(record, seconds)
+    answer, figures = _analyse(record, seconds, contract=(game.result or {}).get("contract"))
     duration_ms = round((time.perf_counter() - started) * 1000)
     with transaction.atomic():
         # The game's row lock orders this write after any append that commits a
@@ -157,11 +162,9 @@ def game_analyse(
 
 
 def _analyse(
-    record: dict[str, Any], seconds: float
+    record: dict[str, Any], seconds: float, *, contract: str | None
 ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
     """The engine's answer and the figures derived from it; ``(None, {})`` past the budget."""
-    from engine.analysis import TooCostly
-
     deadline = time.monotonic() + seconds
     try:
         answer: dict[str, Any] = engine.analyse(record, deadline=deadline)
@@ -169,28 +172,31 @@ def _analyse(
         return None, {}
     if answer.get("status") != "analysed":
         return answer, {}
-    return answer, derive.figures(record, answer)
+    return answer, derive.figures(record, answer, contract=contract)
 
 
 def _player_rows(row: GameAnalysis, figures: dict[str, Any], game: Game) -> list[PlayerCardFigures]:
-    """One row per player of the analysed cards (players of the game's club only)."""
-    per_player: dict[int, list[int]] = {}
-    for card in figures.get("cards") or []:
-        player_id = game_selectors.player_id_of(card.get("player"))
-        if player_id is None or card.get("forced"):
-            continue
-        counts = per_player.setdefault(player_id, [0, 0, 0])
-        counts[0] += 1
-        counts[1] += 1 if card.get("is_best") else 0
-        counts[2] += int(card.get("cost") or 0)
+    """One row per player of the analysed cards (the engine's ``player_figures``), for
+    players of the game's club only."""
+    per_player = {
+        player_id: counts
+        for name, counts in (figures.get("players") or {}).items()
+        if (player_id := game_selectors.player_id_of(name)) is not None
+    }
     known = set(
         Player.objects.filter(pk__in=per_player, club__evenings__games=game).values_list(
             "pk", flat=True
         )
     )
     return [
-        PlayerCardFigures(analysis=row, player_id=pid, cards=cards, best=best, augen_given=augen)
-        for pid, (cards, best, augen) in sorted(per_player.items())
+        PlayerCardFigures(
+            analysis=row,
+            player_id=pid,
+            cards=counts["cards"],
+            best=counts["best"],
+            augen_given=counts["given_away"] if game.game_kind == GameKind.FUCHSEN else 0,
+        )
+        for pid, counts in sorted(per_player.items())
         if pid in known
     ]
 
