@@ -26,6 +26,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -86,12 +87,12 @@ def main() -> None:
             connections.close_all()
 
 
-def played_out(first_seed: int, count: int) -> list[tuple[int, dict]]:  # type: ignore[type-arg]
+def played_out(first_seed: int, count: int) -> list[tuple[int, dict[str, Any]]]:
     """``count`` seeded Fuchsen records played to the sixth trick, with their seeds."""
     import engine
     from engine.generate import random_game
 
-    found = []
+    found: list[tuple[int, dict[str, Any]]] = []
     seed = first_seed
     while len(found) < count:
         record = random_game(seed, "fuchsen", 5)
