@@ -49,11 +49,11 @@ def state_of(game: Game, analysis: GameAnalysis | None) -> str:
     return str(analysis.status)
 
 
-class _Words:
+class Words:
     """Names of players and cards for one game."""
 
-    def __init__(self, game: Game, names: dict[str, str], face: str) -> None:
-        self.kind, self.face, self.names = game.game_kind, face, names
+    def __init__(self, kind: str, names: dict[str, str], face: str) -> None:
+        self.kind, self.face, self.names = kind, face, names
 
     def who(self, pid: Any) -> str:
         return self.names.get(str(pid), str(pid))
@@ -85,7 +85,7 @@ def _mark(card: dict[str, Any], fuchsen: bool) -> tuple[str, str]:
     return "✗", "cost"
 
 
-def turning_sentence(figures: dict[str, Any], words: _Words) -> str:
+def turning_sentence(figures: dict[str, Any], words: Words) -> str:
     """The card where the game was lost, in words; "" when there is none."""
     at = figures.get("lost_at")
     cards = figures.get("cards") or []
@@ -117,6 +117,11 @@ def turning_sentence(figures: dict[str, Any], words: _Words) -> str:
 
 def _outcome_sentence(figures: dict[str, Any]) -> str:
     start = figures.get("start")
+    if not figures.get("cards"):
+        return _(
+            "No card to judge: the game was decided before the first card the analysis "
+            "judges (in a Bettler or Plauderer, trick 1 is not judged)."
+        )
     if figures.get("game") == GameKind.FUCHSEN:
         return _(
             "With best play on both sides from the first card: %(n)s Augen for the Macher's side."
@@ -129,7 +134,7 @@ def _outcome_sentence(figures: dict[str, Any]) -> str:
     return made % {"contract": _contract(figures)}
 
 
-def raising_sentences(figures: dict[str, Any], words: _Words) -> list[str]:
+def raising_sentences(figures: dict[str, Any], words: Words) -> list[str]:
     """Fuchsen: each raise judged against the cards (the engine's verdict)."""
     raising = figures.get("raising")
     if not raising:
@@ -215,7 +220,7 @@ def value_chart(figures: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def tricks(figures: dict[str, Any], words: _Words) -> list[dict[str, Any]]:
+def tricks(figures: dict[str, Any], words: Words) -> list[dict[str, Any]]:
     """The analysed cards trick by trick, each with its mark and its best cards."""
     fuchsen = figures.get("game") == GameKind.FUCHSEN
     out: list[dict[str, Any]] = []
@@ -260,7 +265,7 @@ def analysis_context(
             context["why"] = reason_texts().get(analysis.reason, reason_texts()["invalid"])
         return context
     figures = analysis.figures or {}
-    words = _Words(game, names, face)
+    words = Words(game.game_kind, names, face)
     context.update(
         {
             "side": ", ".join(words.who(p) for p in figures.get("side") or []),
@@ -282,7 +287,7 @@ def evening_turning_points(
     """One line per game of the evening whose analysis names where it was lost."""
     rows = []
     for analysis in analyses:
-        words = _Words(analysis.game, names, face)
+        words = Words(analysis.game.game_kind, names, face)
         sentence = turning_sentence(analysis.figures or {}, words)
         if sentence:
             rows.append({"game": analysis.game, "text": sentence})
