@@ -17,8 +17,8 @@ The derived figures the pages show are pure functions of that answer (and, for t
 raises, of the record): ``card_cost``, ``turning_points``, ``lost_at``,
 ``value_after_raising``, ``raises_judged``, ``higher_contracts``, ``player_figures``.
 
-The search is ``engine.solver``; it asks the game's own rule functions
-(``play_obligation``, ``trick_winner``) which cards may be played and who wins a trick.
+The search is ``engine.solver`` on the engine's ``Board`` (``engine.board.board_at``):
+the same legal-card masks and trick winner that replay and the table view use.
 """
 
 from __future__ import annotations
@@ -26,22 +26,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from engine.board import Board, board_at
 from engine.cards import CODES, INDEX
-from engine.core import GameState, NeedPartner, Variant
-from engine.fuchsen import AUGEN, CLASS, POWER, FuchsenState, augen_of
-from engine.koenigrufen import POWER_NORMAL, POWER_TEN, TEN_HIGH, WITH_CALLED, KoenigState
-from engine.replay import RecordError, fold, prepare, replay
-from engine.rules import FUCHSEN_LEVELS
+from engine.fuchsen import AUGEN, CLASS, POWER, FuchsenBoard, augen_of
+from engine.koenigrufen import POWER_NORMAL, POWER_TEN, TEN_HIGH, KoenigBoard
+from engine.replay import RecordError, prepare, replay
+from engine.rules import FUCHSEN_LEVELS, effective_rules
 from engine.solver import (
+    Equivalence,
     Goal,
-    PlayBoard,
     Solver,
     TooCostly,
-    Trick,
     all_tricks,
     augen_goal,
     first_tricks,
     no_trick,
+    settle,
 )
 
 __all__ = [
@@ -67,95 +67,27 @@ ALONE_CONTRACTS = ("bettler", "zehnermord", "koenigmord", "hundertermord")
 _HUNDERT = tuple((INDEX[s + "K"], INDEX[s + "O"]) for s in "EGRS")
 
 
-class _EngineRules:
-    """The game's rules of card play for the board, from the variant's own functions.
-
-    A card is legal when ``Variant.play_obligation`` (the function ``replay`` and the
-    table view judge every card with) finds no obligation broken; the winner is
-    ``Variant.trick_winner``. Both are asked on the deal's state with the board's trick
-    put in, and remembered per hand and trick for the deal.
-    """
-
-    def __init__(
-        self,
-        variant: Variant,
-        state: GameState,
-        equivalence: tuple[Sequence[int], Sequence[int], Sequence[int], int],
-        blank_of: int = -1,
-    ) -> None:
-        self._variant = variant
-        self._fields = dict(state.__dict__)
-        self._type = type(state)
-        self._blank_of = blank_of  # the player who may hold a face-down blank
-        self._blank = equivalence[3]
-        self._legal: dict[tuple[int, Trick], int] = {}
-        self._winner: dict[Trick, int] = {}
-        self.equivalence = equivalence
-
-    def _state(self, trick: Trick, done: int, hand: int) -> GameState:
-        fields = dict(self._fields)
-        fields["trick"] = trick
-        # Only "is this the first trick" is read of the collected tricks.
-        fields["tricks"] = ((0, (), 0),) * done
-        if self._blank >= 0:
-            fields["blank_played"] = not hand >> self._blank & 1
-        state: GameState = object.__new__(self._type)
-        object.__setattr__(state, "__dict__", fields)
-        return state
-
-    def legal(self, p: int, hand: int, trick: Trick, done: int) -> int:
-        key = (hand | done << 40, trick)
-        mask = self._legal.get(key)
-        if mask is None:
-            if p != self._blank_of:
-                hand_for_state = hand | 1 << self._blank if self._blank >= 0 else hand
-            else:
-                hand_for_state = hand
-            state = self._state(trick, done, hand_for_state)
-            obligation = self._variant.play_obligation
-            mask = 0
-            rest = hand
-            while rest:
-                low = rest & -rest
-                card = low.bit_length() - 1
-                rest ^= low
-                if obligation(state, p, card, hand) is None:
-                    mask |= low
-            self._legal[key] = mask
-        return mask
-
-    def winner(self, trick: Trick, done: int) -> int:
-        w = self._winner.get(trick)
-        if w is None:
-            w = self._variant.trick_winner(self._state(trick, done, 0), trick)
-            self._winner[trick] = w
-        return w
-
-
 class _Deal:
     """What the analysis needs of a record: the board at the first card, the goal, the
-    side, the plays and how many of them go unanalysed (Bettler's first trick)."""
+    equivalent cards, the side, the plays (event index, seat, card) and how many of
+    them go unanalysed (Bettler's first trick)."""
 
     def __init__(
         self,
         game: str,
-        names: tuple[str, ...],
-        rules: _EngineRules,
-        hands: tuple[int, ...],
-        leader: int,
+        board: Board,
         goal: Goal,
-        side: tuple[int, ...],
+        equivalence: Equivalence,
         plays: list[tuple[int, int, int]],
         skip: int,
         extra: Callable[[float | None], dict[str, Any]] | None = None,
     ) -> None:
         self.game = game
-        self.names = names
-        self.rules = rules
-        self.hands = hands
-        self.leader = leader
+        self.board = board
+        self.names = board.names
         self.goal = goal
-        self.side = side
+        self.equivalence = equivalence
+        self.side = tuple(q for q in range(board.n) if board.side >> q & 1)
         self.plays = plays
         self.skip = skip
         self.extra = extra
@@ -174,24 +106,24 @@ def analyse(record: object, *, deadline: float | None = None) -> dict[str, Any]:
     deal = _read(record)
     if isinstance(deal, str):
         return _not_analysable(deal)
-    board = PlayBoard(deal.rules, deal.hands, deal.leader)
-    solver = Solver(board, deal.goal, deadline)
+    board = deal.board
+    solver = Solver(board, deal.goal, deal.equivalence, deadline)
     ours = deal.goal.ours
     settled = False
     won = 0  # the value the completed tricks have settled for the side
     cards: list[dict[str, Any]] = []
     guess = 0
     for k, (index, p, card) in enumerate(deal.plays):
+        assert board.to_act == p, "the board follows the record's turn order"
         if k < deal.skip:
-            board.push(card)
-            gain, settled = _settled(board, deal.goal)
+            gain, settled = settle(board, deal.goal, card)
             won += gain
             continue
-        moves = board.legal_mask()
+        moves = board.legal()
         if settled:
             # The value was settled by an earlier trick (Durchmarsch am Letzten after
             # trick 5): every card keeps it.
-            cards.append(_entry(deal, index, p, card, won, won, moves, moves, board.done + 1))
+            cards.append(_entry(deal, index, p, card, won, won, moves, moves, board.tricks + 1))
             board.push(card)
             continue
         before = won + solver.value(guess - won)
@@ -201,8 +133,7 @@ def analyse(record: object, *, deadline: float | None = None) -> dict[str, Any]:
             if group >> card & 1:
                 played_group = group  # its ``after`` is computed exactly below
                 continue
-            board.push(rep)
-            gain, end = _settled(board, deal.goal)
+            gain, end = settle(board, deal.goal, rep)
             target = before - won - gain
             if end:
                 good = gain >= target if ours[p] else gain <= target
@@ -213,9 +144,8 @@ def analyse(record: object, *, deadline: float | None = None) -> dict[str, Any]:
             board.pop()
             if good:
                 best |= group
-        trick = board.done + 1
-        board.push(card)
-        gain, settled = _settled(board, deal.goal)
+        trick = board.tricks + 1
+        gain, settled = settle(board, deal.goal, card)
         won += gain
         after = won if settled else won + solver.value(before - won)
         if after == before:
@@ -258,14 +188,6 @@ def _entry(
     }
 
 
-def _settled(board: PlayBoard, goal: Goal) -> tuple[int, bool]:
-    """What the latest push settled: the value of the trick it completed (or 0) and
-    whether the value is final with it."""
-    if board.trick:
-        return 0, False
-    return goal.on_trick(board.last_winner, board.last_cards, board.done)
-
-
 def _bits(mask: int) -> list[int]:
     out = []
     while mask:
@@ -286,65 +208,30 @@ def _read(record: object) -> _Deal | str:
     if result.game == "koenigrufen" and result.contract == "schurln":
         return "schurln"
     try:
-        variant, rules, events, undo_error = prepare(record)
+        _, _, events, _ = prepare(record)
     except RecordError:  # pragma: no cover - replay said the record is valid
         return "invalid"
     plays = [(i, event) for i, event in events if event.get("type") == "play"]
     if not plays:
         return "no_play"
-    first_play = plays[0][0]
-    before_first: list[GameState] = []
-
-    def visit(state: GameState, event: Mapping[str, Any], index: int) -> None:
-        if index < first_play:
-            if before_first:
-                before_first[0] = state
-            else:
-                before_first.append(state)
-
-    try:
-        _, error = fold(variant, rules, events, undo_error, visit=visit)
-    except NeedPartner:
+    board = board_at(record)
+    if board is None:
         return "hands_unknown"
-    if error is not None or not before_first:  # pragma: no cover - replay said valid
-        return "invalid"
-    state = before_first[0]
-    table, know = state.table, state.know
-    if table is None or know is None:  # pragma: no cover - after the deal both are set
-        return "invalid"
-    n = len(table.active)
-    hands = tuple(know.known[p] for p in range(n))
-    if any(hand.bit_count() != TRICKS for hand in hands):
-        return "hands_unknown"
-    moves = [(i, table.index[event["player"]], INDEX[event["card"]]) for i, event in plays]
-    setup = _SETUP[variant.name]
-    return setup(variant, state, hands, moves)
+    index = board.names.index
+    moves = [(i, index(event["player"]), INDEX[event["card"]]) for i, event in plays]
+    if isinstance(board, FuchsenBoard):
+        return _fuchsen(board, moves)
+    assert isinstance(board, KoenigBoard)
+    return _koenigrufen(board, record, moves)
 
 
-def _fuchsen(
-    variant: Variant, state: GameState, hands: tuple[int, ...], plays: list[tuple[int, int, int]]
-) -> _Deal | str:
-    assert isinstance(state, FuchsenState) and state.table is not None
-    assert state.know is not None
-    blank = -1
-    if state.turned:
-        blank = state.know.blank
-        if blank < 0:
-            return "hands_unknown"  # which card is the blank the record does not say
-    n = len(hands)
-    side = (state.macher,) if state.hilfer < 0 else (state.macher, state.hilfer)
-    ours = [q in side for q in range(n)]
-    rules = _EngineRules(
-        variant, state, (CLASS, POWER, AUGEN, blank), state.macher if state.turned else -1
-    )
+def _fuchsen(board: FuchsenBoard, plays: list[tuple[int, int, int]]) -> _Deal:
+    ours = [bool(board.side >> q & 1) for q in range(board.n)]
     return _Deal(
         "fuchsen",
-        state.table.active,
-        rules,
-        hands,
-        state.to_act,
+        board,
         augen_goal(ours, augen_of, TRICKS),
-        side,
+        Equivalence(CLASS, POWER, AUGEN, board.blank),
         plays,
         0,
     )
@@ -358,31 +245,24 @@ def _goal_of(contract: str, ours: Sequence[bool]) -> Goal:
     return all_tricks(ours, TRICKS)
 
 
-def _koenigrufen(
-    variant: Variant, state: GameState, hands: tuple[int, ...], plays: list[tuple[int, int, int]]
-) -> _Deal | str:
-    assert isinstance(state, KoenigState) and state.table is not None
-    contract = state.contract
-    assert contract is not None
-    d = state.declarer
-    if contract in WITH_CALLED:
-        side: tuple[int, ...] = (d, state.partner)
-    elif contract in ("bettler", "plauderer") and state.joiner >= 0:
-        side = (d, state.joiner)
-    else:
-        side = (d,)
-    n = len(hands)
-    ours = [q in side for q in range(n)]
-    power = POWER_TEN if state.ten_high else POWER_NORMAL
-    suits = tuple(c >> 3 for c in range(len(power)))
-    zeros = (0,) * len(power)
-    rules = _EngineRules(variant, state, (suits, power, zeros, -1))
+def _koenig_equivalence(ten_high: bool) -> Equivalence:
+    power = POWER_TEN if ten_high else POWER_NORMAL
+    return Equivalence(tuple(c >> 3 for c in range(len(power))), power, (0,) * len(power), -1)
+
+
+def _koenigrufen(board: KoenigBoard, record: object, plays: list[tuple[int, int, int]]) -> _Deal:
+    contract = board.contract
+    d = board.declarer
+    ours = [bool(board.side >> q & 1) for q in range(board.n)]
     # The face-down cards of a Bettler's first trick are exempt from the obligations:
     # the analysis starts with the first card of trick 2.
-    skip = n if contract in ("bettler", "plauderer") else 0
-    joined = contract in ("bettler", "plauderer") and state.joiner >= 0
-    values = state.rules["values"]
+    skip = board.n if contract in ("bettler", "plauderer") else 0
+    joined = contract in ("bettler", "plauderer") and board.joiner >= 0
+    assert isinstance(record, dict)
+    values = effective_rules("koenigrufen", record.get("rules"))["values"]
+    assert isinstance(values, Mapping)
     played_value = int(values[contract + "_joined" if joined else contract])
+    hands = list(board.hands)
 
     def extra(deadline: float | None) -> dict[str, Any]:
         made: list[str] = []
@@ -393,18 +273,15 @@ def _koenigrufen(
                 hands[d] >> k & 1 and hands[d] >> o & 1 for k, o in _HUNDERT
             ):
                 continue
-            if _alone_made(variant, state, hands, name, deadline):
+            if _alone_made(board, hands, name, deadline):
                 made.append(name)
         return {"higher_contracts": made}
 
     return _Deal(
         "koenigrufen",
-        state.table.active,
-        rules,
-        hands,
-        state.to_act,
+        board,
         _goal_of(contract, ours),
-        side,
+        _koenig_equivalence(board.ten_high),
         plays,
         skip,
         extra,
@@ -412,33 +289,26 @@ def _koenigrufen(
 
 
 def _alone_made(
-    variant: Variant,
-    state: KoenigState,
-    hands: tuple[int, ...],
-    contract: str,
-    deadline: float | None,
+    board: KoenigBoard, hands: list[int], contract: str, deadline: float | None
 ) -> bool:
-    """Would the declarer's hand have made ``contract`` alone, leading trick 1, against
-    best defence?"""
-    fields = dict(state.__dict__)
+    """Would the declarer's hand (``hands`` as dealt) have made ``contract`` alone,
+    leading trick 1, against best defence?"""
+    d = board.declarer
     ten_high = contract in TEN_HIGH
-    fields.update(contract=contract, ten_high=ten_high, joiner=-1, partner=-1, tricks=())
-    alone: GameState = object.__new__(KoenigState)
-    object.__setattr__(alone, "__dict__", fields)
-    power = POWER_TEN if ten_high else POWER_NORMAL
-    suits = tuple(c >> 3 for c in range(len(power)))
-    rules = _EngineRules(variant, alone, (suits, power, (0,) * len(power), -1))
-    d = state.declarer
-    ours = [q == d for q in range(len(hands))]
-    board = PlayBoard(rules, hands, d)
+    alone = KoenigBoard(
+        board.names,
+        list(hands),
+        1 << d,
+        contract=contract,
+        declarer=d,
+        joiner=-1,
+        ten_high=ten_high,
+        face_down=[-1] * board.n,
+    )
+    alone.leader = alone.to_act = d
+    ours = [q == d for q in range(board.n)]
     goal = no_trick(ours, TRICKS) if contract == "bettler" else all_tricks(ours, TRICKS)
-    return Solver(board, goal, deadline).reaches(1)
-
-
-_SETUP: dict[
-    str,
-    Callable[[Variant, GameState, tuple[int, ...], list[tuple[int, int, int]]], _Deal | str],
-] = {"fuchsen": _fuchsen, "koenigrufen": _koenigrufen}
+    return Solver(alone, goal, _koenig_equivalence(ten_high), deadline).reaches(1)
 
 
 # --------------------------------------------------------------------- derived figures

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
+from engine.board import Board
 from engine.cards import CODES, INDEX, SUITS, bits, mask_of, suit_of
 from engine.core import (
     COMMON_EVENTS,
@@ -40,7 +41,15 @@ from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
 from engine.tricks import add_card, check_play
 
-__all__ = ["TRUMP_CODES", "Fuchsen", "FuchsenState", "deck_rows", "table_deck"]
+__all__ = [
+    "TRUMP_CODES",
+    "Fuchsen",
+    "FuchsenBoard",
+    "FuchsenState",
+    "deck_rows",
+    "obligations",
+    "table_deck",
+]
 
 TRUMP = 4
 NO_SUIT = -1
@@ -112,6 +121,9 @@ class FuchsenState(GameState):
     fuchs_said: bool = False
     tallied: bool = False  # a tally decided the game: it said whether "Fuchs" was said
     tally_augen: int = -1  # the Augen of the Macher's side the tally gave, or -1
+    # The event index of the first raise of the Macher's side by the Hilfer (which shows
+    # who the Hilfer is, for a forgotten Fuchs at a tally), or -1.
+    hilfer_raised: int = -1
     # Set with the decision: Stilles Spiel in a game decided by play, else None.
     silent: bool | None = None
 
@@ -703,6 +715,8 @@ class Fuchsen(Variant):
             raise Illegal(
                 Code.INVALID_RAISE, Msg.CANNOT_SAY_CHANCE_LAPSED_WHEN, player=name, level=level
             )
+        if p == state.hilfer and p != state.macher and state.hilfer_raised < 0:
+            return evolve(state, level=k, said_at=(*state.said_at, index), hilfer_raised=index)
         return evolve(state, level=k, said_at=(*state.said_at, index))
 
     def _end_raising_event(self, state: FuchsenState, index: int) -> GameState:
@@ -809,11 +823,13 @@ class Fuchsen(Variant):
             return state
         know = state.know
         assert know is not None
-        if (
-            (state.first_play[h] >= 0 or state.tallied)
-            and know.shown_by(h, GO, index)
-            and know.shown_by(h, state.called, index)
-        ):
+        # Who the Hilfer is: the record places the called card in his hand; at a tally
+        # (which ends the record but for shows) also his raise for the Macher's side,
+        # as no other candidate could have said it (hindsight rule 4).
+        shown = know.shown_by(h, state.called, index) or (
+            state.tallied and 0 <= state.hilfer_raised <= index
+        )
+        if (state.first_play[h] >= 0 or state.tallied) and know.shown_by(h, GO, index) and shown:
             value = int(state.rules["fuchs_penalty"]) + self._value(state)
             # The Augen a tally gave are still reported (never those of an early end).
             return self._decide(state, "fuchs_forgotten", False, value, state.tally_augen)
@@ -824,14 +840,17 @@ class Fuchsen(Variant):
         return self._after(state, index)
 
     def _value(self, state: FuchsenState) -> int:
-        rules = state.rules
-        if state.level <= 1:
-            return int(rules["min_value"])
-        name = FUCHSEN_LEVELS[state.level - 1]
-        value = int(rules["level_values"][name]) + int(rules["game_cost"])
-        if name == "end":
-            value += int(rules["end_bonus"])
-        return value
+        return value_at(state.rules, state.level)
+
+    def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
+        """``""`` (no level said yet) and every level: the value of a game there."""
+        values = {"": value_at(rules, 0)}
+        for k, name in enumerate(FUCHSEN_LEVELS, start=1):
+            values[name] = value_at(rules, k)
+        return values
+
+    def trick_augen(self, cards: int) -> int | None:
+        return augen_of(cards)
 
     @staticmethod
     def _side_cards(state: FuchsenState) -> int:
@@ -979,79 +998,93 @@ class Fuchsen(Variant):
     def play_obligation(  # type: ignore[override]
         self, state: FuchsenState, p: int, card: int, hand: int
     ) -> Illegal | None:
-        """Follow suit (the blank follows the called suit), beating the trick if he can;
-        holding none of the led suit, trump and over-trump if he can. A card he might
-        hold only as an unidentified blank proves nothing (``_proven``)."""
+        """The first of the trick's ``obligations`` that ``card`` breaks, as an error
+        naming a card of his that keeps it. A card he might hold only as an
+        unidentified blank proves nothing (``_proven``)."""
         trick = state.trick
         if not trick:
             return None
-        turned = state.turned
         blank = -1
-        if turned:
+        if state.turned:
             assert state.know is not None
             blank = state.know.blank
         led = _led(state, blank, trick)
-        if led == NO_SUIT:
-            return None  # the blank was led in an alone game: any card
         wkey = -1
         for _, c in trick:
             k = _key(state, blank, c, led)
             if k > wkey:
                 wkey = k
         plain = hand & ~(1 << blank) if blank >= 0 else hand
-        has_blank = turned and p == state.macher and not state.blank_played
+        has_blank = state.turned and p == state.macher and not state.blank_played
         # A blank the record never identifies could be any card he was allowed to turn:
         # such a card proves nothing about its printed suit unless he holds two of them.
         amb = self._maybe_blank(state, p, plain) & ~(1 << card) if has_blank and blank < 0 else 0
-        led_cards = _proven(plain & CLASS_MASK[led], amb)
-        blank_follows = has_blank and not state.alone and led == state.called_suit
-        card_cls = _card_class(state, blank, card)
-        trumping = False
-        if led_cards or blank_follows:
-            if card_cls != led:
-                example = _example(led_cards, blank_follows)
-                if led == TRUMP:
-                    return Illegal(
-                        Code.MUST_FOLLOW_SUIT,
-                        Msg.FOLLOW_TRUMPS,
-                        player=name_of(state, p),
-                        example=example,
-                    )
-                return Illegal(
-                    Code.MUST_FOLLOW_SUIT,
-                    Msg.FOLLOW_SUIT,
-                    player=name_of(state, p),
-                    example=example,
-                    suit=CLASS_NAME[led],
-                )
-            held = led_cards
-        else:
-            if led == TRUMP:
-                return None
-            held = _proven(plain & TRUMPS, amb)
-            if not held:
-                return None
-            if card_cls != TRUMP:
-                return Illegal(
-                    Code.MUST_TRUMP,
-                    Msg.TRUMP,
-                    player=name_of(state, p),
-                    card=CODES[next(bits(held))],
-                    suit=CLASS_NAME[led],
-                )
-            trumping = True
-        # Following suit or trumping, he must beat the trick if the record proves he
-        # can: his printed cards of that class hold by their power (``_ABOVE``).
-        better = _proven(held & _ABOVE[wkey], amb)
-        if better and _key(state, blank, card, led) <= wkey:
-            return Illegal(
-                Code.MUST_TRUMP if trumping else Code.MUST_OVERTAKE,
-                Msg.OVER_TRUMP if trumping else Msg.BEAT_THE_TRICK,
-                player=name_of(state, p),
-                card=CODES[next(bits(better))],
-                card2=CODES[card],
-            )
+        blank_class = NO_SUIT if state.alone else state.called_suit
+        for code, msg, allowed, held in obligations(
+            led, wkey, plain, amb, blank, blank_class, has_blank
+        ):
+            if allowed >> card & 1:
+                continue
+            name = name_of(state, p)
+            if msg is Msg.FOLLOW_TRUMPS:
+                return Illegal(code, msg, player=name, example=_example(held, True))
+            if msg is Msg.FOLLOW_SUIT:
+                example = _example(held, True)
+                return Illegal(code, msg, player=name, example=example, suit=CLASS_NAME[led])
+            first = CODES[(held & -held).bit_length() - 1]
+            if msg is Msg.TRUMP:
+                return Illegal(code, msg, player=name, card=first, suit=CLASS_NAME[led])
+            return Illegal(code, msg, player=name, card=first, card2=CODES[card])
         return None
+
+    has_raising: ClassVar[bool] = True
+
+    def raise_open(self, state: GameState) -> str | None:
+        assert isinstance(state, FuchsenState)
+        if (
+            state.phase != "play"
+            or state.raising_ended
+            or state.decision is not None
+            or state.level >= len(FUCHSEN_LEVELS)
+        ):
+            return None
+        return FUCHSEN_LEVELS[state.level]
+
+    def raising_recorded(self, state: GameState) -> bool:
+        assert isinstance(state, FuchsenState)
+        # A pure tally: the first trick, and so its raising, unrecorded.
+        return not (state.tallied and not state.tricks)
+
+    def card_board(self, state: GameState) -> FuchsenBoard | None:
+        assert isinstance(state, FuchsenState)
+        know = state.know
+        table = state.table
+        if state.phase != "play" or know is None or table is None or state.macher < 0:
+            return None
+        if state.turned and know.blank < 0:
+            return None  # the model knows the turned card; this record does not say
+        n = table.n
+        if not all(know.full(q) for q in range(n)):
+            return None
+        side = 1 << state.macher
+        if state.hilfer >= 0:
+            side |= 1 << state.hilfer
+        board = FuchsenBoard(
+            table.active,
+            [know.known[q] & ~state.played for q in range(n)],
+            side,
+            macher=state.macher,
+            alone=state.alone,
+            called_suit=state.called_suit,
+            blank=know.blank if state.turned else -1,
+        )
+        board.won = list(state.won_cards)
+        board.tricks = len(state.tricks)
+        board.leader = board.to_act = state.leader
+        for _q, c in state.trick:
+            board.push(c)
+        board.stack.clear()
+        return board
 
     # ------------------------------------------------------------------ table view
     def probed_blank(self, state: GameState, event: Event) -> int | None:
@@ -1244,6 +1277,10 @@ class Fuchsen(Variant):
             fields["to_act"] = name[holder] if holder >= 0 else None
         fields["deck"] = deck_rows(table.deck)
         fields["trumps"] = TRUMP_CODES
+        fields["called_card"] = CODES[state.called] if state.called >= 0 else None
+        fields["fuchs_said"] = state.fuchs_said
+        fields["alone"] = state.alone
+        fields["value"] = self._value(state)
         return fields
 
 
@@ -1300,6 +1337,114 @@ def _named_blank(event: Mapping[str, Any], turned_by: object) -> int | None:
         code = event.get("card")
         return INDEX.get(code, -1) if isinstance(code, str) else -1
     return None
+
+
+def obligations(
+    led: int, wkey: int, plain: int, amb: int, blank: int, blank_class: int, has_blank: bool
+) -> list[tuple[Code, Msg, int, int]]:
+    """The obligations of a player in a trick following class ``led`` (``NO_SUIT``: a
+    blank led alone, none yet) whose winning card holds with key ``wkey``, in the
+    spec's code-table order: each ``(code, msg, allowed, held)``, ``allowed`` the cards
+    that keep it (a mask over the deck), ``held`` the cards of his that oblige him
+    (``msg`` the sentence of its error).
+
+    ``plain`` are his printed cards (his hand but the blank), ``amb`` those that might
+    be an unidentified blank (proving nothing, ``_proven``), ``blank`` the identified
+    blank (-1: none or unknown) whose class is ``blank_class`` (``NO_SUIT`` alone, else
+    the called suit), ``has_blank`` whether he still holds the blank. Follow suit (the
+    blank follows the called suit), beating the trick if he can; holding none of the
+    led suit, trump and over-trump if he can.
+    """
+    if led == NO_SUIT:
+        return []
+    blank_bit = 1 << blank if blank >= 0 else 0
+    led_cards = _proven(plain & CLASS_MASK[led], amb)
+    out: list[tuple[Code, Msg, int, int]] = []
+    beating = _ABOVE[wkey] & (CLASS_MASK[led] | TRUMPS) & ~blank_bit
+    if led_cards or (has_blank and blank_class == led):
+        same = CLASS_MASK[led] & ~blank_bit
+        if blank_class == led:
+            same |= blank_bit
+        msg = Msg.FOLLOW_TRUMPS if led == TRUMP else Msg.FOLLOW_SUIT
+        out.append((Code.MUST_FOLLOW_SUIT, msg, same, led_cards))
+        better = _proven(led_cards & _ABOVE[wkey], amb)
+        if better:
+            out.append((Code.MUST_OVERTAKE, Msg.BEAT_THE_TRICK, beating, better))
+        return out
+    if led == TRUMP:
+        return out
+    trumps = _proven(plain & TRUMPS, amb)
+    if trumps:
+        out.append((Code.MUST_TRUMP, Msg.TRUMP, TRUMPS & ~blank_bit, trumps))
+        better = _proven(trumps & _ABOVE[wkey], amb)
+        if better:
+            out.append((Code.MUST_TRUMP, Msg.OVER_TRUMP, beating, better))
+    return out
+
+
+class FuchsenBoard(Board):
+    """Fuchsen's card play (``engine.board``): trumps, the called suit, the blank."""
+
+    __slots__ = ("alone", "blank", "blank_class", "called_suit", "macher")
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        hands: list[int],
+        side: int,
+        *,
+        macher: int,
+        alone: bool,
+        called_suit: int,
+        blank: int,
+    ) -> None:
+        super().__init__(names, hands, side)
+        self.macher = macher
+        self.alone = alone
+        self.called_suit = called_suit
+        self.blank = blank
+        self.blank_class = NO_SUIT if alone else called_suit
+
+    def led_of(self, card: int) -> int:
+        return self.blank_class if card == self.blank else CLASS[card]
+
+    def key(self, card: int, led: int) -> int:
+        if card == self.blank:
+            return 0 if led == self.blank_class and led != NO_SUIT else -1
+        cls = CLASS[card]
+        if cls in (TRUMP, led):
+            return POWER[card]
+        return -1
+
+    def filters(self, p: int) -> list[tuple[Code, int]]:
+        if not self.trick:
+            return []
+        hand = self.hands[p]
+        blank = self.blank
+        has_blank = blank >= 0 and p == self.macher and bool(hand >> blank & 1)
+        plain = hand & ~(1 << blank) if blank >= 0 else hand
+        return [
+            (code, allowed)
+            for code, _msg, allowed, _held in obligations(
+                self.led, self.wkey, plain, 0, blank, self.blank_class, has_blank
+            )
+        ]
+
+    def points_of(self, cards: int) -> int:
+        return augen_of(cards)
+
+
+def value_at(rules: Mapping[str, Any], level: int) -> int:
+    """The value of a game at ``level`` (0: none said, 1 ``kontra``, ...) under ``rules``:
+    the minimum up to Kontra, then the level's value and the game's cost (and the end
+    bonus at ``end``)."""
+    if level <= 1:
+        return int(rules["min_value"])
+    name = FUCHSEN_LEVELS[level - 1]
+    value = int(rules["level_values"][name]) + int(rules["game_cost"])
+    if name == "end":
+        value += int(rules["end_bonus"])
+    return value
 
 
 def _augen_won(state: FuchsenState) -> tuple[int, int]:

@@ -1,13 +1,12 @@
 """The double-dummy search of a deal's card play (``../shared/spec/analysis.md``).
 
-A ``PlayBoard`` holds the card play of one deal with every hand known: the hands as
-bit masks, the trick on the table, whose turn it is, ``push(card)`` and ``pop()``. It
-asks the game's own rule functions (through ``PlayRules``) which cards may be played
-and who wins a trick, so the search judges a card exactly as ``replay`` and the table
-view do; it has no rule of its own.
+The search plays on the engine's own ``Board`` (``engine.board``): ``push(card)``,
+``pop()``, ``legal()`` (the game's obligations as masks) and ``winner`` (kept up to date
+on ``push``) — the same functions replay and the table view judge a card with. It has
+no rule of its own.
 
 A ``Goal`` turns tricks into the value the analysis measures: Fuchsen the Augen of the
-Macher's side, Königrufen 1 while the declarer's side can make its contract. The
+declaring side, Königrufen 1 while the declarer's side can make its contract. The
 ``Solver`` searches as DDS does: alpha-beta with a transposition table at trick
 boundaries (keyed by the cards still in play and the leader, holding bounds on the
 value still to come, kept for the whole deal), zero-window tests around a guess
@@ -20,23 +19,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import NamedTuple
+
+from engine.board import Board
 
 __all__ = [
+    "Equivalence",
     "Goal",
-    "PlayBoard",
-    "PlayRules",
     "Solver",
     "TooCostly",
     "all_tricks",
     "augen_goal",
     "first_tricks",
+    "in_play",
     "naive_value",
     "no_trick",
+    "settle",
 ]
-
-# A trick as the board holds it: ``(player, card)`` pairs in the order played.
-Trick = tuple[tuple[int, int], ...]
 
 
 class TooCostly(Exception):
@@ -46,103 +45,15 @@ class TooCostly(Exception):
     rather than waiting longer."""
 
 
-class PlayRules(Protocol):
-    """The game's rules of card play, as the board asks them."""
+class Equivalence(NamedTuple):
+    """What makes two cards play alike (see ``Solver.groups``): per card index its class
+    (cards that follow each other), its power within the class and its Augen; and a
+    card that is never equivalent to another (the Fuchsen blank) or -1."""
 
-    def legal(self, p: int, hand: int, trick: Trick, done: int) -> int:
-        """The cards of ``hand`` (a mask) that player ``p`` may play onto ``trick``
-        after ``done`` complete tricks."""
-        ...
-
-    def winner(self, trick: Trick, done: int) -> int:
-        """Who wins the complete ``trick`` (the ``done``-th trick, counted from 0)."""
-        ...
-
-    @property
-    def equivalence(self) -> tuple[Sequence[int], Sequence[int], Sequence[int], int]:
-        """Per card index: its class (cards that follow each other), its power within the
-        class, its Augen; and a card that is never equivalent to another (the Fuchsen
-        blank) or -1."""
-        ...
-
-
-class PlayBoard:
-    """The card play of a deal: hands as masks, the trick, push and pop.
-
-    ``push`` plays a card of the player to act (unchecked: the search only pushes cards
-    of ``legal_mask()``; a replayed record's cards are legal already). When it
-    completes a trick, ``last_winner`` and ``last_cards`` say who took which cards and
-    the winner leads next; ``pop`` restores the board exactly as it was.
-    """
-
-    __slots__ = (
-        "_stack",
-        "done",
-        "hands",
-        "inplay",
-        "last_cards",
-        "last_winner",
-        "n",
-        "rules",
-        "to_act",
-        "trick",
-    )
-
-    def __init__(self, rules: PlayRules, hands: Sequence[int], leader: int, done: int = 0) -> None:
-        self.rules = rules
-        self.n = len(hands)
-        self.hands = list(hands)
-        self.trick: Trick = ()
-        self.to_act = leader
-        self.done = done
-        inplay = 0
-        for hand in hands:
-            inplay |= hand
-        self.inplay = inplay  # the cards in the hands and on the table
-        self.last_winner = -1
-        self.last_cards = 0
-        self._stack: list[tuple[Trick, int, int, int, int]] = []
-
-    def legal_mask(self) -> int:
-        """The cards the player to act may play now."""
-        p = self.to_act
-        return self.rules.legal(p, self.hands[p], self.trick, self.done)
-
-    def push(self, card: int) -> None:
-        p = self.to_act
-        before = self.trick
-        self._stack.append((before, p, card, self.last_winner, self.last_cards))
-        self.hands[p] &= ~(1 << card)
-        trick = (*before, (p, card))
-        if len(trick) < self.n:
-            self.trick = trick
-            self.to_act = p + 1 if p + 1 < self.n else 0
-            return
-        winner = self.rules.winner(trick, self.done)
-        cards = 0
-        for _, c in trick:
-            cards |= 1 << c
-        self.inplay &= ~cards
-        self.last_winner = winner
-        self.last_cards = cards
-        self.trick = ()
-        self.to_act = winner
-        self.done += 1
-
-    def pop(self) -> None:
-        trick, p, card, last_winner, last_cards = self._stack.pop()
-        if not self.trick:  # the card completed a trick
-            self.done -= 1
-            self.inplay |= self.last_cards
-        self.hands[p] |= 1 << card
-        self.trick = trick
-        self.to_act = p
-        self.last_winner = last_winner
-        self.last_cards = last_cards
-
-    def state_key(self) -> tuple[tuple[int, ...], Trick, int, int, int]:
-        """Everything the board holds, for tests that push and pop."""
-        return (tuple(self.hands), self.trick, self.to_act, self.done, self.inplay)
+    cls: Sequence[int]
+    power: Sequence[int]
+    augen: Sequence[int]
+    never: int
 
 
 class Goal:
@@ -222,22 +133,29 @@ _CLOCK_EVERY = 2048
 
 
 class Solver:
-    """Exact values of positions of one ``PlayBoard`` for one ``Goal``.
+    """Exact values of positions of one ``Board`` for one ``Goal``.
 
     The value of a position is what the side ``goal.ours`` still adds from there on
-    (Fuchsen: Augen from the cards in play; Königrufen: 1 or 0) when both sides play
-    best. The side ``ours`` maximises it, the others minimise it. The transposition
-    table lives as long as the solver, so the positions along a played deal reuse it.
+    (Fuchsen: Augen from the cards in play, the trick on the table included;
+    Königrufen: 1 or 0) when both sides play best. The side ``ours`` maximises it, the
+    others minimise it. The transposition table lives as long as the solver, so the
+    positions along a played deal reuse it. The board is left as it was found.
     """
 
-    def __init__(self, board: PlayBoard, goal: Goal, deadline: float | None = None) -> None:
+    def __init__(
+        self,
+        board: Board,
+        goal: Goal,
+        equivalence: Equivalence,
+        deadline: float | None = None,
+    ) -> None:
         self.board = board
         self.goal = goal
         self.deadline = deadline
         self.nodes = 0
         # (cards in play, leader) -> [lower bound, upper bound, best lead or -1]
         self.table: dict[tuple[int, int], list[int]] = {}
-        cls, power, augen, never = board.rules.equivalence
+        cls, power, augen, never = equivalence
         self._cls = cls
         self._power = power
         self._augen = augen
@@ -254,16 +172,23 @@ class Solver:
                     between[c, d] = m
         self._between = between
 
+    def inplay(self) -> int:
+        """The cards in the hands and on the table."""
+        return in_play(self.board)
+
     # ------------------------------------------------------------------ the value
     def value(self, guess: int = 0) -> int:
         """The exact value of the board's position (MTD(f) from ``guess``)."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise TooCostly("the analysis passed its deadline")
+        inplay = self.inplay()
         g = guess
-        lower, upper = 0, self.goal.upper(self.board.inplay)
+        lower, upper = 0, self.goal.upper(inplay)
         if g < lower or g > upper:
             g = lower
         while lower < upper:
             beta = g + 1 if g == lower else g
-            g = self.search(beta - 1, beta)
+            g = self.search(beta - 1, beta, inplay)
             if g < beta:
                 upper = g
             else:
@@ -274,16 +199,16 @@ class Solver:
         """Can the side ``ours`` still add ``target`` or more? (one zero-window test)"""
         if target <= 0:
             return True
-        return self.search(target - 1, target) >= target
+        return self.search(target - 1, target, self.inplay()) >= target
 
     def groups(self, moves: int) -> list[tuple[int, int]]:
         """The cards of ``moves`` (the player to act's legal cards) in groups of equal
         value: ``(representative, mask of the group)``."""
-        board = self.board
+        inplay = self.inplay()
         cards = _cards(moves)
         rep = {c: c for c in cards}
         for c in cards:
-            d = self._equal_above(c, cards, board.inplay)
+            d = self._equal_above(c, cards, inplay)
             if d >= 0:
                 rep[c] = d
         out: dict[int, int] = {}
@@ -295,7 +220,11 @@ class Solver:
         return list(out.items())
 
     def _equal_above(self, c: int, cards: Sequence[int], inplay: int) -> int:
-        """A card of ``cards`` just above ``c`` that plays exactly like it, or -1."""
+        """A card of ``cards`` just above ``c`` that plays exactly like it, or -1.
+
+        Sound because every rule compares cards only by class and power (the blank is
+        never equivalent): with no card in play between them, swapping the two cards
+        in every line changes no legal move, no trick's winner and no Augen."""
         if c == self._never:
             return -1
         cls, power, augen, between = self._cls, self._power, self._augen, self._between
@@ -313,16 +242,16 @@ class Solver:
         return best
 
     # ------------------------------------------------------------------ the search
-    def search(self, alpha: int, beta: int) -> int:
+    def search(self, alpha: int, beta: int, inplay: int) -> int:
         """Fail-soft alpha-beta: the value if it lies strictly between ``alpha`` and
-        ``beta``, else a bound on the same side of the window."""
+        ``beta``, else a bound on the same side of the window. ``inplay``: the cards in
+        the hands and on the table."""
         self.nodes += 1
         deadline = self.deadline
         if deadline is not None and not self.nodes % _CLOCK_EVERY and time.monotonic() > deadline:
             raise TooCostly("the analysis passed its deadline")
         board = self.board
         goal = self.goal
-        inplay = board.inplay
         upper = goal.upper(inplay)
         if upper <= alpha:
             return upper
@@ -330,8 +259,8 @@ class Solver:
             return 0
         entry: list[int] | None = None
         first = -1
-        boundary = not board.trick
-        if boundary:
+        trick = board.trick
+        if not trick:
             key = (inplay, board.to_act)
             entry = self.table.get(key)
             if entry is None:
@@ -351,20 +280,24 @@ class Solver:
                     beta = hi
         a0, b0 = alpha, beta
         p = board.to_act
-        moves = board.legal_mask()
         maximise = goal.ours[p]
-        order = self._order(moves, first, inplay)
+        order = self._order(board.legal(), first, inplay)
         best = -1 if maximise else upper + 1
         best_card = -1
+        completes = len(trick) == board.n - 1
+        table_cards = 0
+        for c in trick:
+            table_cards |= 1 << c
         on_trick = goal.on_trick
         push, pop = board.push, board.pop
         for c in order:
             push(c)
-            if not board.trick:
-                gain, end = on_trick(board.last_winner, board.last_cards, board.done)
-                v = gain if end else gain + self.search(alpha - gain, beta - gain)
+            if completes:
+                cards = table_cards | 1 << c
+                gain, end = on_trick(board.winner, cards, board.tricks)
+                v = gain if end else gain + self.search(alpha - gain, beta - gain, inplay & ~cards)
             else:
-                v = self.search(alpha, beta)
+                v = self.search(alpha, beta, inplay)
             pop()
             if maximise:
                 if v > best:
@@ -403,6 +336,30 @@ class Solver:
         return cards
 
 
+def in_play(board: Board) -> int:
+    """The cards of ``board`` in the hands and on the table."""
+    cards = 0
+    for hand in board.hands:
+        cards |= hand
+    for c in board.trick:
+        cards |= 1 << c
+    return cards
+
+
+def settle(board: Board, goal: Goal, card: int) -> tuple[int, bool]:
+    """Push ``card`` and say what it settled: the value of the trick it completed (or
+    0) and whether the value is final with it."""
+    cards = 0
+    if len(board.trick) == board.n - 1:
+        for c in board.trick:
+            cards |= 1 << c
+        cards |= 1 << card
+    board.push(card)
+    if not cards:
+        return 0, False
+    return goal.on_trick(board.winner, cards, board.tricks)
+
+
 def _cards(mask: int) -> list[int]:
     out = []
     while mask:
@@ -412,34 +369,39 @@ def _cards(mask: int) -> list[int]:
     return out
 
 
-def naive_value(board: PlayBoard, goal: Goal, deadline: float | None = None) -> int:
+def naive_value(board: Board, goal: Goal, deadline: float | None = None) -> int:
     """The reference the solver is measured against: plain minimax with exact values
     cached at trick boundaries and alpha-beta inside a trick (no bounds kept, no
     ordering, no equivalent cards). The same value as ``Solver.value``, much slower."""
     cache: dict[tuple[int, int], int] = {}
     nodes = [0]
 
-    def exact() -> int:
-        key = (board.inplay, board.to_act)
+    def exact(inplay: int) -> int:
+        key = (inplay, board.to_act)
         value = cache.get(key)
         if value is None:
-            value = within(0, goal.upper(board.inplay) + 1)
+            value = within(0, goal.upper(inplay) + 1, inplay)
             cache[key] = value
         return value
 
-    def within(alpha: int, beta: int) -> int:
+    def within(alpha: int, beta: int, inplay: int) -> int:
         nodes[0] += 1
         if deadline is not None and not nodes[0] % _CLOCK_EVERY and time.monotonic() > deadline:
             raise TooCostly("the reference passed its deadline")
         maximise = goal.ours[board.to_act]
-        best = -1 if maximise else goal.upper(board.inplay) + 1
-        for c in _cards(board.legal_mask()):
+        best = -1 if maximise else goal.upper(inplay) + 1
+        completes = len(board.trick) == board.n - 1
+        table_cards = 0
+        for c in board.trick:
+            table_cards |= 1 << c
+        for c in _cards(board.legal()):
             board.push(c)
-            if not board.trick:
-                gain, end = goal.on_trick(board.last_winner, board.last_cards, board.done)
-                v = gain if end else gain + exact()
+            if completes:
+                cards = table_cards | 1 << c
+                gain, end = goal.on_trick(board.winner, cards, board.tricks)
+                v = gain if end else gain + exact(inplay & ~cards)
             else:
-                v = within(alpha, beta)
+                v = within(alpha, beta, inplay)
             board.pop()
             if maximise:
                 best = max(best, v)
@@ -451,6 +413,7 @@ def naive_value(board: PlayBoard, goal: Goal, deadline: float | None = None) -> 
                 break
         return best
 
+    inplay = in_play(board)
     if not board.trick:
-        return exact()
-    return within(0, goal.upper(board.inplay) + 1)
+        return exact(inplay)
+    return within(0, goal.upper(inplay) + 1, inplay)

@@ -41,8 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Event, GameState, NeedPartner
-from engine.fuchsen import FuchsenState
-from engine.replay import RecordError, fold, prepare, replay
+from engine.replay import VARIANTS, RecordError, fold, prepare, replay
 from engine.rules import FUCHSEN_LEVELS
 from engine.view import accepts
 
@@ -101,20 +100,14 @@ class _Chances:
     def look(self, state: GameState, index: int) -> None:
         """Note who may say the next level after ``state`` (as event ``index``)."""
         self.open_to = frozenset()
-        # The view's guard: no raise before the call, after the raising or the
-        # decision, or past ``end`` (``apply`` would refuse each; this spares it).
-        if (
-            not isinstance(state, FuchsenState)
-            or state.phase != "play"
-            or state.raising_ended
-            or state.decision is not None
-            or state.level >= len(FUCHSEN_LEVELS)
-        ):
+        # No raise before the call, after the raising or the decision, or past ``end``
+        # (``apply`` would refuse each; the game's hook spares trying them).
+        level = state.variant.raise_open(state)
+        if level is None:
             return
         table = state.table
         assert table is not None
-        level = FUCHSEN_LEVELS[state.level]
-        self.open_level = state.level + 1
+        self.open_level = FUCHSEN_LEVELS.index(level) + 1
         self.open_to = frozenset(
             name
             for name in table.active
@@ -139,7 +132,10 @@ def game_facts(record: object) -> GameFacts | None:
     forgot = None
     if result.reason == "fuchs_forgotten" and result.declarers and len(result.declarers) > 1:
         forgot = result.declarers[1]
-    raises = _raises(record, result.declarers or ()) if result.game == "fuchsen" else None
+    variant = VARIANTS.get(result.game or "")
+    raises = None
+    if variant is not None and variant.has_raising:
+        raises = _raises(record, result.declarers or ())
     return GameFacts(silent=result.silent, fuchs_forgotten_by=forgot, raises=raises)
 
 
@@ -177,8 +173,6 @@ def _raises(record: object, declarers: tuple[str, ...]) -> dict[str, Raises] | N
             dealt=need.dealt,
             visit=chances.visit,
         )
-    if error is not None or not isinstance(state, FuchsenState) or state.table is None:
+    if error is not None or state.table is None or not variant.raising_recorded(state):
         return None
-    if state.tallied and not state.tricks:
-        return None  # a pure tally: the first trick, and so its raising, unrecorded
     return chances.counts(state.table.active)
