@@ -15,6 +15,7 @@ from analysis import services
 from analysis.models import GameAnalysis, PlayerCardFigures
 from analysis.tasks import analyse_game
 from clubs.models import Player
+from games import selectors as game_selectors
 from games import services as games
 from games.models import Evening, Game
 from tests.analysis.records import LOST_IN_TRICK_2
@@ -45,7 +46,7 @@ def test_a_game_played_out_is_analysed_in_process_once_its_last_card_commits(
     plays = [e for e in records.RE_PLAYED_OUT["events"] if e["type"] == "play"]
     assert len(analysis.answer["cards"]) == len(plays) == len(analysis.figures["cards"])
     # The engine's answer, stored as it gave it, and its figures beside it.
-    record = games.selectors.game_record(game=game)
+    record = game_selectors.game_record(game=game)
     assert analysis.answer == engine.analyse(record)
     assert analysis.figures["start"] == analysis.answer["cards"][0]["before"]
     assert analysis.duration_ms is not None
@@ -146,7 +147,7 @@ def test_the_api_answers_the_engines_analysis_of_the_game(
     services.game_analyse(game_id=played_game.pk)
     body = member.get(f"/api/games/{played_game.pk}/analysis/").json()
     assert body["state"] == "analysed"
-    assert body["answer"] == engine.analyse(games.selectors.game_record(game=played_game))
+    assert body["answer"] == engine.analyse(game_selectors.game_record(game=played_game))
     assert body["figures"]["cards"][0]["index"] == body["answer"]["cards"][0]["index"]
 
 
