@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import Count, F, Sum
+from django.utils import timezone
 
 from analysis.models import GameAnalysis, PlayerCardFigures
 from clubs.models import Player, Season
 from games.models import Evening, Game
+
+# A claim (a pending row) older than this was lost with its worker (the hard time limit
+# of a task is 90 s by default; the analysis' budget 20 s).
+PENDING_FOR = timedelta(minutes=5)
 
 
 def game_analysis(*, game: Game) -> GameAnalysis | None:
@@ -78,17 +84,23 @@ def player_figures(*, player: Player, season: Season) -> PlayerFigures:
     )
 
 
-def games_behind(*, season_ids: list[int] | None = None, force: bool = False) -> list[int]:
+def games_behind(
+    *, season_ids: list[int] | None = None, force: bool = False, fresh_claims: bool = True
+) -> list[int]:
     """Ids of finished or annulled games whose analysis is missing or not at their last
-    seq (every such game with ``force``), oldest first."""
+    seq, oldest first (every such game with ``force``). A game claimed by a worker at
+    its last seq (pending) counts as behind, unless ``fresh_claims`` is False and the
+    claim is younger than ``PENDING_FOR``: a worker is on it."""
     games = Game.objects.filter(status__in=[Game.Status.FINISHED, Game.Status.ANNULLED])
     if season_ids:
         games = games.filter(evening__season_id__in=season_ids)
     if not force:
-        current = (
-            GameAnalysis.objects.filter(seq=F("game__last_seq"))
-            .exclude(status=GameAnalysis.Status.PENDING)
-            .values("game_id")
-        )
-        games = games.exclude(pk__in=current)
+        current = GameAnalysis.objects.filter(seq=F("game__last_seq"))
+        done = current.exclude(status=GameAnalysis.Status.PENDING)
+        if not fresh_claims:
+            done = current.exclude(
+                status=GameAnalysis.Status.PENDING,
+                started_at__lt=timezone.now() - PENDING_FOR,
+            )
+        games = games.exclude(pk__in=done.values("game_id"))
     return list(games.order_by("pk").values_list("pk", flat=True))

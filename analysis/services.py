@@ -44,8 +44,10 @@ def analysis_request(*, game_ids: Iterable[int]) -> None:
 
     Through ``ledger.tasks.send_quietly`` like the projections: a dead broker is
     logged, never raised into the request that recorded the game (the game's page
-    then says the analysis is pending, and ``rebuild_projections`` or the next
-    change catches up). Without a broker the task runs here, in-process.
+    then says the analysis is pending, and the periodic ``repair_analyses`` or
+    ``rebuild_projections`` catches up). Without a broker the task runs here,
+    in-process — for one game; the many games of an import are left to
+    ``manage.py rebuild_analyses`` rather than analysed inside the import's request.
     """
     ids = sorted(set(game_ids))
     if not ids:
@@ -55,6 +57,15 @@ def analysis_request(*, game_ids: Iterable[int]) -> None:
         from analysis.tasks import analyse_game
         from ledger.tasks import send_quietly
 
+        if len(ids) > 1 and analyse_game.app.conf.task_always_eager:
+            # Without a broker the task would run here, in the request: fine for the one
+            # game a table just finished, not for an import of hundreds (seconds each).
+            logger.info(
+                "%s games changed at once without a broker: their analyses are left to "
+                "manage.py rebuild_analyses",
+                len(ids),
+            )
+            return
         for game_id in ids:
             send_quietly(analyse_game, game_id)
 

@@ -4,6 +4,12 @@
 whenever a game finishes or its finished record changes. Idempotent: a game whose
 stored analysis is at its current seq is not analysed again, so ``acks_late``
 redelivery and retries are harmless. With no broker it runs in-process.
+
+``repair_analyses()`` (beat, every few minutes): enqueue the games left without a
+current analysis (a broker that was down when they finished, a lost worker), a
+batch at a time. Both are routed to the queue ``analysis``
+(``CELERY_TASK_ROUTES``): a worker of its own, so that analyses, seconds each,
+never hold up the standings' projections.
 """
 
 from __future__ import annotations
@@ -11,7 +17,10 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import DatabaseError
 
-from analysis import services
+from analysis import selectors, services
+
+# Games enqueued per repair run: a backlog is worked off over several runs.
+REPAIR_BATCH = 200
 
 
 @shared_task(
@@ -25,3 +34,15 @@ def analyse_game(game_id: int) -> str | None:
     """Analyse one game at its last seq; returns the stored status (None: nothing stored)."""
     row = services.game_analyse(game_id=game_id)
     return str(row.status) if row is not None else None
+
+
+@shared_task(name="analysis.repair_analyses")
+def repair_analyses() -> list[int]:
+    """Enqueue the analysis of up to ``REPAIR_BATCH`` finished games whose analysis is
+    missing or out of date (a stale claim included); returns their ids."""
+    from ledger.tasks import send_quietly
+
+    behind = selectors.games_behind(fresh_claims=False)[:REPAIR_BATCH]
+    for game_id in behind:
+        send_quietly(analyse_game, game_id)
+    return behind

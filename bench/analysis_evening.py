@@ -4,7 +4,8 @@ Run: ``.venv/bin/python bench/analysis_evening.py`` (needs PostgreSQL on 127.0.0
 with trust auth for ``postgres`` and a ``redis-server`` binary).
 
 It creates a throwaway PostgreSQL database, starts its own ``redis-server`` and a
-real Celery worker (``celery -A stichbuch worker``, ``--concurrency`` processes), and
+real Celery worker (``celery -A stichbuch worker -Q analysis,celery``, ``--concurrency``
+processes), and
 records ``--games`` played-out Fuchsen deals (seeded random legal games with every
 card, ``engine.generate``, kept only when played to the sixth trick) through the
 recording service, one after the other as fast as the service takes them (the
@@ -73,7 +74,7 @@ def main() -> None:
         worker = subprocess.Popen(
             [
                 str(REPO / ".venv" / "bin" / "celery"),
-                *("-A", "stichbuch", "worker", "--loglevel", "WARNING"),
+                *("-A", "stichbuch", "worker", "--loglevel", "WARNING", "-Q", "analysis,celery"),
                 *("--concurrency", str(args.concurrency), "--without-gossip", "--without-mingle"),
             ],
             cwd=REPO,

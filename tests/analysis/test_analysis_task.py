@@ -13,7 +13,7 @@ from django.core.management import call_command
 import engine
 from analysis import services
 from analysis.models import GameAnalysis, PlayerCardFigures
-from analysis.tasks import analyse_game
+from analysis.tasks import analyse_game, repair_analyses
 from clubs.models import Player
 from games import selectors as game_selectors
 from games import services as games
@@ -178,3 +178,29 @@ def test_the_page_names_where_the_engine_found_the_game_lost(
     evening_html = " ".join(member.get(f"/evenings/{evening.pk}/").content.decode().split())
     assert "Wendepunkte des Abends" in evening_html
     assert "Stich 2, Dora spielt Eichel-Unter" in evening_html
+
+
+def test_an_import_without_a_broker_leaves_its_analyses_to_the_rebuild(
+    evening: Evening, players: dict[str, Player], django_capture_on_commit_callbacks: Capture
+) -> None:
+    # An import names players by their display names.
+    shown = {name: player.display_name for name, player in players.items()}
+    played = games._renamed_record(records.RE_PLAYED_OUT, shown)
+    with django_capture_on_commit_callbacks(execute=True):
+        outcomes = games.games_import(evening=evening, user=None, records=[played, played])
+    assert all(outcome.imported for outcome in outcomes), [o.detail for o in outcomes]
+    assert not GameAnalysis.objects.exists()
+    call_command("rebuild_analyses", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert GameAnalysis.objects.filter(status=GameAnalysis.Status.ANALYSED).count() == 2
+
+
+def test_the_repair_enqueues_the_games_left_behind_but_not_one_a_worker_holds(
+    played_game: Game, tally_game: Game
+) -> None:
+    GameAnalysis.objects.create(
+        game=tally_game, seq=tally_game.last_seq, status=GameAnalysis.Status.PENDING
+    )
+    assert repair_analyses.apply().get() == [played_game.pk]
+    assert GameAnalysis.objects.get(game=played_game).status == GameAnalysis.Status.ANALYSED
+    assert GameAnalysis.objects.get(game=tally_game).status == GameAnalysis.Status.PENDING
+    assert repair_analyses.apply().get() == []
