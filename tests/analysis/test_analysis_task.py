@@ -204,3 +204,42 @@ def test_the_repair_enqueues_the_games_left_behind_but_not_one_a_worker_holds(
     assert GameAnalysis.objects.get(game=played_game).status == GameAnalysis.Status.ANALYSED
     assert GameAnalysis.objects.get(game=tally_game).status == GameAnalysis.Status.PENDING
     assert repair_analyses.apply().get() == []
+
+
+def test_an_analysis_of_a_game_that_changed_meanwhile_is_not_stored(
+    played_game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = engine.analyse
+
+    def while_a_scorer_takes_the_last_card_back(record: Any, **kwargs: Any) -> dict[str, Any]:
+        answer: dict[str, Any] = real(record, **kwargs)
+        game = Game.objects.get(pk=played_game.pk)
+        games.game_events_append(
+            game=game, user=None, expected_seq=game.last_seq, events=[{"type": "undo"}]
+        )
+        return answer
+
+    monkeypatch.setattr(engine, "analyse", while_a_scorer_takes_the_last_card_back)
+    assert services.game_analyse(game_id=played_game.pk) is None
+    assert not GameAnalysis.objects.filter(
+        game=played_game, status=GameAnalysis.Status.ANALYSED
+    ).exists()
+
+
+def test_the_players_rows_hold_what_the_engine_says_his_cards_cost(
+    evening: Evening, players: dict[str, Player]
+) -> None:
+    events = ids(LOST_IN_TRICK_2, players)["events"]
+    game = games.game_started(evening=evening, user=None, events=events).game
+    analysis = services.game_analyse(game_id=game.pk)
+    assert analysis is not None
+    expected = engine.analysis.player_figures(analysis.answer)
+    rows = {
+        row.player_id: (row.cards, row.best, row.augen_given)
+        for row in PlayerCardFigures.objects.filter(analysis=analysis)
+    }
+    assert rows == {
+        int(pid): (f["cards"], f["best"], f["given_away"]) for pid, f in expected.items()
+    }
+    # Dora's Eichel-Unter in trick 2 alone gave 26 Augen away.
+    assert rows[players["dora"].pk][2] >= 26
