@@ -36,8 +36,9 @@ def evening_analyses(*, evening: Evening) -> list[GameAnalysis]:
             game__status=Game.Status.FINISHED,
             status=GameAnalysis.Status.ANALYSED,
             seq=F("game__last_seq"),
-            figures__lost_at__isnull=False,
         )
+        # JSON null: no card where the game was lost.
+        .exclude(figures__lost_at=None)
         .select_related("game")
         .order_by("game__number", "game_id")
     )

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from analysis import selectors
 from analysis.models import GameAnalysis
 from clubs.models import Player
 from games.models import Evening, Game
@@ -155,6 +156,7 @@ def test_an_evening_without_turning_points_shows_no_such_list(
 ) -> None:
     figures = fuchsen_figures(players) | {"lost_at": None}
     store(played_game, figures)
+    assert selectors.evening_analyses(evening=evening) == []
     html = member.get(f"/evenings/{evening.pk}/").content.decode()
     assert "Wendepunkte des Abends" not in html
 
