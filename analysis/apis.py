@@ -60,15 +60,22 @@ class GameAnalysisApi(APIView):
         require_role(getattr(game, "member_role", None), Role.MEMBER)
         analysis = selectors.game_analysis(game=game)
         state = presenters.state_of(game, analysis)
-        done = analysis is not None and state not in ("pending", "in_progress")
-        return Response(
-            {
-                "game": game.pk,
-                "last_seq": game.last_seq,
-                "state": state,
-                "reason": analysis.reason or None if done and analysis else None,
-                "duration_ms": analysis.duration_ms if done and analysis else None,
-                "answer": analysis.answer if done and analysis and analysis.answer else None,
-                "figures": analysis.figures if done and analysis and analysis.figures else None,
-            }
-        )
+        body: dict[str, Any] = {
+            "game": game.pk,
+            "last_seq": game.last_seq,
+            "state": state,
+            "reason": None,
+            "duration_ms": None,
+            "answer": None,
+            "figures": None,
+        }
+        # Only an analysis of the game as it stands is answered (not one of an earlier
+        # record, nor a claim still being computed).
+        if analysis is not None and state not in ("pending", "in_progress"):
+            body.update(
+                reason=analysis.reason or None,
+                duration_ms=analysis.duration_ms,
+                answer=analysis.answer or None,
+                figures=analysis.figures or None,
+            )
+        return Response(body)

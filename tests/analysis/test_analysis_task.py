@@ -4,6 +4,7 @@ rebuilt by ``rebuild_projections``; the API and the page answer what it stored."
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -14,14 +15,15 @@ import engine
 from analysis import services
 from analysis.models import GameAnalysis, PlayerCardFigures
 from analysis.tasks import analyse_game, repair_analyses
-from clubs.models import Player
+from clubs.models import GameKind, Player
 from games import selectors as game_selectors
 from games import services as games
 from games.models import Evening, Game
 from tests.analysis.records import LOST_IN_TRICK_2
 from tests.conftest import PersonaClient
+from tests.engine._shared import EXAMPLES
 from tests.games import records
-from tests.games.factories import ids
+from tests.games.factories import NAMES, ids, seated_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -243,3 +245,18 @@ def test_the_players_rows_hold_what_the_engine_says_his_cards_cost(
     }
     # Dora's Eichel-Unter in trick 2 alone gave 26 Augen away.
     assert rows[players["dora"].pk][2] >= 26
+
+
+def test_a_koenigrufen_page_names_the_higher_contract_the_hand_would_have_made(
+    member: PersonaClient, club: Any, players: dict[str, Player]
+) -> None:
+    shared = json.loads(next(EXAMPLES.glob("22-*.json")).read_text(encoding="utf-8"))
+    evening = seated_evening(club, NAMES[:4], game_kind=GameKind.KOENIGRUFEN)
+    events = ids(shared["record"], players)["events"]
+    game = games.game_started(evening=evening, user=None, events=events).game
+    analysis = services.game_analyse(game_id=game.pk)
+    assert analysis is not None and analysis.status == GameAnalysis.Status.ANALYSED
+    html = " ".join(member.get(f"/games/{game.pk}/analysis/").content.decode().split())
+    assert "Mit diesen Karten wäre Königmord gegangen." in html
+    assert "wäre Durchmarsch gegangen." in html
+    assert html.count('<span class="mark">=</span>') == len(analysis.answer["cards"])
