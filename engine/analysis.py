@@ -112,7 +112,7 @@ def analyse(record: object, *, deadline: float | None = None) -> dict[str, Any]:
     settled = False
     won = 0  # the value the completed tricks have settled for the side
     cards: list[dict[str, Any]] = []
-    guess = 0
+    guess: int | None = None
     for k, (index, p, card) in enumerate(deal.plays):
         assert board.to_act == p, "the board follows the record's turn order"
         if k < deal.skip:
@@ -126,7 +126,7 @@ def analyse(record: object, *, deadline: float | None = None) -> dict[str, Any]:
             cards.append(_entry(deal, index, p, card, won, won, moves, moves, board.tricks + 1))
             board.push(card)
             continue
-        before = won + solver.value(guess - won)
+        before = won + solver.value(None if guess is None else guess - won)
         best = 0
         played_group = 1 << card
         for rep, group in solver.groups(moves):

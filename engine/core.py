@@ -486,6 +486,11 @@ class Variant:
         the last level). None by default."""
         return None
 
+    def may_raise(self, state: GameState, p: int) -> bool:
+        """May active player ``p`` say the next level (``raise_open``) now? False by
+        default."""
+        return False
+
     def raising_recorded(self, state: GameState) -> bool:
         """Does the record of ``state`` (the end of a finished game) hold its raising
         (not a pure tally, which says only the level reached)? False by default."""

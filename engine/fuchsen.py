@@ -685,16 +685,32 @@ class Fuchsen(Variant):
         table = state.table
         assert table is not None
         p = table.index[event["player"]]
-        name = table.active[p]
         level = event["level"]
         if level not in FUCHSEN_LEVELS:
             raise Illegal(Code.INVALID_RAISE, Msg.UNKNOWN_LEVEL, rlevel=level)
         k = FUCHSEN_LEVELS.index(level) + 1
+        broken = self._raise_refusal(state, p, k)
+        if broken is not None:
+            raise broken
+        if p == state.hilfer and p != state.macher and state.hilfer_raised < 0:
+            return evolve(state, level=k, said_at=(*state.said_at, index), hilfer_raised=index)
+        return evolve(state, level=k, said_at=(*state.said_at, index))
+
+    @staticmethod
+    def _raise_refusal(state: FuchsenState, p: int, k: int) -> Illegal | None:
+        """Why active player ``p`` may not say level number ``k`` now (after the call),
+        or None: the raising over, not the next level, not his side's level, before
+        his first card, his chance lapsed. ``_raise`` judges every raise by it; the
+        table view and the statistics ask it of each player."""
+        name = name_of(state, p)
+        level = FUCHSEN_LEVELS[k - 1]
         if state.raising_ended:
-            raise Illegal(Code.INVALID_RAISE, Msg.CANNOT_SAY_RAISING_OVER, player=name, level=level)
+            return Illegal(
+                Code.INVALID_RAISE, Msg.CANNOT_SAY_RAISING_OVER, player=name, level=level
+            )
         if k != state.level + 1:
             expected = _levels_text(state.level + 1) if state.level < 8 else "nothing more"
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_RAISE,
                 Msg.CANNOT_SAY_NEXT_LEVEL,
                 player=name,
@@ -704,23 +720,28 @@ class Fuchsen(Variant):
         declarer_side = p == state.macher or p == state.hilfer
         if declarer_side != (k % 2 == 0):
             msg = Msg.RAISE_MACHERS_SIDE if k % 2 == 0 else Msg.RAISE_OPPONENTS
-            raise Illegal(Code.INVALID_RAISE, msg, player=name, level=level)
+            return Illegal(Code.INVALID_RAISE, msg, player=name, level=level)
         first = state.first_play[p]
         if first < 0:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_RAISE, Msg.CANNOT_SAY_BEFORE_PLAYING, player=name, level=level
             )
         opened = max(first, state.said_at[k - 1])
         if state.rules["strict_raise_windows"] and state.last_play > opened:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_RAISE, Msg.CANNOT_SAY_CHANCE_LAPSED_WHEN, player=name, level=level
             )
-        if p == state.hilfer and p != state.macher and state.hilfer_raised < 0:
-            return evolve(state, level=k, said_at=(*state.said_at, index), hilfer_raised=index)
-        return evolve(state, level=k, said_at=(*state.said_at, index))
+        return None
+
+    @staticmethod
+    def _may_end_raising(state: FuchsenState) -> bool:
+        """The raising may be ended now: the first trick complete, the second not begun."""
+        return not (
+            state.phase == "call" or state.tricks_done < 1 or state.trick or state.raising_ended
+        )
 
     def _end_raising_event(self, state: FuchsenState, index: int) -> GameState:
-        if state.phase == "call" or state.tricks_done < 1 or state.trick or state.raising_ended:
+        if not self._may_end_raising(state):
             raise Illegal(Code.OUT_OF_ORDER, Msg.RAISING_ENDS_ONCE_WHEN_FIRST)
         return self._after(self._end_raising(state), index)
 
@@ -1045,10 +1066,15 @@ class Fuchsen(Variant):
             state.phase != "play"
             or state.raising_ended
             or state.decision is not None
+            or state.annulled
             or state.level >= len(FUCHSEN_LEVELS)
         ):
             return None
         return FUCHSEN_LEVELS[state.level]
+
+    def may_raise(self, state: GameState, p: int) -> bool:
+        assert isinstance(state, FuchsenState)
+        return self._raise_refusal(state, p, state.level + 1) is None
 
     def raising_recorded(self, state: GameState) -> bool:
         assert isinstance(state, FuchsenState)
@@ -1109,11 +1135,12 @@ class Fuchsen(Variant):
             return {"calls": self._call_options(state, trial)}
         raises: list[tuple[str, str]] = []
         if not state.raising_ended and state.level < 8:
+            # Judged by the rule every raise goes through (a raise places no card).
             level = FUCHSEN_LEVELS[state.level]
-            for name in table.active:
-                if trial.accepts(state, {"type": "raise", "player": name, "level": level}):
+            for p, name in enumerate(table.active):
+                if self._raise_refusal(state, p, state.level + 1) is None:
                     raises.append((name, level))
-        can_end = trial.accepts(state, {"type": "end_raising"})
+        can_end = self._may_end_raising(state)
         return {
             "raises": tuple(raises),
             "can_end_raising": can_end,
@@ -1341,7 +1368,7 @@ def _named_blank(event: Mapping[str, Any], turned_by: object) -> int | None:
 
 def obligations(
     led: int, wkey: int, plain: int, amb: int, blank: int, blank_class: int, has_blank: bool
-) -> list[tuple[Code, Msg, int, int]]:
+) -> tuple[tuple[Code, Msg, int, int], ...]:
     """The obligations of a player in a trick following class ``led`` (``NO_SUIT``: a
     blank led alone, none yet) whose winning card holds with key ``wkey``, in the
     spec's code-table order: each ``(code, msg, allowed, held)``, ``allowed`` the cards
@@ -1356,30 +1383,43 @@ def obligations(
     led suit, trump and over-trump if he can.
     """
     if led == NO_SUIT:
-        return []
+        return ()
     blank_bit = 1 << blank if blank >= 0 else 0
-    led_cards = _proven(plain & CLASS_MASK[led], amb)
-    out: list[tuple[Code, Msg, int, int]] = []
-    beating = _ABOVE[wkey] & (CLASS_MASK[led] | TRUMPS) & ~blank_bit
+    above = _ABOVE[wkey]
+    led_cards = plain & CLASS_MASK[led]
+    if amb:
+        led_cards = _proven(led_cards, amb)
     if led_cards or (has_blank and blank_class == led):
         same = CLASS_MASK[led] & ~blank_bit
         if blank_class == led:
             same |= blank_bit
-        msg = Msg.FOLLOW_TRUMPS if led == TRUMP else Msg.FOLLOW_SUIT
-        out.append((Code.MUST_FOLLOW_SUIT, msg, same, led_cards))
-        better = _proven(led_cards & _ABOVE[wkey], amb)
-        if better:
-            out.append((Code.MUST_OVERTAKE, Msg.BEAT_THE_TRICK, beating, better))
-        return out
+        follow = (Code.MUST_FOLLOW_SUIT, _FOLLOW_MSG[led == TRUMP], same, led_cards)
+        better = led_cards & above
+        if amb:
+            better = _proven(better, amb)
+        if not better:
+            return (follow,)
+        beating = above & _CLASS_OR_TRUMPS[led] & ~blank_bit
+        return follow, (Code.MUST_OVERTAKE, Msg.BEAT_THE_TRICK, beating, better)
     if led == TRUMP:
-        return out
-    trumps = _proven(plain & TRUMPS, amb)
-    if trumps:
-        out.append((Code.MUST_TRUMP, Msg.TRUMP, TRUMPS & ~blank_bit, trumps))
-        better = _proven(trumps & _ABOVE[wkey], amb)
-        if better:
-            out.append((Code.MUST_TRUMP, Msg.OVER_TRUMP, beating, better))
-    return out
+        return ()
+    trumps = plain & TRUMPS
+    if amb:
+        trumps = _proven(trumps, amb)
+    if not trumps:
+        return ()
+    trump = (Code.MUST_TRUMP, Msg.TRUMP, TRUMPS & ~blank_bit, trumps)
+    better = trumps & above
+    if amb:
+        better = _proven(better, amb)
+    if not better:
+        return (trump,)
+    beating = above & _CLASS_OR_TRUMPS[led] & ~blank_bit
+    return trump, (Code.MUST_TRUMP, Msg.OVER_TRUMP, beating, better)
+
+
+_FOLLOW_MSG = (Msg.FOLLOW_SUIT, Msg.FOLLOW_TRUMPS)
+_CLASS_OR_TRUMPS = tuple(mask | TRUMPS for mask in CLASS_MASK)
 
 
 class FuchsenBoard(Board):

@@ -706,10 +706,12 @@ class Koenigrufen(Variant):
         trick = state.trick
         if not trick:
             return None
+        led = trick[0][1] >> 3
+        if not hand & SUIT_MASK[led]:
+            return None  # ``obligations`` asks nothing of him: spare finding the best card
         exempt = p == state.joiner and not state.tricks
         power = _power(state)
-        led = trick[0][1] >> 3
-        best = max(power[c] for _, c in trick if c >> 3 == led)
+        best = max([power[c] for _, c in trick if c >> 3 == led])
         for code, allowed, held in obligations(led, best, hand, state.ten_high, exempt):
             if allowed >> card & 1:
                 continue
@@ -869,7 +871,7 @@ def deck_rows(*, ten_high: bool) -> tuple[tuple[str, bool, tuple[str | None, ...
 
 def obligations(
     led: int, best: int, hand: int, ten_high: bool, exempt: bool
-) -> list[tuple[Code, int, int]]:
+) -> tuple[tuple[Code, int, int], ...]:
     """The obligations of a player holding ``hand`` in a trick led in suit ``led`` whose
     best card of that suit has power ``best`` (by the contract's order, ``ten_high``),
     in the spec's code-table order: each ``(code, allowed, held)``, ``allowed`` the
@@ -877,15 +879,15 @@ def obligations(
     him. Follow suit, beating the trick if he can; ``exempt`` (the joiner's face-down
     card in the first trick) none."""
     if exempt:
-        return []
+        return ()
     led_cards = hand & SUIT_MASK[led]
     if not led_cards:
-        return []
+        return ()
     beating = (BEATING_TEN if ten_high else BEATING_NORMAL)[led << 3 | best]
-    out = [(Code.MUST_FOLLOW_SUIT, SUIT_MASK[led], led_cards)]
+    follow = (Code.MUST_FOLLOW_SUIT, SUIT_MASK[led], led_cards)
     if led_cards & beating:
-        out.append((Code.MUST_OVERTAKE, beating, led_cards & beating))
-    return out
+        return follow, (Code.MUST_OVERTAKE, beating, led_cards & beating)
+    return (follow,)
 
 
 class KoenigBoard(Board):

@@ -17,8 +17,8 @@ and the spec's result does not carry, each decided by the one rule book:
 A chance, as a player at the table counts it: a level he could have said. At every
 moment of the record (the state after each effective event, the same fold
 ``replay`` runs) each active player is asked whether the rules let him say the next
-level now — by ``engine.view.accepts``, which runs ``apply`` and so
-``Fuchsen._raise`` (his side, his own card played, the window not lapsed, the
+level now — by the game's ``may_raise``, the rule every raise goes through
+(``Fuchsen._raise_refusal``: his side, his own card played, the window not lapsed, the
 raising not over), exactly what the table view offers. Each level a player could so
 say is one chance, however many moments it stayed open; a chance he said is a raise
 said. A level his partner said while his own chance to say it was open was not his
@@ -31,7 +31,7 @@ The raises are not known (``None``) where the raising was not recorded: a pure
 tally (the level comes from the tally, no card of the first trick was recorded),
 Königrufen (no raising), or a game whose Hilfer the record never names (his side,
 and so whose chance a level was, is unknown). Cost: one more fold of the record and,
-during the first trick only, one ``apply`` per active player and event.
+during the first trick only, one raise check per active player and event.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ from typing import Any
 from engine.core import Event, GameState, NeedPartner
 from engine.replay import VARIANTS, RecordError, fold, prepare, replay
 from engine.rules import FUCHSEN_LEVELS
-from engine.view import accepts
 
 __all__ = ["GameFacts", "Raises", "game_facts"]
 
@@ -108,10 +107,9 @@ class _Chances:
         table = state.table
         assert table is not None
         self.open_level = FUCHSEN_LEVELS.index(level) + 1
+        variant = state.variant
         self.open_to = frozenset(
-            name
-            for name in table.active
-            if accepts(state, {"type": "raise", "player": name, "level": level}, index)
+            name for p, name in enumerate(table.active) if variant.may_raise(state, p)
         )
         self.chances.update((name, self.open_level) for name in self.open_to)
 
