@@ -22,10 +22,11 @@ class GameAnalysisSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField()
     last_seq = serializers.IntegerField(help_text="The game's last seq.")
     state = serializers.ChoiceField(
-        choices=["in_progress", "pending", "analysed", "not_analysable", "too_costly"],
+        choices=["in_progress", "annulled", "pending", "analysed", "not_analysable", "too_costly"],
         help_text=(
-            "in_progress: the game is not finished; pending: its analysis at last_seq is "
-            "not stored yet; too_costly: the search ran past its time budget."
+            "in_progress: the game is not finished; annulled: it was annulled (no analysis); "
+            "pending: its analysis at last_seq is not stored yet; too_costly: the search "
+            "ran past its time budget."
         ),
     )
     reason = serializers.CharField(
@@ -71,7 +72,7 @@ class GameAnalysisApi(APIView):
         }
         # Only an analysis of the game as it stands is answered (not one of an earlier
         # record, nor a claim still being computed).
-        if analysis is not None and state not in ("pending", "in_progress"):
+        if analysis is not None and state not in ("pending", "in_progress", "annulled"):
             body.update(
                 reason=analysis.reason or None,
                 duration_ms=analysis.duration_ms,

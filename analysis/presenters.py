@@ -41,9 +41,12 @@ def reason_texts() -> dict[str, str]:
 
 
 def state_of(game: Game, analysis: GameAnalysis | None) -> str:
-    """``in_progress``, ``pending``, ``too_costly``, ``not_analysable`` or ``analysed``."""
+    """``in_progress``, ``annulled``, ``pending``, ``too_costly``, ``not_analysable`` or
+    ``analysed``."""
     if game.status == Game.Status.IN_PROGRESS:
         return "in_progress"
+    if game.status == Game.Status.ANNULLED:
+        return "annulled"
     if analysis is None or not is_current(analysis, game):
         return "pending"
     return str(analysis.status)

@@ -88,11 +88,11 @@ def player_figures(*, player: Player, season: Season) -> PlayerFigures:
 def games_behind(
     *, season_ids: list[int] | None = None, force: bool = False, fresh_claims: bool = True
 ) -> list[int]:
-    """Ids of finished or annulled games whose analysis is missing or not at their last
-    seq, oldest first (every such game with ``force``). A game claimed by a worker at
+    """Ids of finished games whose analysis is missing or not at their last seq, oldest
+    first (every such game with ``force``). A game claimed by a worker at
     its last seq (pending) counts as behind, unless ``fresh_claims`` is False and the
     claim is younger than ``PENDING_FOR``: a worker is on it."""
-    games = Game.objects.filter(status__in=[Game.Status.FINISHED, Game.Status.ANNULLED])
+    games = Game.objects.filter(status=Game.Status.FINISHED)
     if season_ids:
         games = games.filter(evening__season_id__in=season_ids)
     if not force:

@@ -34,9 +34,9 @@ from games.models import Game
 
 logger = logging.getLogger(__name__)
 
-# Game statuses whose record the engine is asked about (a game in progress is not
-# analysed: its stored analysis, if any, is dropped until it finishes again).
-ANALYSED_STATUSES = frozenset({Game.Status.FINISHED, Game.Status.ANNULLED})
+# Game statuses whose record the engine is asked about (a game in progress or annulled
+# is not analysed: its stored analysis, if any, is dropped).
+ANALYSED_STATUSES = frozenset({Game.Status.FINISHED})
 
 
 def analysis_request(*, game_ids: Iterable[int]) -> None:
@@ -89,7 +89,7 @@ def game_analyse(
 
     Returns the stored row unchanged when it is already at the game's last seq
     (``force`` analyses again, for an engine that changed), or when another worker
-    claimed that seq a moment ago. A game in progress (or gone) has no analysis:
+    claimed that seq a moment ago. A game in progress or annulled (or gone) has none:
     any stored one is deleted and None returned. Past ``budget`` seconds
     (``ANALYSIS_BUDGET_SECONDS`` by default) the search stops and the game is stored
     ``too_costly``. If the game changed while it was analysed, nothing is stored

@@ -260,3 +260,20 @@ def test_a_koenigrufen_page_names_the_higher_contract_the_hand_would_have_made(
     assert "Mit diesen Karten wäre Königmord gegangen." in html
     assert "wäre Durchmarsch gegangen." in html
     assert html.count('<span class="mark">=</span>') == len(analysis.answer["cards"])
+
+
+def test_an_annulled_game_loses_its_analysis_and_says_why(
+    member: PersonaClient, played_game: Game, django_capture_on_commit_callbacks: Capture
+) -> None:
+    services.game_analyse(game_id=played_game.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        games.game_events_append(
+            game=played_game,
+            user=None,
+            expected_seq=played_game.last_seq,
+            events=[{"type": "annul"}],
+        )
+    assert not GameAnalysis.objects.filter(game=played_game).exists()
+    html = member.get(f"/games/{played_game.pk}/analysis/").content.decode()
+    assert "Das Spiel wurde annulliert" in html
+    assert member.get(f"/api/games/{played_game.pk}/analysis/").json()["state"] == "annulled"
