@@ -13,9 +13,9 @@ from analysis.models import GameAnalysis, PlayerCardFigures
 from clubs.models import Player, Season
 from games.models import Evening, Game
 
-# A claim (a pending row) older than this was lost with its worker (the hard time limit
-# of a task is 90 s by default; the analysis' budget 20 s).
-PENDING_FOR = timedelta(minutes=5)
+# A claim (a pending row) older than this was lost with its worker: a task is killed
+# after CELERY_TASK_TIME_LIMIT (90 s by default), its search stops after 20 s.
+PENDING_FOR = timedelta(minutes=2)
 
 
 def game_analysis(*, game: Game) -> GameAnalysis | None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -25,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from analysis import derive
+from analysis import derive, selectors
 from analysis.models import GameAnalysis, PlayerCardFigures
 from clubs.models import GameKind, Player
 from engine.analysis import TooCostly
@@ -77,9 +76,8 @@ def _budget_seconds() -> float:
 
 
 def _claim_is_fresh(row: GameAnalysis) -> bool:
-    """A pending row younger than the task's hard time limit: another worker holds it."""
-    limit = max(float(getattr(settings, "CELERY_TASK_TIME_LIMIT", 90)), _budget_seconds())
-    return row.started_at > timezone.now() - timedelta(seconds=limit)
+    """A pending row younger than ``selectors.PENDING_FOR``: another worker holds it."""
+    return row.started_at > timezone.now() - selectors.PENDING_FOR
 
 
 def game_analyse(
