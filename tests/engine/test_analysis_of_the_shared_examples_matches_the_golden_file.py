@@ -8,6 +8,7 @@ To write the file again after a deliberate change, run this module with
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -21,6 +22,11 @@ from tests.engine._shared import EXAMPLES, load, need
 GOLDEN = Path(__file__).parent / "golden" / "analysis-examples.json"
 
 
+@functools.cache
+def _analysed(path: Path) -> dict[str, Any]:
+    return analyse(load(path)["record"])
+
+
 def _examples() -> list[Path]:
     return sorted([*EXAMPLES.glob("*.json"), *EXAMPLES.glob("tally/*.json")])
 
@@ -32,7 +38,7 @@ def _write(out: dict[str, Any]) -> None:
 
 def test_every_shared_example_is_analysed_as_the_golden_file_says() -> None:
     need(EXAMPLES)
-    got = {str(p.relative_to(EXAMPLES)): analyse(load(p)["record"]) for p in _examples()}
+    got = {str(p.relative_to(EXAMPLES)): _analysed(p) for p in _examples()}
     if os.environ.get("STICHBUCH_WRITE_GOLDEN") == "1":
         _write(got)
     assert got == json.loads(GOLDEN.read_text(encoding="utf-8"))
@@ -42,7 +48,7 @@ def test_every_shared_example_is_analysed_as_the_golden_file_says() -> None:
 def test_a_played_out_fuchsen_example_ends_with_the_augen_the_replay_counts(path: Path) -> None:
     record = load(path)["record"]
     result = replay(record)
-    analysis = analyse(record)
+    analysis = _analysed(path)
     if analysis["status"] != "analysed" or analysis["game"] != "fuchsen":
         return
     cards = analysis["cards"]

@@ -123,7 +123,7 @@ def _every_after(deal: _Deal, solver: Solver, won: int) -> dict[int, int]:
     return out
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seeds, games)
 def test_before_is_the_best_after_over_the_legal_cards_and_best_holds_those(
     seed: int, game: tuple[str, int]
@@ -156,7 +156,7 @@ def test_before_is_the_best_after_over_the_legal_cards_and_best_holds_those(
             break
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seeds, st.sampled_from([("fuchsen", 5), ("fuchsen", 4), ("koenigrufen", 4)]))
 def test_the_value_before_the_first_card_holds_along_the_best_line(
     seed: int, game: tuple[str, int]
@@ -184,7 +184,7 @@ def test_the_value_before_the_first_card_holds_along_the_best_line(
 
 
 def test_cost_is_never_negative_on_the_analysed_cards_of_random_deals() -> None:
-    for seed in range(6):
+    for seed in range(4):
         for game, seats in (("fuchsen", 5), ("koenigrufen", 4)):
             analysis: dict[str, Any] = analyse(random_game(seed, game, seats))
             for entry in analysis.get("cards", []):
