@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, F, Sum
@@ -86,13 +86,20 @@ def player_figures(*, player: Player, season: Season) -> PlayerFigures:
 
 
 def games_behind(
-    *, season_ids: list[int] | None = None, force: bool = False, fresh_claims: bool = True
+    *,
+    season_ids: list[int] | None = None,
+    force: bool = False,
+    fresh_claims: bool = True,
+    finished_since: datetime | None = None,
 ) -> list[int]:
     """Ids of finished games whose analysis is missing or not at their last seq, oldest
     first (every such game with ``force``). A game claimed by a worker at
     its last seq (pending) counts as behind, unless ``fresh_claims`` is False and the
-    claim is younger than ``PENDING_FOR``: a worker is on it."""
+    claim is younger than ``PENDING_FOR``: a worker is on it. ``finished_since``: only
+    games finished since then."""
     games = Game.objects.filter(status=Game.Status.FINISHED)
+    if finished_since is not None:
+        games = games.filter(finished_at__gte=finished_since)
     if season_ids:
         games = games.filter(evening__season_id__in=season_ids)
     if not force:

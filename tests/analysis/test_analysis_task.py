@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 import engine
 from analysis import services
 from analysis.models import GameAnalysis, PlayerCardFigures
-from analysis.tasks import analyse_game, repair_analyses
+from analysis.tasks import REPAIR_WINDOW, analyse_game, repair_analyses
 from clubs.models import GameKind, Player
 from games import selectors as game_selectors
 from games import services as games
@@ -277,3 +279,11 @@ def test_an_annulled_game_loses_its_analysis_and_says_why(
     html = member.get(f"/games/{played_game.pk}/analysis/").content.decode()
     assert "Das Spiel wurde annulliert" in html
     assert member.get(f"/api/games/{played_game.pk}/analysis/").json()["state"] == "annulled"
+
+
+def test_the_repair_leaves_games_finished_long_ago_to_the_rebuild(played_game: Game) -> None:
+    Game.objects.filter(pk=played_game.pk).update(
+        finished_at=timezone.now() - REPAIR_WINDOW - timedelta(hours=1)
+    )
+    assert repair_analyses.apply().get() == []
+    assert not GameAnalysis.objects.exists()
