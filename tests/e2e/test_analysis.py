@@ -86,6 +86,14 @@ def test_a_deal_played_out_on_the_recording_page_shows_where_it_was_lost(
     shoot(page, "phone-analysis")
     assert serious_violations(page) == []
 
+    # The evening lists the turning point, linked to the analysis.
+    page.goto(f"{live_server.url}/evenings/{evening.pk}/")
+    listed = page.wait_for_selector("#turning-points")
+    assert "Wendepunkte des Abends" in listed.inner_text()
+    assert "Stich 2, Dora spielt Eichel-Unter" in listed.inner_text()
+    page.click(f'#turning-points a[href="/games/{game.pk}/analysis/"]')
+    page.wait_for_selector("#turning-point")
+
 
 def test_a_tally_only_game_says_why_it_has_no_analysis(
     live_server: Any, phone_for_axe: Any
