@@ -267,6 +267,7 @@ MATRIX: dict[str, Row] = {
     ),
     "game-record": Row("get", page("/api/games/" + G + "/record/"), MEMBERS_ONLY),
     "game-history": Row("get", page("/api/games/" + G + "/history/"), MEMBERS_ONLY),
+    "game-analysis": Row("get", page("/api/games/" + G + "/analysis/"), MEMBERS_ONLY),
     "evening-log": Row("get", page("/api/evenings/" + E + "/log/"), MEMBERS_ONLY),
     "live-link-list": Row("get", page("/api/evenings/" + E + "/live-links/"), SCORERS_ONLY),
     "live-link-revoke-api": Row(
@@ -349,6 +350,7 @@ MATRIX: dict[str, Row] = {
     "evening-rules": Row("get", page("/evenings/" + E + "/rules/"), MEMBERS_ONLY),
     "club-rules": Row("get", page("/clubs/{w.club.slug}/rules/fuchsen/"), MEMBERS_ONLY),
     "game-replay": Row("get", page("/games/" + G + "/replay/"), MEMBERS_ONLY),
+    "game-analysis-page": Row("get", page("/games/" + G + "/analysis/"), MEMBERS_ONLY),
     "game-history-page": Row("get", page("/games/" + G + "/history/"), MEMBERS_ONLY),
     "evening-log-page": Row("get", page("/evenings/" + E + "/log/"), MEMBERS_ONLY),
     # A live link opens for anyone holding it; its stream for members is 404 to the rest
