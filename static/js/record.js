@@ -37,6 +37,10 @@
   // are queued, unchecked, instead of sent.
   var queued = [];
   var ui = resetUi();
+  // Sent here to change an entry (the result form's answer for a game recorded card by
+  // card): "Alle Einträge" opens at once.
+  ui.logOpen = window.location.hash === "#entries";
+  var leftOut = null; // {events, detail}: what an entry's change could not enter again
 
   function resetUi() {
     return {
@@ -169,6 +173,12 @@
     if (busy) return Promise.resolve();
     return request({ expected_seq: seq, events: [event], answer: "new", correct: index }, uuid());
   }
+  // Change the standing entry at ``index`` to ``event`` ("ändern" in "Alle Einträge"):
+  // the later entries are entered again up to one that no longer fits (left out).
+  function sendChange(index, event) {
+    if (busy) return Promise.resolve();
+    return request({ expected_seq: seq, events: [event], answer: "new", correct: index, stop_at_misfit: true }, uuid());
+  }
   // The trick (1-based) of the play stored at position ``index``.
   function trickOf(index) {
     var plays = (state.effective || []).filter(function (i) {
@@ -240,6 +250,7 @@
   }
   function request(body, key) {
     busy = true;
+    leftOut = null;
     root.classList.add("busy");
     problem = null;
     sending = body.events || null;
@@ -269,6 +280,10 @@
         var logOpen = ui.logOpen;
         ui = resetUi();
         ui.logOpen = logOpen;
+        // An entry changed: the later entries that no longer fit were left out (the
+        // server names the first and why); the page says so until the next tap.
+        leftOut = data && data.left_out && data.left_out.length
+          ? { events: data.left_out, detail: data.misfit_detail || "" } : null;
         return adopt(data);
       }
       if (res.status === 409) {
@@ -749,9 +764,9 @@
     var last = standing.slice(-1)[0];
     if (last) out += '<p class="meta last-event">' + esc(T.last) + " " + esc(describe(last)) + "</p>";
     if (standing.length > 1) {
-      out += '<details class="log"' + (ui.logOpen ? " open" : "") + "><summary>" + esc(fmt(T.all_entries, { n: standing.length })) +
-        '</summary><ol class="evlist">' + standing.map(function (e) {
-          return '<li class="' + (e.type === "raise" ? "raise" : "") + '">' + esc(describe(e)) + "</li>";
+      out += '<details class="log" id="entries"' + (ui.logOpen ? " open" : "") + "><summary>" + esc(fmt(T.all_entries, { n: standing.length })) +
+        '</summary><ol class="evlist">' + standing.map(function (e, k) {
+          return '<li class="' + (e.type === "raise" ? "raise" : "") + '"><span>' + esc(describe(e)) + "</span>" + editButton(e, (state.effective || [])[k]) + "</li>";
         }).join("") + "</ol></details>";
     }
     if (ui.panel === "undo") {
@@ -792,6 +807,61 @@
     }).join("") + "</ol>";
   }
 
+  // "ändern" beside an entry of "Alle Einträge": the entries a tap can say again (a
+  // card, a raise, a call, a word of the auction); a result typed in opens its form.
+  var EDITABLE = ["play", "raise", "call", "bid", "pass", "join"];
+  function editButton(e, index) {
+    if (cfg.readonly || index == null) return "";
+    if (e.type === "tally") {
+      return '<a class="edit-entry" href="' + esc(cfg.change_url) + '">' + esc(T.edit_result) + "</a>";
+    }
+    if (EDITABLE.indexOf(e.type) < 0) return "";
+    return '<button type="button" class="btn-quiet btn-small edit-entry" data-act="edit-entry" data-index="' + index + '" aria-label="' +
+      esc(fmt(T.edit_label, { e: describe(e) })) + '"' + (busy ? " disabled" : "") + ">" + esc(T.edit) + "</button>";
+  }
+  function editHtml() {
+    var ed = ui.editing;
+    var e = ed.event;
+    var who = ed.who || e.player;
+    var out = '<div class="panel editing" id="editing"><h2>' + esc(fmt(T.edit_title, { e: describe(e) })) + "</h2>";
+    var players = '<div class="btns" role="group">' + (state.active || state.players || []).map(function (p) {
+      return '<button type="button" class="' + (who === p ? "" : "btn-quiet") + '" data-act="edit-who" data-player="' + esc(p) + '" aria-pressed="' + (who === p ? "true" : "false") + '">' + esc(name(p)) + "</button>";
+    }).join("") + "</div>";
+    if (e.type === "play") {
+      out += '<p class="meta">' + esc(T.edit_card) + "</p>" +
+        gridHtml({ act: "edit-pick", hidePlayed: false, enabled: function (c) { return c !== e.card; } });
+    } else if (e.type === "raise") {
+      out += '<p class="meta">' + esc(T.edit_raise) + "</p>" + players + '<div class="btns">' + Object.keys(T.levels).filter(Boolean).map(function (l) {
+        return '<button type="button" class="btn-raise' + (l === e.level && who === e.player ? " picked" : "") + '" data-act="edit-level" data-level="' + esc(l) + '">' + esc(T.levels[l]) + "</button>";
+      }).join("") + "</div>";
+    } else if (e.type === "call") {
+      out += '<p class="meta">' + esc(T.edit_call) + "</p>" + players +
+        gridHtml({ act: "edit-pick", hidePlayed: false, enabled: function () { return true; }, picked: function (c) { return c === e.card; } }) +
+        '<button type="button" class="btn-quiet" data-act="edit-alone">' + esc(T.call_alone) + "</button>";
+    } else {
+      out += '<p class="meta">' + esc(fmt(T.edit_bid, { p: name(e.player) })) + '</p><div class="btns">' +
+        Object.keys(cfg.contract_values || {}).map(function (b) {
+          return '<button type="button" class="bid-btn' + (ed.bid === b ? "" : " btn-quiet") + '" data-act="edit-contract" data-contract="' + esc(b) + '">' + esc(T.contracts[b] || b) + "</button>";
+        }).join("") +
+        '<button type="button" class="bid-btn btn-quiet" data-act="edit-word" data-word="pass">' + esc(T.edit_pass) + "</button>" +
+        '<button type="button" class="bid-btn btn-quiet" data-act="edit-word" data-word="join">' + esc(T.edit_join) + "</button></div>";
+      if (ed.bid) {
+        out += '<p class="meta">' + esc(fmt(T.pick_bid_called, { b: T.contracts[ed.bid] })) + "</p>" +
+          gridHtml({ act: "edit-pick", hidePlayed: false, enabled: function () { return true; } });
+      }
+    }
+    return out + '<button type="button" class="btn-quiet" data-act="edit-cancel">' + esc(T.cancel) + "</button></div>";
+  }
+  // What a change left out: the first entry that no longer fits, and how many after it.
+  function leftOutHtml() {
+    if (!leftOut) return "";
+    var first = describe(leftOut.events[0]);
+    var more = leftOut.events.length - 1;
+    var text = more ? fmt(T.left_out, { e: first, n: more }) : fmt(T.left_out_one, { e: first });
+    return '<div class="notice left-out" role="status"><p>' + esc(text) + "</p>" +
+      (leftOut.detail ? '<p class="meta">' + esc(leftOut.detail) + "</p>" : "") + "</div>";
+  }
+
   // Correcting an entry: tap the card that was really played there.
   function fixHtml() {
     var f = ui.fixing;
@@ -815,6 +885,7 @@
     var body = "";
     var mode = state.status === "in_progress" ? state.awaiting : "done";
     body += problemHtml();
+    body += leftOutHtml();
     body += seatsHtml();
     var showTrick = state.active && state.active.length && (mode === "play" || mode === "raise_or_end");
     var lastTrick = (state.tricks || []).slice(-1)[0];
@@ -834,7 +905,8 @@
       ? '<p class="sub pending unconfirmed" role="status">' + esc(pending) + "</p>"
       : '<p class="sub">' + esc(subs.join(" · ")) + "</p>";
     body += '<div class="felt"><p class="status" role="status">' + statusText() + "</p>" + levelBar() + lastLine + (showTrick ? trickHtml() : "") + "</div>";
-    if (ui.fixing) body += fixHtml();
+    if (ui.editing) body += editHtml();
+    else if (ui.fixing) body += fixHtml();
     else if (offlineMode() && state.status === "in_progress") body += offlineHtml();
     else if (mode === "call") body += callHtml();
     else if (mode === "bid") body += auctionHtml();
@@ -906,6 +978,51 @@
         if (ui.fuchs) e.fuchs = true;
         if (ui.turned) e.turned = true;
         send([e]);
+        return;
+      }
+      case "edit-entry": {
+        var at = parseInt(el.getAttribute("data-index"), 10);
+        ui.editing = { index: at, event: events[at], who: null, bid: null };
+        ui.panel = null;
+        render();
+        var panel = document.getElementById("editing");
+        if (panel && panel.scrollIntoView) panel.scrollIntoView({ block: "nearest" });
+        return;
+      }
+      case "edit-cancel": ui.editing = null; break;
+      case "edit-who": ui.editing.who = player; break;
+      case "edit-pick": {
+        var ed = ui.editing;
+        var changed = Object.assign({}, ed.event);
+        if (ed.who) changed.player = ed.who;
+        if (ed.event.type === "call") { delete changed.alone; changed.card = card; }
+        else if (ed.bid) { changed = { type: "bid", player: ed.event.player, contract: ed.bid, called: card }; }
+        else changed.card = card;
+        sendChange(ed.index, changed);
+        return;
+      }
+      case "edit-level": {
+        var er = ui.editing;
+        sendChange(er.index, Object.assign({}, er.event, { player: er.who || er.event.player, level: el.getAttribute("data-level") }));
+        return;
+      }
+      case "edit-alone": {
+        var ea = ui.editing;
+        var alone = { type: "call", player: ea.who || ea.event.player, alone: true };
+        if (ea.event.turned) alone.turned = ea.event.turned;
+        sendChange(ea.index, alone);
+        return;
+      }
+      case "edit-contract": {
+        var ec = ui.editing;
+        var ct2 = el.getAttribute("data-contract");
+        if (cfg.with_called.indexOf(ct2) >= 0) { ec.bid = ct2; break; }
+        sendChange(ec.index, { type: "bid", player: ec.event.player, contract: ct2 });
+        return;
+      }
+      case "edit-word": {
+        var ew = ui.editing;
+        sendChange(ew.index, { type: el.getAttribute("data-word"), player: ew.event.player });
         return;
       }
       case "fix-start": ui.fixing = problem && problem.fix; problem = null; break;
