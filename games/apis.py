@@ -29,7 +29,7 @@ from rest_framework.views import APIView
 from clubs import selectors as club_selectors
 from clubs.models import GameKind, Player, Role, RuleProfile, Season
 from clubs.permissions import membership_for, require_role
-from games import correction, engine_text, selectors, services
+from games import engine_text, selectors, services
 from games.checks import (
     MAX_EVENT_BYTES,
     MAX_EVENTS_PER_REQUEST,
@@ -750,13 +750,13 @@ class GameEventAppendApi(GamesApi):
         self, request: Request, game_id: int, data: dict[str, Any], key: str | None
     ) -> Response:
         """An entry replaced, the later ones entered again up to the first that no longer
-        fits (``correction.game_entry_replace``)."""
+        fits (``services.game_entry_replace``)."""
         events = [dict(event) for event in data["events"]]
         if len(events) != 1:
             raise serializers.ValidationError(
                 {"events": [_("Replacing an entry takes exactly one event.")]}
             )
-        replaced = correction.game_entry_replace(
+        replaced = services.game_entry_replace(
             game=game_id,
             user=request.user,
             expected_seq=data["expected_seq"],

@@ -29,9 +29,10 @@ from django.views.decorators.http import require_http_methods
 from clubs.models import GameKind, Role
 from games import selectors
 from games.access import game_for, player_names
-from games.correction import game_result_reenter, standing_events
 from games.errors import EngineRejected, GamesError
 from games.models import Game
+from games.services import game_result_reenter
+from games.services.result_change import standing_events
 from games.tally_pages import (
     Choices,
     Form,

@@ -11,8 +11,8 @@ import pytest
 
 from clubs.models import Player
 from games import selectors, services
-from games.correction import game_result_reenter
 from games.models import Evening, Game, GameEvent
+from games.services import game_result_reenter
 from ledger import selectors as ledger_selectors
 from tests.conftest import PersonaClient
 

@@ -1,5 +1,7 @@
 """Putting a saved game right in one request: a result typed in again, an entry replaced.
 
+(Beside ``correction``, not in it: these append, and the append imports ``correction``.)
+
 Both are one append (``services.game_events_append``): undos back to the entry, the
 new entries, and (for an entry replaced) the later ones again. The engine judges the
 whole; a refusal writes nothing. Every step stays on record, and a finished game's
@@ -17,7 +19,8 @@ from games import selectors
 from games.errors import EngineRejected, StaleSequence
 from games.events import to_event
 from games.models import Game
-from games.services import Appended, corrected_events, game_events_append
+from games.services.append import Appended, game_events_append
+from games.services.correction import corrected_events
 
 
 def standing_events(record: dict[str, Any]) -> list[dict[str, Any]]:
