@@ -47,6 +47,7 @@ from games.presenters import (
 from games.tally_pages import evening_form
 from games.vocabulary import (
     AUGEN,
+    CONTRACTS,
     WITH_CALLED,
     WITH_FACE_DOWN,
     card_view,
@@ -757,6 +758,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "new_game_url": reverse("game-new", args=[game.evening_id]),
         "replay_url": reverse("game-replay", args=[game.pk]),
         "change_url": reverse("game-result-change", args=[game.pk]),
+        # The engine's contracts one may bid (an entry of the auction changed offers them).
+        "bids": list(CONTRACTS) if game.game_kind == GameKind.KOENIGRUFEN else [],
         "readonly": not role_at_least(membership.role, Role.SCORER) or not game.evening.is_open,
         "removed_cards": rules.get("removed_cards", ["S7", "G7"]),
         "level_values": fuchsen_values(rules) if game.game_kind == GameKind.FUCHSEN else {},

@@ -108,21 +108,12 @@
   function effectiveEvents() {
     return (state.effective || []).map(function (i) { return events[i]; }).filter(Boolean);
   }
-  function theCall() {
-    var calls = effectiveEvents().filter(function (e) { return e.type === "call"; });
-    return calls.length ? calls[calls.length - 1] : null;
-  }
-  function calledCard() {
-    var c = theCall();
-    if (c) return c.card || null;
-    var bids = effectiveEvents().filter(function (e) { return e.type === "bid" && e.called; });
-    var decl = state.declarer;
-    for (var i = bids.length - 1; i >= 0; i--) if (!decl || bids[i].player === decl) return bids[i].called;
-    return null;
-  }
-  function fuchsSaid() {
-    return effectiveEvents().some(function (e) { return e.type === "play" && e.fuchs; });
-  }
+  // The called card, whether the Fuchs was said, who plays next, alone or not: the
+  // engine's table view says (called_card, fuchs_said, next_player, alone).
+  function calledCard() { return state.called_card || null; }
+  function fuchsSaid() { return !!state.fuchs_said; }
+  // The game's value at a level or contract under its house rules (the view's values).
+  function valueOf(key) { return (state.values || {})[key || ""]; }
 
   function describe(e) {
     if (!e || typeof e !== "object") return "";
@@ -179,13 +170,11 @@
     if (busy) return Promise.resolve();
     return request({ expected_seq: seq, events: [event], answer: "new", correct: index, stop_at_misfit: true }, uuid());
   }
-  // The trick (1-based) of the play stored at position ``index``.
+  // The trick (1-based) of the entry stored at position ``index`` (the view's event_tricks).
   function trickOf(index) {
-    var plays = (state.effective || []).filter(function (i) {
-      return i < index && events[i] && events[i].type === "play";
-    }).length;
-    var n = (state.active || []).length || 1;
-    return Math.floor(plays / n) + 1;
+    var k = (state.effective || []).indexOf(index);
+    var t = k >= 0 ? (state.event_tricks || [])[k] : null;
+    return t == null || t < 0 ? 1 : t + 1;
   }
   function send(newEvents) {
     if (busy) return Promise.resolve();
@@ -390,14 +379,14 @@
   function levelBar() {
     var parts = [];
     if (cfg.kind === "fuchsen") {
-      if (state.contract === "alone") parts.push('<span class="lvl">' + esc(T.alone) + "</span>");
+      if (state.alone) parts.push('<span class="lvl">' + esc(T.alone) + "</span>");
       var called = calledCard();
-      if (called && state.contract !== "alone") parts.push(esc(T.called) + " " + cardSpan(called, "mini"));
+      if (called && !state.alone) parts.push(esc(T.called) + " " + cardSpan(called, "mini"));
       var lv = state.level;
-      parts.push('<span class="lvl" data-level="' + esc(lv || "") + '">' + esc(lv ? T.levels[lv] : T.no_level) + " · " + esc(money(cfg.level_values[lv || ""])) + "</span>");
+      parts.push('<span class="lvl" data-level="' + esc(lv || "") + '">' + esc(lv ? T.levels[lv] : T.no_level) + " · " + esc(money(valueOf(lv))) + "</span>");
       if (fuchsSaid()) parts.push('<span class="flag">' + esc(T.fuchs_said) + "</span>");
     } else {
-      if (state.contract) parts.push('<span class="lvl">' + esc(T.contracts[state.contract] || state.contract) + " · " + esc(money(cfg.contract_values[state.contract])) + "</span>");
+      if (state.contract) parts.push('<span class="lvl">' + esc(T.contracts[state.contract] || state.contract) + " · " + esc(money(state.value != null ? state.value : valueOf(state.contract))) + "</span>");
       var c = calledCard();
       if (c && cfg.with_called.indexOf(state.contract) >= 0) parts.push(esc(T.called) + " " + cardSpan(c, "mini"));
     }
@@ -467,7 +456,7 @@
     if (raises.length) {
       var level = raises[0][1];
       var mine = state.declarers || [];
-      out += "<h2>" + esc(fmt(T.say_level, { l: T.levels[level], v: money(cfg.level_values[level]) })) + "</h2><div class=\"btns\">";
+      out += "<h2>" + esc(fmt(T.say_level, { l: T.levels[level], v: money(valueOf(level)) })) + "</h2><div class=\"btns\">";
       raises.forEach(function (r) {
         var declSide = mine.indexOf(r[0]) >= 0 || r[0] === state.macher;
         out += '<button type="button" class="btn-raise' + (declSide ? " decl-side" : "") + '" data-act="raise" data-player="' + esc(r[0]) +
@@ -481,14 +470,9 @@
     return out + "</div>";
   }
 
-  // Who plays next: the player to act, or after the first trick (while the raising is
-  // open) its winner, whose lead ends the raising (the engine takes it so).
-  function nextPlayer() {
-    if (state.awaiting === "play") return state.to_act;
-    var last = (state.tricks || []).slice(-1)[0];
-    if (state.awaiting === "raise_or_end" && last && (state.tricks || []).length === 1) return last.winner;
-    return null;
-  }
+  // Who plays next: the engine's word (the player to act, or after the first trick
+  // while the raising is open its winner, whose lead ends the raising).
+  function nextPlayer() { return state.next_player || null; }
   function refusedText(code) {
     var said = (ui.turned && reasons.face_down && reasons.face_down[code]) || (reasons.play && reasons.play[code]);
     return said || T.refused_generic;
@@ -639,7 +623,7 @@
     out += '<div class="btns">';
     (legal.bids || []).forEach(function (b) {
       out += '<button type="button" class="bid-btn' + (ui.bid === b ? "" : " btn-quiet") + '" data-act="bid" data-contract="' + b + '"' + (busy ? " disabled" : "") + ">" +
-        esc(T.contracts[b] || b) + "<small>" + esc(money(cfg.contract_values[b])) + (cfg.with_called.indexOf(b) >= 0 ? " · " + esc(T.with_called) : "") + "</small></button>";
+        esc(T.contracts[b] || b) + "<small>" + esc(money(valueOf(b))) + (cfg.with_called.indexOf(b) >= 0 ? " · " + esc(T.with_called) : "") + "</small></button>";
     });
     if (legal.can_join) out += '<button type="button" class="bid-btn" data-act="join"' + (busy ? " disabled" : "") + ">" + esc(joinLabel()) + "<small>" + esc(T.join_hint) + "</small></button>";
     if (legal.can_pass) out += '<button type="button" class="bid-btn btn-quiet" data-act="pass"' + (busy ? " disabled" : "") + ">" + esc(T.pass) + "<small>" + esc(T.pass_hint) + "</small></button>";
@@ -710,7 +694,7 @@
     else if ((r.declarers || []).length > 1) headline = fmt(r.won ? T.won_pl : T.lost_pl, { p: decl });
     else headline = fmt(r.won ? T.won : T.lost, { p: decl || "—" });
     out += "<h2>" + esc(headline) + "</h2><p>" + esc([
-      cfg.kind === "fuchsen" ? (r.contract === "alone" ? T.alone : (r.level ? T.levels[r.level] : T.no_level)) : (T.contracts[r.contract] || ""),
+      cfg.kind === "fuchsen" ? (state.alone ? T.alone : (r.level ? T.levels[r.level] : T.no_level)) : (T.contracts[r.contract] || ""),
       T.reasons[r.reason] || r.reason,
       fmt(T.value_is, { v: money(r.value) })
     ].filter(Boolean).join(" · ")) + "</p>";
@@ -840,7 +824,7 @@
         '<button type="button" class="btn-quiet" data-act="edit-alone">' + esc(T.call_alone) + "</button>";
     } else {
       out += '<p class="meta">' + esc(fmt(T.edit_bid, { p: name(e.player) })) + '</p><div class="btns">' +
-        Object.keys(cfg.contract_values || {}).map(function (b) {
+        (cfg.bids || []).map(function (b) {
           return '<button type="button" class="bid-btn' + (ed.bid === b ? "" : " btn-quiet") + '" data-act="edit-contract" data-contract="' + esc(b) + '">' + esc(T.contracts[b] || b) + "</button>";
         }).join("") +
         '<button type="button" class="bid-btn btn-quiet" data-act="edit-word" data-word="pass">' + esc(T.edit_pass) + "</button>" +
