@@ -194,7 +194,8 @@ def game_result_change(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def entry_change_strings() -> dict[str, str]:
-    """The texts of "ändern" in "Alle Einträge" (static/js/record.js), translated here."""
+    """The texts of "ändern" in "Alle Einträge" and of another phone's entry met on the
+    way (static/js/record.js), translated here."""
     return {
         "edit": _("change"),
         "edit_label": _("Change: %(e)s"),
@@ -209,6 +210,11 @@ def entry_change_strings() -> dict[str, str]:
         "left_out": _(
             "Changed. The entry “%(e)s” no longer fits the game as it is now: it and "
             "the %(n)s after it were not entered again. Enter them as they really were."
+        ),
+        "conflict_same": _("Already in: %(e)s — another phone recorded it. Carry on."),
+        "conflict_other": _(
+            "Another phone recorded first: %(e)s. Your tap was not entered; enter it "
+            "again only if it is still to come."
         ),
         "left_out_one": _(
             "Changed. The entry “%(e)s” no longer fits the game as it is now and was not "

@@ -83,6 +83,10 @@ class Choices:
                 values[later] = ""
             for later in ("won", "losers"):
                 values[later] = ""
+        elif name == "won":
+            # "won:silent": won as a Stilles Spiel, one tap (the engine judges both).
+            values["won"] = "1" if value == "silent" else value
+            values["silent"] = "1" if value == "silent" else ""
         elif name in ("silent", "fuchs", "forgotten"):
             values[name] = "" if values[name] else "1"
         elif name in FIELDS:
@@ -854,11 +858,23 @@ def evening_tally(request: HttpRequest, evening_id: int) -> HttpResponse:
         except (ValidationError, GamesError) as error:
             form.error = getattr(error, "message", "") or "; ".join(getattr(error, "messages", []))
         else:
+            # Said below the form (at-tally), so that nothing above it moves.
             if result.get("awaiting") == "partner":
-                messages.success(request, _("Saved. The game waits for its partner to be named."))
+                messages.success(
+                    request,
+                    _("Saved. The game waits for its partner to be named."),
+                    extra_tags="at-tally",
+                )
             else:
-                messages.success(request, _("The result is saved."))
-            return _saved(request, reverse("evening-page", args=[evening.pk]))
+                messages.success(request, _("The result is saved."), extra_tags="at-tally")
+            # Back at the form for the next deal: htmx reloads the evening page where it
+            # is (the browser keeps the scroll position; a redirect to "#deal" on the
+            # same page would only scroll); without it, the page opens at the form.
+            if getattr(request, "htmx", False):
+                response = HttpResponse(status=204)
+                response["HX-Refresh"] = "true"
+                return response
+            return redirect(reverse("evening-page", args=[evening.pk]) + "#deal")
     return _render(
         request,
         form,

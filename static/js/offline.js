@@ -53,11 +53,14 @@
   }
 
   function noteStale(events) {
-    var note = document.createElement("p");
-    note.className = "notice stale-note";
-    note.setAttribute("role", "status");
-    note.textContent = strings.stale || "";
-    root.insertBefore(note, root.firstChild);
+    // record.js names what the other phone recorded (.conflict-note): no second note.
+    if (!root.querySelector(".conflict-note")) {
+      var note = document.createElement("p");
+      note.className = "notice stale-note";
+      note.setAttribute("role", "status");
+      note.textContent = strings.stale || "";
+      root.insertBefore(note, root.firstChild);
+    }
     events.forEach(function (event) {
       if (event.type !== "play") return;
       var again = root.querySelector('.hand button[data-act="play"][data-card="' + event.card + '"]');

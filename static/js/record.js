@@ -41,6 +41,7 @@
   // card): "Alle Einträge" opens at once.
   ui.logOpen = window.location.hash === "#entries";
   var leftOut = null; // {events, detail}: what an entry's change could not enter again
+  var conflict = null; // {theirs, same}: what another phone recorded before our tap
 
   function resetUi() {
     return {
@@ -240,6 +241,7 @@
   function request(body, key) {
     busy = true;
     leftOut = null;
+    conflict = null;
     root.classList.add("busy");
     problem = null;
     sending = body.events || null;
@@ -276,10 +278,17 @@
         return adopt(data);
       }
       if (res.status === 409) {
-        // Another phone recorded first: take the table as it is now and offer the
-        // tap again (offline.js says so), rather than an error.
-        stale = body.events || null;
-        return reload();
+        // Another phone recorded first: take the table as it is now and say what it
+        // recorded. The very entry we tried: it is in, carry on. Another one: name it,
+        // and offer our tap again (the card marked) rather than an error.
+        var mine = body.events || [];
+        var from = seq;
+        return reload().then(function () {
+          var theirs = events.slice(from).filter(function (e) { return e.type !== "undo"; });
+          var same = mine.length > 0 && mine.length <= theirs.length && mine.every(function (e, i) { return sameEntry(e, theirs[i]); });
+          conflict = theirs.length ? { theirs: theirs, same: same } : null;
+          stale = same || !mine.length ? null : mine;
+        });
       }
       if (res.status === 422 && res.data && res.data.error) {
         // The error's index counts the stored events first; ours start at event_offset.
@@ -836,6 +845,19 @@
     }
     return out + '<button type="button" class="btn-quiet" data-act="edit-cancel">' + esc(T.cancel) + "</button></div>";
   }
+  // Two entries are the same when they say the same thing (the keys' order aside).
+  function sameEntry(a, b) {
+    if (!a || !b) return false;
+    var keys = Object.keys(a).concat(Object.keys(b));
+    return keys.every(function (k) { return JSON.stringify(a[k]) === JSON.stringify(b[k]); });
+  }
+  // Another phone was first: what it recorded, and whether it was our very entry.
+  function conflictHtml() {
+    if (!conflict) return "";
+    var what = conflict.theirs.map(describe).join(" · ");
+    return '<div class="notice conflict-note" role="status"><p>' +
+      esc(fmt(conflict.same ? T.conflict_same : T.conflict_other, { e: what })) + "</p></div>";
+  }
   // What a change left out: the first entry that no longer fits, and how many after it.
   function leftOutHtml() {
     if (!leftOut) return "";
@@ -870,6 +892,7 @@
     var mode = state.status === "in_progress" ? state.awaiting : "done";
     body += problemHtml();
     body += leftOutHtml();
+    body += conflictHtml();
     body += seatsHtml();
     var showTrick = state.active && state.active.length && (mode === "play" || mode === "raise_or_end");
     var lastTrick = (state.tricks || []).slice(-1)[0];
