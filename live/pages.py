@@ -176,6 +176,8 @@ def live_strings() -> dict[str, Any]:
         "level": _("Level"),
         "contract": _("Contract"),
         "tricks_done": _("Tricks done"),
+        "called": _("Called card"),
+        "on_table": _("On the table"),
         "games": _("Games"),
         "balances": _("Balances tonight"),
         "no_balance": _("No finished game yet."),

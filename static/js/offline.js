@@ -123,7 +123,7 @@
       if (expected === undefined) expected = last ? last.expected_seq + last.events.length : seqNow();
       if (key && list.some(function (i) { return i.key === key; })) return null;
       return tx("readwrite", function (s) {
-        return s.add({ game: cfg.game_id, key: key || uuid(), expected_seq: expected, events: events, failed: null });
+        return s.add({ game: cfg.game_id, api: cfg.events_api, key: key || uuid(), expected_seq: expected, events: events, failed: null });
       });
     }).then(draw);
   }
