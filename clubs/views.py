@@ -475,14 +475,18 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
         if player is None:
             messages.error(request, _("No such player in this club."))
             return redirect("club-page", slug=club.slug)
-    _done(
-        request,
-        lambda: services.invitation_create(
-            club=club, created_by=request.user, role=role, player=player
-        ),
-        lambda: _("Invitation link created."),
-    )
-    return redirect("club-page", slug=club.slug)
+    try:
+        services.invitation_create(club=club, created_by=request.user, role=role, player=player)
+    except ValidationError as error:
+        messages.error(request, "; ".join(error.messages), extra_tags="at-invitations")
+    else:
+        # Said beside the new link (at-invitations), with its share button, not at the top.
+        messages.success(
+            request,
+            _("Invitation link created: share it with the new member."),
+            extra_tags="at-invitations",
+        )
+    return redirect(reverse("club-page", args=[club.slug]) + "#invitations")
 
 
 @login_required
