@@ -258,7 +258,10 @@ def member_live_context(evening: Evening) -> dict[str, Any]:
 def live_link_new(request: HttpRequest, evening_id: int) -> HttpResponse:
     """A scorer (or admin) opens a live link for the evening; it shows on the evening page."""
     evening = access.evening_for(request.user, evening_id, Role.SCORER)
-    services.live_link_create(evening=evening, user=request.user)
+    # One link per evening is what a table needs: the one that exists is shown again
+    # rather than a new one made at every tap (a revoked one is gone, then a new one).
+    if not selectors.live_links(evening=evening):
+        services.live_link_create(evening=evening, user=request.user)
     messages.success(request, _("The live link is open: show its QR code at the table."))
     return redirect(reverse("evening-page", args=[evening.pk]) + "#live-links")
 
