@@ -75,3 +75,13 @@ def test_the_result_forms_called_cards_are_named_as_they_show(
     assert bad == [], bad
     cut = axe_phone.evaluate(CLIPPED, "#tally .chip")
     assert cut == [], f"cut off at 390 px: {cut}"
+
+
+def test_no_page_asks_for_a_missing_icon(live_server: Any, phone: Any) -> None:
+    missing: list[str] = []
+    phone.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
+    phone.goto(f"{live_server.url}/accounts/login/")
+    phone.wait_for_load_state("networkidle")
+    icon = phone.get_attribute('link[rel="icon"]', "href")
+    assert icon and phone.request.get(f"{live_server.url}{icon}").status == 200
+    assert missing == []  # /favicon.ico is no longer asked for
