@@ -321,6 +321,7 @@ MATRIX: dict[str, Row] = {
     "game-new": Row("get", page("/evenings/" + E + "/new-game/"), SCORERS_ONLY),
     "evening-tally": Row("get", page("/evenings/" + E + "/tally/"), SCORERS_ONLY),
     "game-tally": Row("get", page("/games/" + G + "/tally/"), SCORERS_ONLY),
+    "game-result-change": Row("get", page("/games/" + G + "/change/"), SCORERS_ONLY),
     "game-page": Row("get", page("/games/" + G + "/"), MEMBERS_ONLY),
     "game-replay": Row("get", page("/games/" + G + "/replay/"), MEMBERS_ONLY),
     "game-history-page": Row("get", page("/games/" + G + "/history/"), MEMBERS_ONLY),
