@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import change_pages, pages, tally_pages
+from games import change_pages, pages, rules_pages, tally_pages
 from ledger import pages as ledger_pages
 
 urlpatterns = [
     path("clubs/<slug:slug>/book/", pages.club_book, name="club-book"),
+    path("clubs/<slug:slug>/rules/<slug:game>/", rules_pages.club_rules, name="club-rules"),
+    path("evenings/<int:evening_id>/rules/", rules_pages.evening_rules, name="evening-rules"),
+    path("games/<int:game_id>/rules/", rules_pages.game_rules, name="game-rules"),
     path("clubs/<slug:slug>/evenings/", pages.evening_archive, name="evening-archive"),
     path("clubs/<slug:slug>/evenings/new/", pages.evening_new, name="evening-new"),
     path("evenings/<int:evening_id>/", pages.evening_page, name="evening-page"),

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "games",
     "ledger",
     "live",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
