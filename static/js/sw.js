@@ -2,8 +2,8 @@
    Static files: from the cache, refreshed in the background. Pages: from the network,
    the cached copy when there is none. The API and the live streams are never cached. */
 "use strict";
-var CACHE = "stichbuch-v3"; // a new name when the cached files change shape
-var STATIC = ["/static/js/record.js", "/static/js/outbox.js", "/static/js/offline.js", "/static/js/offtally.js", "/static/js/live.js",
+var CACHE = "stichbuch-v4"; // a new name when the cached files change shape
+var STATIC = ["/static/js/record.js", "/static/js/outbox.js", "/static/js/offline.js", "/static/js/offtally.js", "/static/js/sender.js", "/static/js/live.js",
   "/static/js/htmx.min.js", "/static/css/base.css", "/static/css/cards.css", "/static/css/live.css", "/static/css/tally.css"];
 
 self.addEventListener("install", function (event) {
