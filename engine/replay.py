@@ -320,7 +320,7 @@ def _replay_folded(
     except NeedPartner as need:
         if _holds_undo(events):
             return _replay_resolved(record)
-        return _with_candidates(variant, rules, events, undo_error, need)
+        return with_candidates(variant, candidate_folds(variant, rules, events, undo_error, need))
     if error is not None:
         if _holds_undo(events):
             return _replay_resolved(record)
@@ -339,7 +339,7 @@ def _replay_resolved(record: object) -> Result:
     try:
         state, error = fold(variant, rules, events, undo_error)
     except NeedPartner as need:
-        return _with_candidates(variant, rules, events, undo_error, need)
+        return with_candidates(variant, candidate_folds(variant, rules, events, undo_error, need))
     if error is not None:
         return _error_result(error, variant.name)
     if state.table is None:
@@ -365,17 +365,6 @@ def candidate_folds(
         yield fold(
             variant, rules, events, undo_error, (q, need.called), start=start, dealt=need.dealt
         )
-
-
-def _with_candidates(
-    variant: Variant,
-    rules: Mapping[str, Any],
-    events: list[tuple[int, Event]],
-    undo_error: int,
-    need: NeedPartner,
-) -> Result:
-    """``replay``'s result over the candidates' folds (``with_candidates``)."""
-    return with_candidates(variant, candidate_folds(variant, rules, events, undo_error, need))
 
 
 def with_candidates(
