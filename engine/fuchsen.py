@@ -1199,11 +1199,18 @@ class Fuchsen(Variant):
         p = state.to_act
         if table is None or know is None or p < 0 or state.phase != "play":
             return False
+        # The rule reads the card only through the knowledge its play adds: none (a
+        # card placed already), GO in his hand, or any other card filling it up by one.
+        # One card of each kind decides for the others of that kind.
+        judged = set()
         for code in trial.playable:
             c = INDEX[code]
-            placed = know
-            if know.owner[c] < 0 and not know.full(p):
-                placed = know.with_card(p, c)
+            placing = know.owner[c] < 0 and not know.full(p)
+            kind = (c == GO) + 2 * placing if placing else 0
+            if kind in judged:
+                continue
+            judged.add(kind)
+            placed = know.with_card(p, c) if placing else know
             if cls._fuchs_refusal(state, p, placed) is None:
                 return True
         return False
