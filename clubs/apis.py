@@ -653,7 +653,9 @@ class SeasonCloseApi(APIView):
         season = get_or_404(selectors.season_get, club=club, season_id=season_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        season = services.season_close(season=season, end=serializer.validated_data["end"])
+        season = services.season_close(
+            season=season, end=serializer.validated_data["end"], user=request.user
+        )
         return Response(SeasonOutputSerializer(season).data)
 
 

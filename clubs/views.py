@@ -435,7 +435,7 @@ def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
     season = get_object_or_404(selectors.season_list(club=club), pk=season_id)
     _done(
         request,
-        lambda: services.season_close(season=season),
+        lambda: services.season_close(season=season, user=request.user),
         lambda: _("The season %(name)s is closed.") % {"name": season.name},
     )
     return redirect("club-page", slug=club.slug)

@@ -134,6 +134,9 @@ def evening_create(
     game_kind = game_kind or season.game_kind
     if game_kind != season.game_kind:
         raise ValidationError({"game_kind": _("The season is for another game.")})
+    # The season's row, so that a close of the season waits for this (or this for it):
+    # no evening opens in a closed season (``clubs.services.season_close``).
+    season = Season.objects.select_for_update(no_key=True).get(pk=season.pk)
     if not season.is_open:
         raise ValidationError({"season": _("This season is closed.")})
     if rule_profile is not None:
