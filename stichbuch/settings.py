@@ -191,9 +191,7 @@ if CACHE_URL:
             "CACHE_URL must be a Redis URL (redis://, rediss:// or unix://), "
             f"not {CACHE_URL.split(':', 1)[0]!r}."
         )
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
-    }
+    CACHES = {"default": {"BACKEND": "stichbuch.cache.FallbackRedisCache", "LOCATION": CACHE_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
