@@ -323,6 +323,12 @@ SPECTACULAR_SETTINGS = {
 # each process pushes to its own viewers only (runserver, a single uvicorn worker).
 LIVE_REDIS_URL = env_str("LIVE_REDIS_URL", "")
 LIVE_CHANNEL_PREFIX = env_str("LIVE_CHANNEL_PREFIX", "stichbuch:live")
+# Open live streams per process, per client address and per live link (or member), and
+# the threads (each with a database connection) through which a process's streams read.
+LIVE_STREAMS_PER_PROCESS = env_int("LIVE_STREAMS_PER_PROCESS", 500)
+LIVE_STREAMS_PER_ADDRESS = env_int("LIVE_STREAMS_PER_ADDRESS", 50)
+LIVE_STREAMS_PER_LINK = env_int("LIVE_STREAMS_PER_LINK", 100)
+LIVE_DB_THREADS = env_int("LIVE_DB_THREADS", 4)
 
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
 if CELERY_BROKER_URL:
