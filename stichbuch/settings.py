@@ -245,6 +245,11 @@ CONTENT_SECURITY_POLICY: dict[str, Any] = {
 }
 
 SESSION_COOKIE_HTTPONLY = True
+# The language chosen on a page (``/i18n/setlang/``): no script reads it.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# A failed CSRF check answers with a page of our own: Django's inlines a <style>.
+CSRF_FAILURE_VIEW = "stichbuch.pages.csrf_failure"
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -252,6 +257,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     # The test client and the e2e live server speak plain HTTP.
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not RUNNING_TESTS)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
