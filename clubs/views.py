@@ -44,6 +44,7 @@ from clubs.models import (
 )
 from clubs.permissions import membership_for
 from clubs.rule_form import HouseRulesForm, changes_from_defaults
+from stichbuch.pages import shows_secret
 from stichbuch.throttling import ClientAddressRateThrottle
 
 
@@ -120,6 +121,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
         "next": _next_url(request, ""),
         "api_tokens": selectors.api_token_list(user=request.user),
     }
+    shows_secret(request)  # one's devices
     return render(request, "registration/password_change.html", context)
 
 
@@ -298,6 +300,8 @@ def _club_page(
         "can_open_evening": club.pk in selectors.clubs_to_open_an_evening_in(user=membership.user),
     }
     failed = any(form is not None and form.is_bound for form in (player_form, season_form))
+    if context["invitations"]:
+        shows_secret(request)  # the open invitation links
     # Dates and times on a club's pages are the club's local ones.
     with timezone.override(club.zone):
         return render(request, "clubs/club_page.html", context, status=400 if failed else 200)
@@ -495,6 +499,7 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> Ht
 @login_required
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    shows_secret(request)  # the token is in the address
     invitation = Invitation.objects.select_related("club", "player").filter(token=token).first()
     if invitation is None:
         raise Http404
@@ -583,7 +588,7 @@ def password_link(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
     with timezone.override(club.zone):
         response = render(request, "clubs/password_link.html", context)
     # The link is as good as the password: no cache keeps it.
-    response["Cache-Control"] = "no-store"
+    shows_secret(request)
     return response
 
 

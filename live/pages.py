@@ -27,6 +27,7 @@ from games.vocabulary import contract_names, level_names, money
 from live import access, selectors, services, stream
 from live.models import LiveLink
 from live.services import link_key
+from stichbuch.pages import shows_secret
 
 
 def event_labels() -> dict[str, str]:
@@ -290,6 +291,9 @@ def live_link_qr(request: HttpRequest, evening_id: int, link_id: int) -> HttpRes
 
 def live_links_context(request: HttpRequest, evening: Evening) -> list[dict[str, Any]]:
     """The evening's open links, with URL and QR code address, for its scorers."""
+    links = list(selectors.live_links(evening=evening))
+    if links:
+        shows_secret(request)  # a link opens the table to anyone holding it
     return [
         {
             "link": link,
@@ -299,7 +303,7 @@ def live_links_context(request: HttpRequest, evening: Evening) -> list[dict[str,
             "qr": reverse("live-link-qr", args=[evening.pk, link.pk]),
             "revoke": reverse("live-link-revoke", args=[evening.pk, link.pk]),
         }
-        for link in selectors.live_links(evening=evening)
+        for link in links
     ]
 
 

@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "stichbuch.api.refuse_empty_query_parameters",
+    "stichbuch.pages.no_copy_of_secrets",
     # Axes last, as its documentation asks: it turns a lockout into a 429.
     "axes.middleware.AxesMiddleware",
 ]
