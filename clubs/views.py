@@ -587,8 +587,8 @@ def password_link(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
     }
     with timezone.override(club.zone):
         response = render(request, "clubs/password_link.html", context)
-    # The link is as good as the password: no cache keeps it.
-    shows_secret(request)
+    # The link is as good as the password: no cache keeps it (nor the service worker).
+    response["Cache-Control"] = "no-store"
     return response
 
 
