@@ -18,6 +18,7 @@ from clubs.models import Club, GameKind, Player
 from engine.generate import random_game
 from games import services
 from games.models import Evening, Game, GameEvent
+from games.services import importing
 from ledger.models import LedgerEntry, ProjectionChange, ProjectionState
 from tests.conftest import PersonaClient
 from tests.games import records
@@ -169,7 +170,7 @@ def test_an_import_whose_writing_fails_writes_nothing(
     def fail(**kwargs: Any) -> None:
         raise RuntimeError("the ledger failed")
 
-    monkeypatch.setattr(services, "ledger_book_new_games", fail)
+    monkeypatch.setattr(importing, "ledger_book_new_games", fail)
     with pytest.raises(RuntimeError):
         services.games_import(
             evening=evening,

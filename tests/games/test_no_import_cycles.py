@@ -12,8 +12,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("clubs", "games", "ledger", "stichbuch")
-# Celery's idiom: a service enqueues its task, the task calls the service.
-ALLOWED_CYCLES = [{"ledger.services", "ledger.tasks"}]
+
+
+def is_the_celery_idiom(component: set[str]) -> bool:
+    """Celery's idiom: a service enqueues its task, the task calls the service."""
+    return "ledger.tasks" in component and all(
+        name == "ledger.tasks" or name.partition(".services")[0] == "ledger" for name in component
+    )
+
+
 # The layers below the views: they never import a module of the top layer.
 LOW = ("models", "selectors", "services", "vocabulary", "presenters", "access", "checks")
 TOP = ("pages", "tally_pages", "apis", "views")
@@ -92,7 +99,7 @@ def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
 
 def test_the_graph_sees_the_imports_it_should() -> None:
     graph = import_graph()
-    assert "games.selectors" in graph["games.services"]
+    assert "games.selectors" in graph["games.services.append"]
     assert "games.vocabulary" in graph["games.engine_text"]  # a function-level import
 
 
@@ -102,7 +109,7 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 
 def test_no_module_of_the_apps_is_in_an_import_cycle_but_the_celery_idiom() -> None:
-    unexpected = [sorted(c) for c in cycles(import_graph()) if c not in ALLOWED_CYCLES]
+    unexpected = [sorted(c) for c in cycles(import_graph()) if not is_the_celery_idiom(c)]
     assert unexpected == []
 
 

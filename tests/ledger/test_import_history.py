@@ -96,7 +96,6 @@ def test_each_imported_record_is_judged_by_the_engine_once(
     club: Club, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import engine
-    from games import services as game_services
 
     for name in NAMES[:5]:
         PlayerFactory.create(club=club, display_name=name.title())
@@ -108,7 +107,7 @@ def test_each_imported_record_is_judged_by_the_engine_once(
         replayed.append(record)
         return real_replay(record)
 
-    monkeypatch.setattr(game_services.engine, "replay", counted)
+    monkeypatch.setattr(engine, "replay", counted)
     call_command(
         "import_history",
         club.slug,

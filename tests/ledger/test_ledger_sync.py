@@ -13,7 +13,7 @@ from games.models import AppendOnlyError, Game
 from ledger import services as ledger_services
 from ledger.models import LedgerEntry, ProjectionState
 from ledger.selectors import balance_map, game_entry_totals
-from ledger.services import LedgerError, ledger_sync_game
+from ledger.services import LedgerError, booking, ledger_sync_game
 from tests.ledger.factories import Table, annul, finish, fuchsen_result, make_table, reopen
 
 pytestmark = pytest.mark.django_db
@@ -252,7 +252,7 @@ def test_a_reopened_game_finished_anew_holds_its_new_result_only(table: Table) -
         .annotate(total=Sum("amount"))
         if row["total"]
     }
-    assert ledger_services._booked_amounts(game_id=game.pk) == by_orm
+    assert booking._booked_amounts(game_id=game.pk) == by_orm
     assert by_orm == by_player(table, -30, 10, 10, 10)
 
 

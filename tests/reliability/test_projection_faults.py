@@ -19,6 +19,7 @@ from games.models import Game, GameEvent
 from ledger import services as ledger_services
 from ledger.models import LedgerEntry, PlayerRating, ProjectionState, SeasonSeries, StandingRow
 from ledger.selectors import balance_map, seasons_behind
+from ledger.services import booking
 from ledger.tasks import project_season, repair_projections
 from tests.reliability.helpers import (
     Table,
@@ -142,7 +143,7 @@ def test_an_append_whose_ledger_write_dies_writes_no_event_and_no_cent(
     def die(**kwargs: Any) -> None:
         raise Boom("killed between the ledger entries and the version bump")
 
-    monkeypatch.setattr(ledger_services, "projection_version_bump", die)
+    monkeypatch.setattr(booking, "projection_version_bump", die)
     with pytest.raises(Boom):
         services.game_events_append(
             game=game, user=None, expected_seq=1, events=record["events"][1:]

@@ -1,0 +1,74 @@
+"""Writes of the games app: keyword-only functions, each one transaction.
+
+They raise Django's ``ValidationError`` for input a user can get wrong (400) and
+the errors of ``games.errors`` for conflicts (409) and engine rejections (422).
+Permission to call them is checked by the caller (``clubs.permissions``), but for the
+append, which reads the role with its lock and decides with ``require_role``.
+
+The engine decides what is legal: the services never judge an event
+themselves, they replay the stored events plus the new ones and store the new
+ones only if the whole record is still valid.
+"""
+
+from games.services.append import (
+    Appended,
+    Judged,
+    game_append_check,
+    game_entry_correct,
+    game_events_append,
+)
+from games.services.correction import corrected_events
+from games.services.evenings import (
+    evening_close,
+    evening_create,
+    evening_delete,
+    evening_lock,
+    evening_reopen,
+    evening_seat_add,
+    evening_seat_remove,
+)
+from games.services.idempotency import (
+    IdempotentAnswer,
+    idempotency_lookup,
+    idempotent_call,
+    request_fingerprint,
+)
+from games.services.importing import (
+    IMPORT_BATCH,
+    MAX_IMPORT_RECORDS,
+    ImportOutcome,
+    _renamed_record,
+    games_import,
+)
+from games.services.recording import DONE_STATUSES, EVENT_FIELDS
+from games.services.start import Started, game_start, game_started
+
+__all__ = [
+    "DONE_STATUSES",
+    "EVENT_FIELDS",
+    "IMPORT_BATCH",
+    "MAX_IMPORT_RECORDS",
+    "Appended",
+    "IdempotentAnswer",
+    "ImportOutcome",
+    "Judged",
+    "Started",
+    "_renamed_record",
+    "corrected_events",
+    "evening_close",
+    "evening_create",
+    "evening_delete",
+    "evening_lock",
+    "evening_reopen",
+    "evening_seat_add",
+    "evening_seat_remove",
+    "game_append_check",
+    "game_entry_correct",
+    "game_events_append",
+    "game_start",
+    "game_started",
+    "games_import",
+    "idempotency_lookup",
+    "idempotent_call",
+    "request_fingerprint",
+]

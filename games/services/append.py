@@ -1,0 +1,337 @@
+"""The append: the engine checks the stored record plus the new events, then they are stored."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+import engine
+from clubs.models import Player
+from clubs.permissions import require_role
+from games import presenters, selectors
+from games.errors import (
+    MAX_GAME_EVENTS,
+    EngineRejected,
+    EveningClosed,
+    GamesError,
+    StaleSequence,
+    TooManyEvents,
+)
+from games.models import Evening, Game, GameEvent, IdempotencyRecord
+from games.services.correction import corrected_events
+from games.services.idempotency import (
+    IdempotentAnswer,
+    _is_key_conflict,
+    _key_reused,
+    _stored_answer,
+)
+from games.services.recording import (
+    _apply_result,
+    _event_rows,
+    _game_update,
+    _ledger_sync,
+    _new_events,
+    _player_id,
+    _replay,
+)
+from live.push import evening_changed_push
+
+# --- Append: check, then do ------------------------------------------------------------------
+
+
+@dataclass
+class Judged:
+    """``game_append_check``'s verdict: the events to append (a correction's undos and
+    replays included), the whole record with them, the engine's result, the game as
+    it would be (an unsaved copy) and, if asked for, the table view of the record."""
+
+    events: list[dict[str, Any]]
+    record: dict[str, Any]
+    result: engine.Result
+    game: Game
+    state: dict[str, Any] | None
+
+
+def _check_open_and_current(game: Game, expected_seq: int) -> None:
+    """Raise ``EveningClosed`` or ``StaleSequence`` (``game_append_check``'s first checks)."""
+    if not game.evening.is_open:
+        raise EveningClosed(_("This evening is closed: its games cannot change any more."))
+    if expected_seq != game.last_seq:
+        raise StaleSequence(current_seq=game.last_seq, expected_seq=expected_seq)
+
+
+def game_append_check(
+    *,
+    game: Game,
+    stored: list[selectors.EventRow],
+    expected_seq: int,
+    events: list[dict[str, Any]],
+    correct: int | None = None,
+    club_players: Collection[int] = (),
+    with_state: bool = False,
+) -> Judged:
+    """Judge appending ``events`` to ``game`` whose events are ``stored``; writes nothing.
+
+    ``correct``: the position of a stored event that ``events[0]`` replaces
+    (``corrected_events``). ``club_players``: ids known to be the club's players (the
+    evening's seats), so a dealer among them needs no look at the database.
+    ``with_state``: also draw the table (``selectors.table_state``; one replay serves
+    both). Raises ``EveningClosed``, ``StaleSequence`` (``expected_seq`` is not the
+    game's ``last_seq``), ``ValidationError`` (``correct`` names no correctable entry;
+    a deal seats a stranger), ``TooManyEvents`` and ``EngineRejected`` (the record
+    would be invalid; the error's index counts the stored events first).
+    """
+    _check_open_and_current(game, expected_seq)
+    record = selectors.record_from_rows(game=game, rows=stored)
+    if correct is not None:
+        try:
+            corrected = corrected_events(
+                stored=record["events"], index=correct, replacement=events[0]
+            )
+        except GamesError as error:
+            # A position that names no correctable entry is bad input, like any field.
+            raise ValidationError({"correct": [error.message]}) from error
+        events = [*corrected, *events[1:]]
+    # Seqs run 1..last_seq without gaps: last_seq is the number of stored events.
+    if game.last_seq + len(events) > MAX_GAME_EVENTS:
+        raise TooManyEvents(total=game.last_seq + len(events), event_offset=game.last_seq)
+    _check_deals_seat_club_players(game.evening, events)
+    record["events"] = record["events"] + list(events)
+    state: dict[str, Any] | None = None
+    result = None
+    if with_state:
+        state, result = selectors.table_state_and_result(record=record)
+    if result is None:
+        result = _replay(record)
+    if result.status == "invalid":
+        raise EngineRejected(error=_error_dict(result), event_offset=len(stored))
+    # The game as it would be: a copy, so that the caller's instance stays as stored.
+    after = copy.copy(game)
+    after.last_seq += len(events)
+    _apply_result(after, result, record, club_players=club_players)
+    return Judged(events=events, record=record, result=result, game=after, state=state)
+
+
+@dataclass
+class Appended:
+    """What an append judged and wrote, for an answer that needs no second look.
+
+    ``rows``: the game's events as ``selectors.game_event_rows`` reads them, the
+    stored ones then the new ones (``new_from``: the index of the first new one);
+    ``record``: the whole record the engine judged; ``state``: its table view (if
+    asked for); ``names``: ``{str(pk): display_name}`` of the evening's seated
+    players, read with the lock. ``answer``: with an idempotency key, the answer
+    stored for it (``replayed``: this request is a retry, nothing was appended and
+    only ``game`` is set, as it is now).
+    """
+
+    game: Game
+    rows: list[selectors.EventRow]
+    new_from: int
+    record: dict[str, Any]
+    state: dict[str, Any] | None = None
+    names: dict[str, str] = field(default_factory=dict)
+    answer: IdempotentAnswer | None = None
+
+
+def game_events_append(
+    *,
+    game: Game | int,
+    user: Any,
+    expected_seq: int,
+    events: list[dict[str, Any]],
+    correct: int | None = None,
+    idempotency_key: str | None = None,
+    fingerprint: str = "",
+    answer: str = "full",
+    min_role: str | None = None,
+    dry_run: bool = False,
+) -> Appended:
+    """Append ``events`` to the game if the client saw its latest state and the record
+    stays valid: one transaction, which locks the game's row (``select_for_update``),
+    judges (``game_append_check``) and writes the events (``bulk_create``), the game's
+    new state and, with an ``idempotency_key``, the key's answer.
+
+    ``min_role``: ``user`` must be a member of the game's club with this role
+    (``clubs.permissions.require_role``: 404 for a stranger, who locks nothing, 403
+    for a role too low); without it the caller has decided. With an
+    ``idempotency_key`` (request ``fingerprint``) a retry gets the first answer back
+    (``appended.answer.replayed``) and the answer is stored with the events: the game
+    as ``games.presenters.game_data`` shows it, all its events or (``answer="new"``)
+    only the new ones. ``dry_run``: judge the events exactly so, write nothing;
+    ``appended.game`` is then an unsaved copy of the game as it would be.
+
+    Raises ``game_append_check``'s errors (nothing written), ``IdempotencyKeyReused``
+    if the key answered a different request, ``Game.DoesNotExist`` for an unknown id.
+    A game in progress before and after holds no money; any change of status syncs
+    the ledger in the same transaction.
+    """
+    key = None if dry_run else idempotency_key
+    game_id = game if isinstance(game, int) else game.pk
+    try:
+        with transaction.atomic():
+            return _append(
+                game_id=game_id,
+                user=user,
+                expected_seq=expected_seq,
+                events=events,
+                correct=correct,
+                key=key,
+                fingerprint=fingerprint,
+                answer=answer,
+                min_role=min_role,
+                dry_run=dry_run,
+            )
+    except IntegrityError as error:
+        # A different request stored this key meanwhile (an append to another game):
+        # the unique (user, key) refused it, and everything was rolled back.
+        if key is not None and _is_key_conflict(error):
+            raise _key_reused() from None
+        raise
+
+
+def _append(
+    *,
+    game_id: int,
+    user: Any,
+    expected_seq: int,
+    events: list[dict[str, Any]],
+    correct: int | None,
+    key: str | None,
+    fingerprint: str,
+    answer: str,
+    min_role: str | None,
+    dry_run: bool,
+) -> Appended:
+    locked = selectors.game_for_append(
+        game_id=game_id, user=user, members_only=min_role is not None
+    )
+    if min_role is not None:
+        require_role(locked.member_role if locked is not None else None, min_role)  # type: ignore[attr-defined]
+    if locked is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    names: dict[str, str] = locked.seat_names or {}  # type: ignore[attr-defined]
+    try:
+        # A retry of an append that was stored finds the game moved on (or its evening
+        # closed since): refused before the events are read, then answered from its
+        # key. A key that answered a different request is refused by its unique
+        # (user, key) when this append stores it.
+        _check_open_and_current(locked, expected_seq)
+        stored = selectors.game_event_rows(game_id=game_id)
+        judged = game_append_check(
+            game=locked,
+            stored=stored,
+            expected_seq=expected_seq,
+            events=events,
+            correct=correct,
+            club_players={int(pk) for pk in names},
+            with_state=True,
+        )
+    except (GamesError, ValidationError):
+        # The lock may have waited for another request, maybe this one's original:
+        # its key is committed now.
+        replayed = _stored_answer(user=user, key=key, fingerprint=fingerprint) if key else None
+        if replayed is not None:
+            return Appended(game=locked, rows=[], new_from=0, record={}, answer=replayed)
+        raise
+    new = _new_events(locked, judged.events, first_seq=locked.last_seq + 1, user=user, key=key)
+    appended = Appended(
+        game=judged.game,
+        rows=stored + _event_rows(new),
+        new_from=len(stored),
+        record=judged.record,
+        state=judged.state,
+        names=names,
+    )
+    if dry_run:
+        return appended
+    if locked.status != Game.Status.IN_PROGRESS or judged.game.status != Game.Status.IN_PROGRESS:
+        _ledger_sync(
+            judged.game,
+            club_players={int(pk) for pk in names},
+            record_changed=locked.status == judged.game.status == Game.Status.FINISHED,
+        )
+    GameEvent.objects.bulk_create(new)
+    _game_update(judged.game)
+    if key is not None:
+        rows = appended.rows[appended.new_from :] if answer == "new" else appended.rows
+        body = presenters.game_data(
+            judged.game, record=judged.record, rows=rows, names=names, state=judged.state
+        )
+        IdempotencyRecord.objects.create(
+            user_id=user.pk,
+            key=key,
+            fingerprint=fingerprint,
+            response_status=201,
+            response_body=body,
+        )
+        appended.answer = IdempotentAnswer(status=201, body=body, replayed=False)
+    evening_changed_push(locked.evening_id)
+    return appended
+
+
+def _deal_names(event: dict[str, Any]) -> set[str]:
+    """The player names a deal event seats (well-typed fields only; the engine judges types)."""
+    if event.get("type") != "deal":
+        return set()
+    return selectors.record_player_names({"events": [event]})
+
+
+def _check_deals_seat_club_players(evening: Evening, events: list[dict[str, Any]]) -> None:
+    """A new deal (after undoing the old one) may seat only players of the club.
+
+    The engine takes any names; the ledger needs player ids, so a deal naming
+    anyone else is refused before the engine sees it.
+    """
+    names = set().union(*(_deal_names(event) for event in events))
+    if not names:  # no deal among the events (nearly every append): nothing to look up
+        return
+    ids = {_player_id(name) for name in names}
+    known = set(
+        Player.objects.filter(
+            club_id=evening.club_id, pk__in=[pid for pid in ids if pid is not None]
+        ).values_list("pk", flat=True)
+    )
+    if None in ids or not ids <= known:
+        raise ValidationError(
+            {"events": _("A deal may seat only players of this club, by id (str(player.pk)).")}
+        )
+
+
+def _error_dict(result: engine.Result) -> dict[str, Any]:
+    if result.error is None:  # pragma: no cover - the engine always explains an invalid record
+        return {"index": -1, "code": "invalid", "message": "The engine rejected the record."}
+    return result.error.to_dict(detail=True)
+
+
+def game_entry_correct(
+    *,
+    game: Game,
+    user: Any,
+    expected_seq: int,
+    index: int,
+    replacement: dict[str, Any],
+    then: list[dict[str, Any]] | None = None,
+    idempotency_key: str | None = None,
+) -> Game:
+    """Correct the record's event ``index`` (an entry found wrong in hindsight) to
+    ``replacement`` in one append: undo back to it, the correction, the later events
+    again, then ``then`` (say the card whose tap showed the mistake). All or nothing:
+    the engine judges the whole result, and a refusal (``StaleSequence``,
+    ``EngineRejected``, ``GamesError``) writes nothing."""
+    with transaction.atomic():
+        record = selectors.game_record(game=game)
+        events = corrected_events(stored=record["events"], index=index, replacement=replacement)
+        return game_events_append(
+            game=game,
+            user=user,
+            expected_seq=expected_seq,
+            events=[*events, *(then or [])],
+            idempotency_key=idempotency_key,
+        ).game
