@@ -408,6 +408,14 @@ def player_create(*, club: Club, display_name: str, user: Any | None = None) -> 
 
 
 @transaction.atomic
+def players_create(*, club: Club, display_names: list[str]) -> list[Player]:
+    """Add several guests at once (the table sitting down for the first evening): each
+    as ``player_create`` adds one, all or none. A name twice in the list is refused as
+    a name the club has already."""
+    return [player_create(club=club, display_name=name) for name in display_names]
+
+
+@transaction.atomic
 def player_update(
     *, player: Player, display_name: str | None = None, is_active: bool | None = None
 ) -> Player:

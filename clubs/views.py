@@ -18,6 +18,7 @@ from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -271,7 +272,8 @@ def _club_page(
     is_admin = role_at_least(membership.role, Role.ADMIN)
     if season_form is None and is_admin:
         today = timezone.localdate(timezone=club.zone)
-        season_form = SeasonCreateForm(club=club, initial={"start": today})
+        # Filled as most clubs would: the year as its name, from today (one tap to open).
+        season_form = SeasonCreateForm(club=club, initial={"start": today, "name": str(today.year)})
     players = list(selectors.player_list(club=club))
     memberships = list(selectors.membership_list(club=club))
     context = {
@@ -356,15 +358,20 @@ def player_create(request: HttpRequest, slug: str) -> HttpResponse:
     form = PlayerCreateForm(request.POST)
     if form.is_valid():
         try:
-            player = services.player_create(
-                club=membership.club, display_name=form.cleaned_data["display_name"]
-            )
+            # Several names at once (the table's first evening), all or none.
+            added = services.players_create(club=membership.club, display_names=form.names())
         except ValidationError as error:
             _form_errors(form, error)
         else:
+            names = ", ".join(p.display_name for p in added)
             messages.success(
                 request,
-                _("%(name)s is now a player of the club.") % {"name": player.display_name},
+                ngettext(
+                    "%(name)s is now a player of the club.",
+                    "%(name)s are now players of the club.",
+                    len(added),
+                )
+                % {"name": names},
                 extra_tags="at-players",
             )
             return redirect(reverse("club-page", args=[membership.club.slug]) + "#players")
@@ -472,14 +479,18 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
         if player is None:
             messages.error(request, _("No such player in this club."))
             return redirect("club-page", slug=club.slug)
-    _done(
-        request,
-        lambda: services.invitation_create(
-            club=club, created_by=request.user, role=role, player=player
-        ),
-        lambda: _("Invitation link created."),
-    )
-    return redirect("club-page", slug=club.slug)
+    try:
+        services.invitation_create(club=club, created_by=request.user, role=role, player=player)
+    except ValidationError as error:
+        messages.error(request, "; ".join(error.messages), extra_tags="at-invitations")
+    else:
+        # Said beside the new link (at-invitations), with its share button, not at the top.
+        messages.success(
+            request,
+            _("Invitation link created: share it with the new member."),
+            extra_tags="at-invitations",
+        )
+    return redirect(reverse("club-page", args=[club.slug]) + "#invitations")
 
 
 @login_required

@@ -692,6 +692,15 @@ class GameEventAppendApi(GamesApi):
                 "again and then events[1:] — all or nothing."
             ),
         )
+        stop_at_misfit = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text=(
+                "With correct and one event: where a later entry no longer fits the "
+                "corrected game, stop before it (the answer's left_out lists it and the "
+                "ones after, misfit the engine's error) instead of refusing it all."
+            ),
+        )
 
         def validate_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for i, event in enumerate(events):
@@ -729,6 +738,8 @@ class GameEventAppendApi(GamesApi):
         data = serializer.validated_data
         # A 422's sentence names the evening's players and the club's cards (read then).
         self.error_context = lambda: _game_names_and_face(game_id)
+        if data["stop_at_misfit"] and data.get("correct") is not None and not data["dry_run"]:
+            return self._replace(request, game_id, data, key)
         appended = services.game_events_append(
             game=game_id,
             user=request.user,
@@ -748,6 +759,36 @@ class GameEventAppendApi(GamesApi):
             appended_data(appended, answer=data["answer"], names=appended.names),
             status=status_code,
         )
+
+    def _replace(
+        self, request: Request, game_id: int, data: dict[str, Any], key: str | None
+    ) -> Response:
+        """An entry replaced, the later ones entered again up to the first that no longer
+        fits (``services.game_entry_replace``)."""
+        events = [dict(event) for event in data["events"]]
+        if len(events) != 1:
+            raise serializers.ValidationError(
+                {"events": [_("Replacing an entry takes exactly one event.")]}
+            )
+        replaced = services.game_entry_replace(
+            game=game_id,
+            user=request.user,
+            expected_seq=data["expected_seq"],
+            index=data["correct"],
+            replacement=events[0],
+            idempotency_key=key,
+            fingerprint=self.fingerprint(request) if key is not None else "",
+            answer=data["answer"],
+            min_role=Role.SCORER,
+        )
+        appended = replaced.appended
+        if appended.answer is not None and appended.answer.replayed:
+            return Response(appended.answer.body, status=appended.answer.status)
+        body = appended_data(appended, answer=data["answer"], names=appended.names)
+        body["left_out"] = replaced.left_out
+        body["misfit"] = replaced.error
+        body["misfit_detail"] = self.engine_detail(replaced.error) if replaced.error else ""
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 # --- Records out ----------------------------------------------------------------------------

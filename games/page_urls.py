@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import pages, tally_pages
+from games import change_pages, pages, rules_pages, tally_pages
 from ledger import pages as ledger_pages
 
 urlpatterns = [
     path("clubs/<slug:slug>/book/", pages.club_book, name="club-book"),
+    path("clubs/<slug:slug>/rules/<slug:game>/", rules_pages.club_rules, name="club-rules"),
+    path("evenings/<int:evening_id>/rules/", rules_pages.evening_rules, name="evening-rules"),
+    path("games/<int:game_id>/rules/", rules_pages.game_rules, name="game-rules"),
     path("clubs/<slug:slug>/evenings/", pages.evening_archive, name="evening-archive"),
     path("clubs/<slug:slug>/evenings/new/", pages.evening_new, name="evening-new"),
     path("evenings/<int:evening_id>/", pages.evening_page, name="evening-page"),
@@ -37,5 +40,10 @@ urlpatterns = [
     path("evenings/<int:evening_id>/tally/", tally_pages.evening_tally, name="evening-tally"),
     path("games/<int:game_id>/", pages.game_page, name="game-page"),
     path("games/<int:game_id>/tally/", tally_pages.game_tally, name="game-tally"),
+    path(
+        "games/<int:game_id>/change/",
+        change_pages.game_result_change,
+        name="game-result-change",
+    ),
     path("games/<int:game_id>/replay/", pages.game_replay, name="game-replay"),
 ]

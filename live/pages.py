@@ -16,6 +16,7 @@ from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -23,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
 from games.models import Evening, Game
-from games.vocabulary import contract_names, level_names, money
+from games.vocabulary import card_view, contract_names, level_names, money
 from live import access, selectors, services, stream
 from live.models import LiveLink
 from live.services import link_key
@@ -65,18 +66,54 @@ def _names(club: Club) -> dict[str, str]:
     return {str(p.pk): p.display_name for p in club_selectors.player_list(club=club)}
 
 
-def event_text(payload: dict[str, Any], names: dict[str, str]) -> str:
-    """The event's fields in a line: players by name, cards by code."""
+def event_text(
+    payload: dict[str, Any], names: dict[str, str], *, face: str | None = None, kind: str = ""
+) -> str:
+    """The event's fields in words: players by name, cards by their names ("Schellen-
+    Zehner", not "S10"), levels and contracts as the table says them, won or lost."""
+    face = face or Club.CardFace.GERMAN
+    levels, contracts = level_names(), contract_names()
+
+    def who(value: Any) -> str:
+        return names.get(str(value), str(value))
+
+    def card(value: Any) -> str:
+        text = str(value)
+        if len(text) < 2 or text[0] not in "EGRS":
+            return text
+        return str(card_view(text, face, kind)["name"])
+
     parts = []
-    for key in ("player", "dealer", "card", "cards", "level", "contract", "won", "reason"):
+    for key in ("player", "dealer", "card", "called", "cards", "level", "contract", "won"):
         if key not in payload:
             continue
         value = payload[key]
         if key in ("player", "dealer"):
-            value = names.get(str(value), str(value))
-        elif isinstance(value, list):
-            value = " ".join(str(v) for v in value)
-        parts.append(str(value))
+            parts.append(who(value))
+        elif key in ("card", "called"):
+            parts.append(card(value))
+        elif key == "cards" and isinstance(value, list):
+            parts.append(", ".join(card(v) for v in value))
+        elif key == "level":
+            parts.append(levels.get(str(value or ""), _("no Kontra")))
+        elif key == "contract":
+            parts.append(contracts.get(str(value), str(value)))
+        elif key == "won":
+            parts.append(_("won") if value else _("lost"))
+    if payload.get("alone"):
+        parts.append(contracts.get("alone", _("alone")))
+    if payload.get("partner"):
+        parts.append(_("partner %(p)s") % {"p": who(payload["partner"])})
+    if payload.get("silent"):
+        parts.append(_("Stilles Spiel"))
+    if payload.get("fuchs"):
+        parts.append(_("Fuchs announced"))
+    if isinstance(payload.get("augen"), int):
+        parts.append(_("%(n)s Augen") % {"n": payload["augen"]})
+    if payload.get("losers"):
+        parts.append(_("lost: %(p)s") % {"p": ", ".join(who(p) for p in payload["losers"])})
+    if payload.get("reason"):
+        parts.append(str(payload["reason"]))
     return " · ".join(parts)
 
 
@@ -92,7 +129,7 @@ def game_history(request: HttpRequest, game_id: int) -> HttpResponse:
         {
             "e": event,
             "label": labels.get(event.type, event.type),
-            "text": event_text(event.payload, names),
+            "text": event_text(event.payload, names, face=club.card_face, kind=game.game_kind),
         }
         for event in history.events
     ]
@@ -143,6 +180,8 @@ def live_strings() -> dict[str, Any]:
         "level": _("Level"),
         "contract": _("Contract"),
         "tricks_done": _("Tricks done"),
+        "called": _("Called card"),
+        "on_table": _("On the table"),
         "games": _("Games"),
         "balances": _("Balances tonight"),
         "no_balance": _("No finished game yet."),
@@ -254,7 +293,10 @@ def member_live_context(evening: Evening) -> dict[str, Any]:
 def live_link_new(request: HttpRequest, evening_id: int) -> HttpResponse:
     """A scorer (or admin) opens a live link for the evening; it shows on the evening page."""
     evening = access.evening_for(request.user, evening_id, Role.SCORER)
-    services.live_link_create(evening=evening, user=request.user)
+    # One link per evening is what a table needs: the one that exists is shown again
+    # rather than a new one made at every tap (a revoked one is gone, then a new one).
+    if not selectors.live_links(evening=evening):
+        services.live_link_create(evening=evening, user=request.user)
     messages.success(request, _("The live link is open: show its QR code at the table."))
     return redirect(reverse("evening-page", args=[evening.pk]) + "#live-links")
 
@@ -323,6 +365,18 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``: every browser asks the site's root for it, whatever the page
+    links (the pages link ``img/favicon.svg`` and this file as well)."""
+    path = finders.find("img/favicon.ico")
+    assert isinstance(path, str)
+    with open(path, "rb") as source:
+        response = HttpResponse(source.read(), content_type="image/x-icon")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@require_GET
 def web_manifest(request: HttpRequest) -> JsonResponse:
     response = JsonResponse(
         {
@@ -334,7 +388,7 @@ def web_manifest(request: HttpRequest) -> JsonResponse:
             "background_color": "#ffffff",
             "theme_color": "#1f4d3a",
             "lang": "de",
-            "icons": [],
+            "icons": [{"src": static("img/favicon.svg"), "sizes": "any", "type": "image/svg+xml"}],
         }
     )
     response["Content-Type"] = "application/manifest+json"
