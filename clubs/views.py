@@ -45,6 +45,7 @@ from clubs.models import (
 )
 from clubs.permissions import membership_for
 from clubs.rule_form import HouseRulesForm, changes_from_defaults
+from stichbuch.pages import shows_secret
 from stichbuch.throttling import ClientAddressRateThrottle
 
 
@@ -121,6 +122,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
         "next": _next_url(request, ""),
         "api_tokens": selectors.api_token_list(user=request.user),
     }
+    shows_secret(request)  # one's devices
     return render(request, "registration/password_change.html", context)
 
 
@@ -300,6 +302,8 @@ def _club_page(
         "can_open_evening": club.pk in selectors.clubs_to_open_an_evening_in(user=membership.user),
     }
     failed = any(form is not None and form.is_bound for form in (player_form, season_form))
+    if context["invitations"]:
+        shows_secret(request)  # the open invitation links
     # Dates and times on a club's pages are the club's local ones.
     with timezone.override(club.zone):
         return render(request, "clubs/club_page.html", context, status=400 if failed else 200)
@@ -442,7 +446,7 @@ def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
     season = get_object_or_404(selectors.season_list(club=club), pk=season_id)
     _done(
         request,
-        lambda: services.season_close(season=season),
+        lambda: services.season_close(season=season, user=request.user),
         lambda: _("The season %(name)s is closed.") % {"name": season.name},
     )
     return redirect("club-page", slug=club.slug)
@@ -506,6 +510,7 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> Ht
 @login_required
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    shows_secret(request)  # the token is in the address
     invitation = Invitation.objects.select_related("club", "player").filter(token=token).first()
     if invitation is None:
         raise Http404
@@ -593,7 +598,7 @@ def password_link(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
     }
     with timezone.override(club.zone):
         response = render(request, "clubs/password_link.html", context)
-    # The link is as good as the password: no cache keeps it.
+    # The link is as good as the password: no cache keeps it (nor the service worker).
     response["Cache-Control"] = "no-store"
     return response
 

@@ -10,9 +10,11 @@ from typing import Any
 
 import segno
 from django.contrib import messages
+from django.contrib.auth import get_user
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -26,6 +28,7 @@ from games.vocabulary import card_view, contract_names, level_names, money
 from live import access, selectors, services, stream
 from live.models import LiveLink
 from live.services import link_key
+from stichbuch.pages import shows_secret
 
 
 def event_labels() -> dict[str, str]:
@@ -220,9 +223,20 @@ def live_state(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
-async def live_events(request: HttpRequest, token: str) -> StreamingHttpResponse:
+async def live_events(request: HttpRequest, token: str) -> HttpResponseBase:
     """The live state pushed as server-sent events."""
-    return await stream.stream_response(request, lambda: _link_evening(token))
+    key = link_key(token)
+    if key is None:
+        raise Http404
+
+    def still_allowed() -> Evening:
+        return _link_evening(token)
+
+    def find() -> stream.Viewer:
+        evening = still_allowed()
+        return stream.Viewer(evening.pk, f"link:{key}", f"link:{key}", still_allowed)
+
+    return await stream.stream_response(request, find)
 
 
 def _member_evening(user: Any, evening_id: int) -> Evening:
@@ -237,12 +251,32 @@ def evening_live_state(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 
 @require_GET
-async def evening_live_events(request: HttpRequest, evening_id: int) -> StreamingHttpResponse:
-    """The members' live stream of the evening (the evening and game pages)."""
-    user = await request.auser()
-    if not user.is_authenticated:
-        raise Http404
-    return await stream.stream_response(request, lambda: _member_evening(user, evening_id))
+async def evening_live_events(request: HttpRequest, evening_id: int) -> HttpResponseBase:
+    """The members' live stream of the evening (the evening and game pages).
+
+    The session is read in the streams' pool (``stream.stream_response``), not in the
+    request's own thread: a burst of streams opens no connection each."""
+
+    def find() -> stream.Viewer:
+        user = get_user(request)
+        if not user.is_authenticated:
+            raise Http404
+        evening = _member_evening(user, evening_id)
+        session_key = request.session.session_key or ""
+        session_store = type(request.session)
+
+        def still_allowed() -> Evening:
+            # Logged out (the session gone) or no longer a member: the stream ends.
+            if not session_store().exists(session_key):
+                raise Http404
+            return _member_evening(user, evening_id)
+
+        holder = f"member:{user.pk}"
+        return stream.Viewer(
+            evening.pk, holder, f"{holder}:{session_key}:{evening.pk}", still_allowed
+        )
+
+    return await stream.stream_response(request, find)
 
 
 def member_live_context(evening: Evening) -> dict[str, Any]:
@@ -299,6 +333,9 @@ def live_link_qr(request: HttpRequest, evening_id: int, link_id: int) -> HttpRes
 
 def live_links_context(request: HttpRequest, evening: Evening) -> list[dict[str, Any]]:
     """The evening's open links, with URL and QR code address, for its scorers."""
+    links = list(selectors.live_links(evening=evening))
+    if links:
+        shows_secret(request)  # a link opens the table to anyone holding it
     return [
         {
             "link": link,
@@ -308,7 +345,7 @@ def live_links_context(request: HttpRequest, evening: Evening) -> list[dict[str,
             "qr": reverse("live-link-qr", args=[evening.pk, link.pk]),
             "revoke": reverse("live-link-revoke", args=[evening.pk, link.pk]),
         }
-        for link in selectors.live_links(evening=evening)
+        for link in links
     ]
 
 

@@ -115,7 +115,9 @@ def test_the_stream_sends_the_state_at_once_and_again_after_a_push(
 ) -> None:
     from live.push import HUB
 
-    response = anonymous.get(f"/live/{_token(evening)}/events/")
+    # A threaded WSGI server (runserver) streams; a single-threaded worker would not.
+    threaded: dict[str, Any] = {"wsgi.multithread": True}
+    response = anonymous.get(f"/live/{_token(evening)}/events/", **threaded)
     assert response["Content-Type"] == "text/event-stream"
     assert isinstance(response, StreamingHttpResponse)
     chunks = iter(cast(Iterator[bytes], response.streaming_content))
