@@ -805,13 +805,19 @@ class Koenigrufen(Variant):
         """May ``p``, the speaker, bid ``contract`` now, with some called card where it
         calls one? Judged by the rule every bid goes through (``_bid_refusal``); the
         end of the auction such a bid may bring refuses nothing more (a called card
-        nobody is shown to hold waits for the partner)."""
+        nobody is shown to hold waits for the partner). The rule reads the called card
+        only through who the record says holds it (``know.owner``), so the first card
+        of each holder (nobody included) decides for his others."""
         if contract not in WITH_CALLED:
             return cls._bid_refusal(state, p, contract, None, -1) is None
         table = state.table
-        assert table is not None
+        know = state.know
+        assert table is not None and know is not None
+        first: dict[int, int] = {}
+        for c in bits(table.deck):
+            first.setdefault(know.owner[c], c)
         return any(
-            cls._bid_refusal(state, p, contract, CODES[c], -1) is None for c in bits(table.deck)
+            cls._bid_refusal(state, p, contract, CODES[c], -1) is None for c in first.values()
         )
 
     def tally_offer(self, states: Sequence[GameState], trial: Trial) -> dict[str, Any] | None:
