@@ -185,7 +185,7 @@ def _push_pop(records: int, clock: Callable[[], float], repeat: int) -> None:
     """The board's push and pop of every card of generated played-out deals with
     hands (the analysis' inner loop): the deal's plays pushed one by one, each
     asked for its legal mask and trick winner, then popped back."""
-    from engine.board import board_at
+    from engine.replay import board_at
 
     for game, seats in (("fuchsen", 5), ("koenigrufen", 4)):
         boards = []

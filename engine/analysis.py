@@ -17,7 +17,7 @@ The derived figures the pages show are pure functions of that answer (and, for t
 raises, of the record): ``card_cost``, ``turning_points``, ``lost_at``,
 ``value_after_raising``, ``raises_judged``, ``higher_contracts``, ``player_figures``.
 
-The search is ``engine.solver`` on the engine's ``Board`` (``engine.board.board_at``):
+The search is ``engine.solver`` on the engine's ``Board`` (``engine.replay.board_at``):
 the same legal-card masks and trick winner that replay and the table view use.
 """
 
@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.board import Board, board_at
+from engine.board import Board
 from engine.cards import CODES, INDEX, bits
 from engine.fuchsen import AUGEN, CLASS, POWER, FuchsenBoard, augen_of
 from engine.koenigrufen import POWER_NORMAL, POWER_TEN, TEN_HIGH, KoenigBoard
-from engine.replay import RecordError, prepare, replay
+from engine.replay import RecordError, board_at, prepare, replay
 from engine.rules import FUCHSEN_LEVELS, effective_rules
 from engine.solver import (
     Equivalence,

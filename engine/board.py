@@ -9,7 +9,7 @@ this board ask the same functions.
 
 Building a board
 ----------------
-``board_at(record, index=None)`` gives the board of a valid record just before event
+``engine.replay.board_at(record, index=None)`` gives the board of a valid record just before event
 number ``index`` of ``record["events"]`` (by default before the record's first card),
 or None where that cannot be: the record is invalid up to there, the card play has not
 begun (the call, raising or auction still open) or is over, or a hand is not known
@@ -60,16 +60,11 @@ none: it keeps its meaning from the spec, the lowest card of the called suit);
 
 from __future__ import annotations
 
-import copy
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
-from engine.cards import INDEX
 from engine.errors import Code
 
-if TYPE_CHECKING:
-    from engine.core import GameState
-
-__all__ = ["Board", "board_at"]
+__all__ = ["Board"]
 
 
 class Board:
@@ -239,57 +234,3 @@ class Board:
 
     def trick_count(self, seat: int) -> int:
         return self.won[seat].bit_count() // self.n
-
-
-def board_at(record: object, index: int | None = None) -> Board | None:
-    """The board of ``record`` just before event ``index`` (default: its first card),
-    or None where there is none (see the module's docstring)."""
-    # Imported here: the games import this module for their boards, and the replay
-    # imports the games.
-    from engine.core import NeedPartner
-    from engine.replay import RecordError, fold, prepare
-
-    try:
-        variant, rules, events, undo_error = prepare(record)
-    except RecordError:
-        return None
-    if undo_error >= 0:
-        events = [(i, e) for i, e in events if i < undo_error]
-    k = 0
-    if index is None:
-        while k < len(events) and not (
-            isinstance(events[k][1], dict) and events[k][1].get("type") == "play"
-        ):
-            k += 1
-        if k == len(events):
-            return None
-    else:
-        while k < len(events) and events[k][0] < index:
-            k += 1
-    before: list[GameState] = []
-    seen = [0]
-
-    def keep(state: GameState, _event: object, _i: int) -> None:
-        # The fold changes its state in place as cards are played: a copy of the one
-        # state the board starts from.
-        seen[0] += 1
-        if seen[0] == k:
-            before.append(copy.copy(state))
-
-    try:
-        _state, error = fold(variant, rules, events, -1, visit=keep)
-    except NeedPartner:
-        return None
-    if k == 0 or not before:
-        return None  # no deal yet, or an event before the position is illegal
-    end = 1 << 30 if error is None else error.index  # the plays stop at an illegal one
-    at = before[0]
-    board = at.variant.card_board(at)
-    if board is None:
-        return None
-    for i, event in events[k:]:
-        if i >= end:
-            break
-        if isinstance(event, dict) and event.get("type") == "play":
-            board.pending.append(INDEX[event["card"]])
-    return board

@@ -3,9 +3,10 @@ and try each candidate partner when the record does not name him."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import INDEX
 from engine.core import (
@@ -32,10 +33,14 @@ from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
 from engine.rules import InvalidRules, effective_rules
 
+if TYPE_CHECKING:
+    from engine.board import Board
+
 __all__ = [
     "VARIANTS",
     "RecordError",
     "apply",
+    "board_at",
     "candidate_folds",
     "deal_table",
     "fold",
@@ -405,3 +410,52 @@ def with_candidates(
 
 # What is known while the result depends on who the partner is.
 _awaiting_partner = awaiting_partner
+
+
+def board_at(record: object, index: int | None = None) -> Board | None:
+    """The board of ``record`` just before event ``index`` (default: its first card),
+    or None where there is none (see the module's docstring)."""
+    try:
+        variant, rules, events, undo_error = prepare(record)
+    except RecordError:
+        return None
+    if undo_error >= 0:
+        events = [(i, e) for i, e in events if i < undo_error]
+    k = 0
+    if index is None:
+        while k < len(events) and not (
+            isinstance(events[k][1], dict) and events[k][1].get("type") == "play"
+        ):
+            k += 1
+        if k == len(events):
+            return None
+    else:
+        while k < len(events) and events[k][0] < index:
+            k += 1
+    before: list[GameState] = []
+    seen = [0]
+
+    def keep(state: GameState, _event: object, _i: int) -> None:
+        # The fold changes its state in place as cards are played: a copy of the one
+        # state the board starts from.
+        seen[0] += 1
+        if seen[0] == k:
+            before.append(copy.copy(state))
+
+    try:
+        _state, error = fold(variant, rules, events, -1, visit=keep)
+    except NeedPartner:
+        return None
+    if k == 0 or not before:
+        return None  # no deal yet, or an event before the position is illegal
+    end = 1 << 30 if error is None else error.index  # the plays stop at an illegal one
+    at = before[0]
+    board = at.variant.card_board(at)
+    if board is None:
+        return None
+    for i, event in events[k:]:
+        if i >= end:
+            break
+        if isinstance(event, dict) and event.get("type") == "play":
+            board.pending.append(INDEX[event["card"]])
+    return board

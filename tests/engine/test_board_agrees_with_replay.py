@@ -10,10 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import replay, table_view
-from engine.board import Board, board_at
+from engine.board import Board
 from engine.cards import CODES, bits
 from engine.generate import random_game
 from engine.koenigrufen import CONTRACTS
+from engine.replay import board_at
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32)
