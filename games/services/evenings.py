@@ -7,19 +7,18 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import ProtectedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, GameKind, Player, RuleProfile, Season
-from games import selectors
+from games import listeners, selectors
 from games.errors import (
     EveningClosed,
     EveningNotEmpty,
     EveningOpen,
 )
 from games.models import Evening, EveningSeat, Game
-from ledger.models import LedgerEntry, Payment, SettlementPlan
-from live.services import evening_changed
 
 # --- Evenings -------------------------------------------------------------------------------
 
@@ -129,7 +128,7 @@ def evening_close(*, evening: Evening, user: Any | None = None) -> Evening:
     )
     if changed != 1:
         raise EveningClosed(_("This evening is already closed."))
-    evening_changed(evening=evening, kind="closed", user=user)
+    listeners.evening_closed_or_reopened(evening=evening, kind="closed", user=user)
     evening.refresh_from_db()
     return evening
 
@@ -157,7 +156,7 @@ def evening_reopen(*, evening: Evening, user: Any | None = None) -> Evening:
     )
     if changed != 1:
         raise EveningOpen(_("This evening is open."))
-    evening_changed(evening=evening, kind="reopened", user=user)
+    listeners.evening_closed_or_reopened(evening=evening, kind="reopened", user=user)
     evening.refresh_from_db()
     return evening
 
@@ -174,16 +173,16 @@ def evening_delete(*, evening: Evening) -> None:
     locked = Evening.objects.select_for_update(of=("self",)).filter(pk=evening.pk).first()
     if locked is None:
         return  # deleted already: a second tap changes nothing
-    if (
-        Game.objects.filter(evening=locked).exists()
-        or Payment.objects.filter(evening=locked).exists()
-        or LedgerEntry.objects.filter(evening=locked).exists()
-        or SettlementPlan.objects.filter(evening=locked).exists()
-    ):
-        raise EveningNotEmpty(
-            _("Only an evening without games or payments can be deleted: close it instead.")
-        )
-    locked.delete()
+    refusal = _("Only an evening without games or payments can be deleted: close it instead.")
+    if Game.objects.filter(evening=locked).exists():
+        raise EveningNotEmpty(refusal)
+    try:
+        # What the apps above keep of an evening that must outlive it (payments, ledger
+        # entries, settlement plans) refers to it ``on_delete=PROTECT``: Django refuses
+        # before it deletes anything.
+        locked.delete()
+    except ProtectedError:
+        raise EveningNotEmpty(refusal) from None
 
 
 @transaction.atomic
