@@ -9,7 +9,6 @@ import clubs.converters  # noqa: F401  (registers <invitation_token:...>)
 from clubs import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -56,26 +56,6 @@ def _next_url(request: HttpRequest, default: str = "/") -> str:
     return default
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    """My clubs, each with its book, its table and the evenings open now."""
-    if not request.user.is_authenticated:
-        return render(request, "clubs/home.html", {"clubs": []})
-    # games depends on clubs, so its selectors are imported where they are needed.
-    from games.selectors import open_evenings_of
-
-    clubs = list(selectors.club_list_for_user(user=request.user))
-    evenings = open_evenings_of(clubs=clubs)
-    return render(
-        request,
-        "clubs/home.html",
-        {
-            "clubs": [(club, evenings[club.pk]) for club in clubs],
-            # The next step where it can be taken: "Neuer Spielabend".
-            "can_open": selectors.clubs_to_open_an_evening_in(user=request.user),
-        },
-    )
-
-
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":

@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/", include("ledger.api_urls")),
     path("api/", include("games.api_urls")),
     path("api/", include("live.api_urls")),
+    path("", include("web.urls")),
     path("", include("clubs.urls")),
     path("", include("games.page_urls")),
     path("", include("ledger.page_urls")),
