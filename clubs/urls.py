@@ -74,16 +74,6 @@ urlpatterns = [
         name="season-reopen-page",
     ),
     path(
-        "clubs/<slug:slug>/rules/new/<str:game_kind>/",
-        views.rule_profile_new,
-        name="rule-profile-new-page",
-    ),
-    path(
-        "clubs/<slug:slug>/rules/<int:profile_id>/",
-        views.rule_profile_page,
-        name="rule-profile-page",
-    ),
-    path(
         "clubs/<slug:slug>/members/<int:membership_id>/role/",
         views.membership_role,
         name="membership-role-page",

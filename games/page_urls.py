@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import pages, tally_pages
+from games import pages, rule_pages, tally_pages
 
 urlpatterns = [
+    path(
+        "clubs/<slug:slug>/rules/new/<str:game_kind>/",
+        rule_pages.rule_profile_new,
+        name="rule-profile-new-page",
+    ),
+    path(
+        "clubs/<slug:slug>/rules/<int:profile_id>/",
+        rule_pages.rule_profile_page,
+        name="rule-profile-page",
+    ),
     path("clubs/<slug:slug>/evenings/", pages.evening_archive, name="evening-archive"),
     path("clubs/<slug:slug>/evenings/new/", pages.evening_new, name="evening-new"),
     path("evenings/<int:evening_id>/close/", pages.evening_close, name="evening-close-page"),
