@@ -216,8 +216,9 @@ def game_for_append(*, game_id: int, user: Any, members_only: bool) -> Game | No
     more of Django's machinery on every card (``bench/append_profile.py`` prints
     the CPU an append costs).
     """
-    # ``user`` None (a service's own caller) is no member: its role reads None.
-    user_id = user.pk if getattr(user, "is_authenticated", False) else None
+    # ``user`` None (a service's own caller) is no member (``user_id IS NULL`` matches
+    # no membership): its role reads None.
+    user_id: Any = user.pk if getattr(user, "is_authenticated", False) else None
     membership = Membership.objects.filter(club_id=OuterRef("evening__club_id"), user_id=user_id)
     games = Game.objects.filter(pk=game_id)
     if members_only:
