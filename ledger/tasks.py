@@ -25,7 +25,8 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from clubs.models import Season
-from ledger import selectors, services
+from ledger import selectors
+from ledger.services.season_projections import season_projections_recompute
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +107,7 @@ def project_season(season_id: int) -> int | None:
     if not Season.objects.filter(pk=season_id).exists():
         logger.info("season %s is gone; nothing to project", season_id)
         return None
-    state = services.season_projections_recompute(season_id=season_id)
+    state = season_projections_recompute(season_id=season_id)
     return state.computed_from
 
 
@@ -121,7 +122,7 @@ def repair_projections() -> list[int]:
     repaired: list[int] = []
     for season_id in list(selectors.seasons_behind().values_list("season_id", flat=True)):
         try:
-            services.season_projections_recompute(season_id=season_id)
+            season_projections_recompute(season_id=season_id)
         except Exception:
             logger.exception("repairing the projections of season %s failed", season_id)
             continue

@@ -27,9 +27,6 @@ logger = logging.getLogger(__name__)
 
 GAME_KINDS = (LedgerEntry.Kind.RESULT, LedgerEntry.Kind.REVERSAL)
 
-# A game's place in game order: (played_at, game id).
-_GameKey = tuple[datetime, int]
-
 
 class LedgerError(ValueError):
     """A game result the ledger refuses to book (see the module docstring)."""
@@ -280,10 +277,6 @@ def ledger_book_new_games(
         batch_size=BULK_BATCH,
     )
     projection_request(season_id=evening.season_id)
-
-
-def _key(row: Mapping[str, Any]) -> tuple[Any, int]:
-    return row["played_at"], row["game_id"]
 
 
 def ledger_repair_season(*, season_id: int) -> int:
