@@ -473,6 +473,16 @@ class Variant:
         any shared field the game reads otherwise (``to_act``). None by default."""
         return {}
 
+    def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
+        """The value of the game under ``rules`` at each level or contract it may be
+        played at, as the pages list them (``TableView.values``). None by default."""
+        return {}
+
+    def trick_augen(self, cards: int) -> int | None:
+        """The Augen of a trick's ``cards`` (a mask), or None where the game counts
+        none. None by default."""
+        return None
+
 
 class Trial(Protocol):
     """How the view's hooks try an event: appended to the record as its next event and

@@ -824,14 +824,17 @@ class Fuchsen(Variant):
         return self._after(state, index)
 
     def _value(self, state: FuchsenState) -> int:
-        rules = state.rules
-        if state.level <= 1:
-            return int(rules["min_value"])
-        name = FUCHSEN_LEVELS[state.level - 1]
-        value = int(rules["level_values"][name]) + int(rules["game_cost"])
-        if name == "end":
-            value += int(rules["end_bonus"])
-        return value
+        return value_at(state.rules, state.level)
+
+    def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
+        """``""`` (no level said yet) and every level: the value of a game there."""
+        values = {"": value_at(rules, 0)}
+        for k, name in enumerate(FUCHSEN_LEVELS, start=1):
+            values[name] = value_at(rules, k)
+        return values
+
+    def trick_augen(self, cards: int) -> int | None:
+        return augen_of(cards)
 
     @staticmethod
     def _side_cards(state: FuchsenState) -> int:
@@ -1244,6 +1247,10 @@ class Fuchsen(Variant):
             fields["to_act"] = name[holder] if holder >= 0 else None
         fields["deck"] = deck_rows(table.deck)
         fields["trumps"] = TRUMP_CODES
+        fields["called_card"] = CODES[state.called] if state.called >= 0 else None
+        fields["fuchs_said"] = state.fuchs_said
+        fields["alone"] = state.alone
+        fields["value"] = self._value(state)
         return fields
 
 
@@ -1300,6 +1307,19 @@ def _named_blank(event: Mapping[str, Any], turned_by: object) -> int | None:
         code = event.get("card")
         return INDEX.get(code, -1) if isinstance(code, str) else -1
     return None
+
+
+def value_at(rules: Mapping[str, Any], level: int) -> int:
+    """The value of a game at ``level`` (0: none said, 1 ``kontra``, ...) under ``rules``:
+    the minimum up to Kontra, then the level's value and the game's cost (and the end
+    bonus at ``end``)."""
+    if level <= 1:
+        return int(rules["min_value"])
+    name = FUCHSEN_LEVELS[level - 1]
+    value = int(rules["level_values"][name]) + int(rules["game_cost"])
+    if name == "end":
+        value += int(rules["end_bonus"])
+    return value
 
 
 def _augen_won(state: FuchsenState) -> tuple[int, int]:

@@ -809,7 +809,17 @@ class Koenigrufen(Variant):
         ):
             fields["aces_tens"] = dict(zip(table.active, aces_and_tens(state), strict=True))
         fields["deck"] = deck_rows(ten_high=state.ten_high)
+        if state.high_called >= 0:
+            fields["called_card"] = CODES[state.high_called]
+        if state.contract is not None and state.contract != "schurln":
+            fields["value"] = self._value(state)
+        elif state.contract == "schurln":
+            fields["value"] = int(state.rules["values"]["schurln"])
         return fields
+
+    def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
+        """Every contract (with a joiner: ``<contract>_joined``) and ``schurln``."""
+        return {name: int(value) for name, value in rules["values"].items()}
 
 
 @cache  # a value (tuples), which every view of a game shows

@@ -42,12 +42,15 @@ class TrickView:
     leader: str
     cards: tuple[tuple[str, str], ...]
     winner: str
+    # The Augen of its cards (Fuchsen), or None where the game counts none.
+    augen: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "leader": self.leader,
             "cards": [list(c) for c in self.cards],
             "winner": self.winner,
+            "augen": self.augen,
         }
 
 
@@ -87,6 +90,24 @@ class TableView:
     # first, None a gap (``Variant.view_fields``); and the game's trumps, if any.
     deck: tuple[tuple[str, bool, tuple[str | None, ...]], ...] = ()
     trumps: tuple[str, ...] = ()
+    # The value of the game under its house rules at each level (Fuchsen, ``""``: none
+    # said yet) or contract (Königrufen, ``<contract>_joined`` with a joiner, and
+    # ``schurln``): ``Variant.values``; and its value as it stands (None before the
+    # contract is known).
+    values: Mapping[str, int] | None = None
+    value: int | None = None
+    # The card called (Fuchsen's call; Königrufen's standing bid), whether the Fuchs was
+    # said, whether the Macher plays alone (Fuchsen; None for Königrufen).
+    called_card: str | None = None
+    fuchs_said: bool = False
+    alone: bool | None = None
+    # Who plays the next card: the player to act in the play, or after the first trick
+    # while the raising is open, its winner (whose lead ends the raising); else None.
+    next_player: str | None = None
+    # Per effective event (aligned with ``effective``): the trick it belongs to,
+    # counted from 0; -1 before the first card. A play belongs to the trick it is put
+    # into, any other event to the trick of the card before it.
+    event_tricks: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -119,6 +140,13 @@ class TableView:
                 for label, trump, cards in self.deck
             ],
             "trumps": list(self.trumps),
+            "values": dict(self.values) if self.values is not None else None,
+            "value": self.value,
+            "called_card": self.called_card,
+            "fuchs_said": self.fuchs_said,
+            "alone": self.alone,
+            "next_player": self.next_player,
+            "event_tricks": list(self.event_tricks),
         }
 
 
@@ -435,7 +463,27 @@ def table_view(record: object) -> TableView:
         if legal.fuchs and isinstance(record, dict) and state.table is not None:
             legal = _fuchs_in_hindsight(record, legal, state.table.active[state.to_act])
     effective = tuple([i for i, _ in events])
-    return _describe(state, result, legal, effective, tally, partner_known=len(states) == 1)
+    view = _describe(state, result, legal, effective, tally, partner_known=len(states) == 1)
+    n = state.table.n if state.table is not None else 0
+    return replace(
+        view,
+        values=variant.values(rules),
+        event_tricks=_event_tricks([e for _, e in events], n),
+    )
+
+
+def _event_tricks(events: Sequence[Event], n: int) -> tuple[int, ...]:
+    """``TableView.event_tricks`` for the effective ``events`` at a table of ``n``
+    active players."""
+    out: list[int] = []
+    plays = 0
+    for event in events:
+        if isinstance(event, dict) and event.get("type") == "play" and n:
+            out.append(plays // n)
+            plays += 1
+        else:
+            out.append((plays - 1) // n if plays and n else -1)
+    return tuple(out)
 
 
 def _face_down_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> Legal:
@@ -525,7 +573,12 @@ def _describe(
         trick=tuple((name[p], CODES[c]) for p, c in state.trick),
         trick_winner=name[state.variant.trick_winner(state, state.trick)] if state.trick else None,
         tricks=tuple(
-            TrickView(name[leader], tuple((name[p], CODES[c]) for p, c in cards), name[winner])
+            TrickView(
+                name[leader],
+                tuple((name[p], CODES[c]) for p, c in cards),
+                name[winner],
+                state.variant.trick_augen(sum(1 << c for _, c in cards)),
+            )
             for leader, cards, winner in state.tricks
         ),
         contract=result.contract,
@@ -534,4 +587,8 @@ def _describe(
     base.update(state.variant.view_fields(state, result, partner_known=partner_known))
     if result.status in ("finished", "annulled", "invalid"):
         base["to_act"] = None
+    if base["awaiting"] == "play":
+        base["next_player"] = base["to_act"]
+    elif base["awaiting"] == "raise_or_end" and len(state.tricks) == 1:
+        base["next_player"] = name[state.tricks[0][2]]
     return TableView(**base)
