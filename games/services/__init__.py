@@ -14,7 +14,6 @@ from games.services.append import (
     Appended,
     Judged,
     game_append_check,
-    game_entry_correct,
     game_events_append,
 )
 from games.services.correction import corrected_events
@@ -63,7 +62,6 @@ __all__ = [
     "evening_seat_add",
     "evening_seat_remove",
     "game_append_check",
-    "game_entry_correct",
     "game_events_append",
     "game_start",
     "game_started",

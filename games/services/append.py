@@ -308,30 +308,3 @@ def _error_dict(result: engine.Result) -> dict[str, Any]:
     if result.error is None:  # pragma: no cover - the engine always explains an invalid record
         return {"index": -1, "code": "invalid", "message": "The engine rejected the record."}
     return result.error.to_dict(detail=True)
-
-
-def game_entry_correct(
-    *,
-    game: Game,
-    user: Any,
-    expected_seq: int,
-    index: int,
-    replacement: dict[str, Any],
-    then: list[dict[str, Any]] | None = None,
-    idempotency_key: str | None = None,
-) -> Game:
-    """Correct the record's event ``index`` (an entry found wrong in hindsight) to
-    ``replacement`` in one append: undo back to it, the correction, the later events
-    again, then ``then`` (say the card whose tap showed the mistake). All or nothing:
-    the engine judges the whole result, and a refusal (``StaleSequence``,
-    ``EngineRejected``, ``GamesError``) writes nothing."""
-    with transaction.atomic():
-        record = selectors.game_record(game=game)
-        events = corrected_events(stored=record["events"], index=index, replacement=replacement)
-        return game_events_append(
-            game=game,
-            user=user,
-            expected_seq=expected_seq,
-            events=[*events, *(then or [])],
-            idempotency_key=idempotency_key,
-        ).game
