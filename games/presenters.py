@@ -151,14 +151,13 @@ def iso_datetime(value: datetime.datetime, tz: datetime.tzinfo) -> str:
 
 def _event_data(row: selectors.EventRow, tz: datetime.tzinfo) -> dict[str, Any]:
     """One event as ``GameEventOutputSerializer`` writes it, from a ``game_event_rows`` row."""
-    seq, event_type, payload, schema_version, username, recorded_at = row
     return {
-        "seq": seq,
-        "type": event_type,
-        "payload": upcast(event_type, payload, schema_version),
-        "schema_version": schema_version,
-        "recorded_by": username,
-        "recorded_at": iso_datetime(recorded_at, tz),
+        "seq": row.seq,
+        "type": row.type,
+        "payload": upcast(row.type, row.payload, row.schema_version),
+        "schema_version": row.schema_version,
+        "recorded_by": row.recorded_by_name,
+        "recorded_at": iso_datetime(row.recorded_at, tz),
     }
 
 

@@ -10,13 +10,14 @@ import datetime
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from django.db.models import (
     Aggregate,
     CharField,
     Count,
     Exists,
+    F,
     JSONField,
     Model,
     OuterRef,
@@ -149,22 +150,29 @@ def game_get_with_role(*, game_id: int, user: Any) -> Game:
     )
 
 
-# A stored event as ``game_event_rows`` reads it: ``(seq, type, payload, schema_version,
-# recorded_by's username or None, recorded_at)``; no model instance, no JSON re-wrapping.
-EventRow = tuple[int, str, dict[str, Any], int, str | None, datetime.datetime]
+class EventRow(NamedTuple):
+    """A stored event as ``game_event_rows`` reads it: no model instance, no JSON
+    re-wrapping. ``recorded_by_name``: the recording user's username, or None."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+    schema_version: int
+    recorded_by_name: str | None
+    recorded_at: datetime.datetime
 
 
 def game_event_rows(*, game_id: int) -> list[EventRow]:
-    """The game's stored events in seq order, as ``EventRow`` tuples (one statement: an
+    """The game's stored events in seq order, as ``EventRow`` rows (one statement: an
     append reads them on every card, so no model instances are built)."""
     rows = (
         GameEvent.objects.filter(game_id=game_id)
         .order_by("seq")
-        .values_list(
-            "seq", "type", "payload", "schema_version", "recorded_by__username", "recorded_at"
-        )
+        .annotate(recorded_by_name=F("recorded_by__username"))
+        .values_list(*EventRow._fields, named=True)
     )
-    return list(rows)
+    # Django's row class has ``EventRow``'s fields, in its order.
+    return cast(list[EventRow], list(rows))
 
 
 class _JSONObjectAgg(Aggregate):
@@ -260,7 +268,7 @@ def record_from_rows(*, game: Game, rows: list[EventRow]) -> dict[str, Any]:
     return {
         "game": game.game_kind,
         "rules": dict(game.house_rules) or None,
-        "events": [to_event(row[1], row[2], row[3]) for row in rows],
+        "events": [to_event(row.type, row.payload, row.schema_version) for row in rows],
     }
 
 

@@ -124,13 +124,15 @@ EVENT_FIELDS = (
 def _event_rows(new: list[GameEvent]) -> list[selectors.EventRow]:
     """The new events as ``selectors.game_event_rows`` reads them back once written."""
     return [
-        (
-            event.seq,
-            event.type,
-            event.payload,
-            event.schema_version,
-            event.recorded_by.get_username() if event.recorded_by is not None else None,
-            event.recorded_at,
+        selectors.EventRow(
+            seq=event.seq,
+            type=event.type,
+            payload=event.payload,
+            schema_version=event.schema_version,
+            recorded_by_name=(
+                event.recorded_by.get_username() if event.recorded_by is not None else None
+            ),
+            recorded_at=event.recorded_at,
         )
         for event in new
     ]
