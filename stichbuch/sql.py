@@ -28,10 +28,9 @@ def rows_insert(
     """Insert ``rows`` (tuples of ``fields``' values, attnames) into ``model``'s table.
 
     PostgreSQL's binary ``COPY`` (psycopg's ``cursor.copy``), one ``executemany`` on
-    SQLite. Measured (``bench/rebuild.py --games 20000``): a rebuild's per-game
-    rows through ``bulk_create`` took 14.1 s of CPU, through ``COPY`` 7.1 s. Binary,
-    not text: writing 200,000 rows of ``PlayerGame``'s eighteen columns took 1.15 s
-    of CPU as text (every float and timestamp formatted), 0.12 s binary.
+    SQLite. For the bulk writes of a rebuild and an import, where ``bulk_create``'s
+    model instances and the text form of every float and timestamp were most of the
+    CPU (``bench/rebuild.py`` and ``bench/import_rate.py`` print their rates).
     """
     opts = model._meta
     table = connection.ops.quote_name(opts.db_table)

@@ -381,9 +381,9 @@ def _new_games(
         stamps.append((timezone.now(), timezone.now()))
     Game.objects.bulk_create(games, batch_size=IMPORT_BATCH)
     # The events as plain rows through COPY (``stichbuch.sql.rows_insert``), not model
-    # instances through ``bulk_create``: measured in process on PostgreSQL
-    # (``bench/import_rate.py``'s setup, the 4,950 events of 200 Fuchsen records, best
-    # of five), ``bulk_create`` took 363 ms (301 ms of CPU), COPY 96 ms (66 ms of CPU).
+    # instances through ``bulk_create``: an import writes thousands of events, and
+    # building and adapting an instance per event was most of its writing's CPU
+    # (``bench/import_rate.py`` prints an import's rate).
     author_id = author.pk if author is not None else None
     sql.rows_insert(
         model=GameEvent,
