@@ -227,12 +227,14 @@ def game_for_append(*, game_id: int, user: Any, members_only: bool) -> Game | No
     # ``user`` None (a service's own caller) is no member (``user_id IS NULL`` matches
     # no membership): its role reads None.
     user_id: Any = user.pk if getattr(user, "is_authenticated", False) else None
-    membership = Membership.objects.filter(club_id=OuterRef("evening__club_id"), user_id=user_id)
+    membership = Membership.objects.filter(
+        club_id=OuterRef("evening__club_id"), user_id=user_id
+    ).order_by()
     games = Game.objects.filter(pk=game_id)
     if members_only:
         games = games.filter(Exists(membership))
     game_fields, evening_fields, club_fields = _attnames(Game), _attnames(Evening), _attnames(Club)
-    row = (
+    rows = (
         games.select_for_update(of=("self",))
         .annotate(
             member_role=Subquery(membership.values("role")[:1]),
@@ -245,8 +247,9 @@ def game_for_append(*, game_id: int, user: Any, members_only: bool) -> Game | No
             "member_role",
             "seat_names",
         )
-        .first()
     )
+    # Unordered (``first()`` would sort by the key): one row or none.
+    row = next(iter(rows), None)
     if row is None:
         return None
     alias = games.db
