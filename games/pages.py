@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib import messages
@@ -37,14 +38,12 @@ from games.forms import EveningNewForm
 from games.models import Evening
 from games.presenters import (
     deck_rows,
-    fuchsen_values,
     game_detail_data,
     game_summary,
-    koenig_values,
     safe_rules,
 )
 from games.vocabulary import (
-    AUGEN,
+    KOENIG_CONTRACTS,
     WITH_CALLED,
     WITH_FACE_DOWN,
     card_view,
@@ -600,6 +599,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     data = game_detail_data(game)
     names = player_names(club)
     names.update(data.get("players") or {})
+    values = (data.get("state") or {}).get("values") or {}
     strings = record_strings()
     if club.currency_unit == Club.CurrencyUnit.POINTS:
         strings["money"] = _("%(v)s pt")
@@ -615,8 +615,12 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "replay_url": reverse("game-replay", args=[game.pk]),
         "readonly": not role_at_least(membership.role, Role.SCORER) or not game.evening.is_open,
         "removed_cards": rules.get("removed_cards", ["S7", "G7"]),
-        "level_values": fuchsen_values(rules) if game.game_kind == GameKind.FUCHSEN else {},
-        "contract_values": koenig_values(rules) if game.game_kind == GameKind.KOENIGRUFEN else {},
+        # The game's value at each level or contract under its house rules, as the
+        # engine's table view gives it (Königrufen: the contracts the page lists).
+        "level_values": values if game.game_kind == GameKind.FUCHSEN else {},
+        "contract_values": {c: values.get(c, 0) for c in KOENIG_CONTRACTS}
+        if game.game_kind == GameKind.KOENIGRUFEN
+        else {},
         "with_called": list(WITH_CALLED),
         "with_face_down": list(WITH_FACE_DOWN),
         # The deck of this game as the engine's table view lays it out: offline, the
@@ -649,155 +653,150 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 # --- Replay --------------------------------------------------------------------------------------
 
 
-def _augen(code: str, kind: str) -> int:
-    if kind != GameKind.FUCHSEN:
-        return 0
-    if code == "EO":
-        return 4
-    return AUGEN.get(code[1:], 0)
+@dataclass(frozen=True)
+class _Words:
+    """What the replay's sentences need: the club's names and cards, the game's words."""
+
+    names: dict[str, str]
+    face: str
+    kind: str
+    levels: dict[str, str]
+    contracts: dict[str, str]
+
+    def who(self, pid: Any) -> str:
+        return self.names.get(str(pid), str(pid))
+
+    def card(self, code: str) -> dict[str, Any]:
+        return card_view(code, self.face, self.kind)
 
 
-@login_required
-def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Step through a game trick by trick: who played what, the raises, the Augen, the payout."""
-    game, _membership = game_for(request, game_id)
-    club = game.evening.club
-    face, kind = club.card_face, game.game_kind
-    names = player_names(club)
-    record = selectors.game_record(game=game)
-    view = table_view(record).to_dict()
-    result = view["result"]
-    declarers = set(result.get("declarers") or view.get("declarers") or [])
-    stand: list[dict[str, Any]] = []
-    for event in record["events"]:
-        if event.get("type") == "undo":
-            if stand:
-                stand.pop()
+def _event_text(event: dict[str, Any], words: _Words) -> tuple[str, str]:
+    """A standing event as the replay shows it: (its kind for the page's styling, its
+    sentence), or ("", "") for an event the page does not tell (a plain card, the deal)."""
+    typ = event.get("type")
+    p = words.who(event.get("player"))
+    if typ == "call":
+        if event.get("alone"):
+            text = _("%(p)s plays alone") % {"p": p}
         else:
-            stand.append(event)
-
-    def who(pid: Any) -> str:
-        return names.get(str(pid), str(pid))
-
-    levels, contracts = level_names(), contract_names()
-
-    def describe(event: dict[str, Any]) -> tuple[str, str]:
-        typ = event.get("type")
-        p = who(event.get("player"))
-        if typ == "deal":
-            return "", ""  # the step shows the dealer and the seats already
-        if typ == "call":
-            if event.get("alone"):
-                text = _("%(p)s plays alone") % {"p": p}
-            else:
-                text = _("%(p)s calls %(c)s") % {
-                    "p": p,
-                    "c": card_view(event["card"], face, kind)["name"],
-                }
-            if event.get("turned"):
-                text += " · " + _("turned a card")
-            return "call", text
-        if typ == "raise":
-            return "raise", _("%(p)s says %(l)s") % {
-                "p": p,
-                "l": levels.get(event.get("level", ""), ""),
-            }
-        if typ == "bid":
-            text = _("%(p)s bids %(b)s") % {
-                "p": p,
-                "b": contracts.get(event.get("contract", ""), ""),
-            }
-            if event.get("called"):
-                text += " · " + _("calls %(c)s") % {
-                    "c": card_view(event["called"], face, kind)["name"]
-                }
-            return "bid", text
-        if typ == "pass":
-            return "pass", _("%(p)s passes") % {"p": p}
-        if typ == "join":
-            return "join", _("%(p)s joins") % {"p": p}
-        if typ == "show":
-            cards = ", ".join(card_view(c, face, kind)["name"] for c in event.get("cards", []))
-            return "show", _("%(p)s shows %(c)s") % {"p": p, "c": cards}
-        if typ == "forfeit":
-            return "forfeit", _("%(p)s forfeits") % {"p": p}
-        if typ == "annul":
-            return "annul", _("The game is annulled")
-        if typ == "end_raising":
-            return "end", _("Trick done, the raising is over")
-        if typ == "play" and event.get("fuchs"):
-            return "raise", _("%(p)s: Fuchs!") % {"p": p}
-        if typ == "tally":
-            return "tally", tally_text(event)
-        return "", ""
-
-    def tally_text(event: dict[str, Any]) -> str:
-        """What the table counted, in words (the fields the tally gave, nothing more)."""
-        parts: list[str] = []
-        if "level" in event:
-            level = event.get("level")
-            parts.append(
-                levels.get(level, str(level))
-                if level
-                else pgettext("tally in the replay", "no raise")
-            )
-        if event.get("fuchs"):
-            parts.append(pgettext("tally in the replay", "Fuchs announced"))
-        if "won" in event:
-            parts.append(
-                pgettext("tally in the replay", "won")
-                if event["won"]
-                else pgettext("tally in the replay", "lost")
-            )
-        if "augen" in event:
-            parts.append(pgettext("tally in the replay", "%(n)s Augen") % {"n": event["augen"]})
-        if event.get("silent"):
-            parts.append(pgettext("tally in the replay", "Stilles Spiel"))
-        if event.get("partner"):
-            # Fuchsen calls him the Hilfer, Königrufen the partner.
-            partner = (
-                pgettext("tally in the replay", "Hilfer %(p)s")
-                if kind == GameKind.FUCHSEN
-                else pgettext("tally in the replay", "partner %(p)s")
-            )
-            parts.append(partner % {"p": who(event["partner"])})
-        if event.get("losers"):
-            parts.append(
-                pgettext("tally in the replay", "losers: %(p)s")
-                % {"p": ", ".join(who(x) for x in event["losers"])}
-            )
-        return pgettext("tally in the replay", "As the table counted it: %(what)s") % {
-            "what": " · ".join(parts) or "–"
+            text = _("%(p)s calls %(c)s") % {"p": p, "c": words.card(event["card"])["name"]}
+        if event.get("turned"):
+            text += " · " + _("turned a card")
+        return "call", text
+    if typ == "raise":
+        return "raise", _("%(p)s says %(l)s") % {
+            "p": p,
+            "l": words.levels.get(event.get("level", ""), ""),
         }
+    if typ == "bid":
+        text = _("%(p)s bids %(b)s") % {
+            "p": p,
+            "b": words.contracts.get(event.get("contract", ""), ""),
+        }
+        if event.get("called"):
+            text += " · " + _("calls %(c)s") % {"c": words.card(event["called"])["name"]}
+        return "bid", text
+    simple = {
+        "pass": ("pass", _("%(p)s passes")),
+        "join": ("join", _("%(p)s joins")),
+        "forfeit": ("forfeit", _("%(p)s forfeits")),
+    }
+    if typ in simple:
+        style, sentence = simple[typ]
+        return style, sentence % {"p": p}
+    if typ == "show":
+        cards = ", ".join(words.card(c)["name"] for c in event.get("cards", []))
+        return "show", _("%(p)s shows %(c)s") % {"p": p, "c": cards}
+    if typ == "annul":
+        return "annul", _("The game is annulled")
+    if typ == "end_raising":
+        return "end", _("Trick done, the raising is over")
+    if typ == "play" and event.get("fuchs"):
+        return "raise", _("%(p)s: Fuchs!") % {"p": p}
+    if typ == "tally":
+        return "tally", _tally_text(event, words)
+    return "", ""  # the deal: the step shows the dealer and the seats already
 
-    # Split the standing events into the part before the first card and one part per trick.
-    active = len(view.get("active") or []) or 4
-    opening: list[str] = []
-    per_trick: list[list[tuple[str, str]]] = [[] for _ in range(7)]
-    plays = 0
-    # A tally ends the recorded part: what it said is shown after the tricks.
-    tally_notes: list[str] = []
-    for event in stand:
-        kind_text = describe(event)
+
+def _tally_text(event: dict[str, Any], words: _Words) -> str:
+    """What the table counted, in words (the fields the tally gave, nothing more)."""
+    parts: list[str] = []
+    if "level" in event:
+        level = event.get("level")
+        parts.append(
+            words.levels.get(level, str(level))
+            if level
+            else pgettext("tally in the replay", "no raise")
+        )
+    if event.get("fuchs"):
+        parts.append(pgettext("tally in the replay", "Fuchs announced"))
+    if "won" in event:
+        parts.append(
+            pgettext("tally in the replay", "won")
+            if event["won"]
+            else pgettext("tally in the replay", "lost")
+        )
+    if "augen" in event:
+        parts.append(pgettext("tally in the replay", "%(n)s Augen") % {"n": event["augen"]})
+    if event.get("silent"):
+        parts.append(pgettext("tally in the replay", "Stilles Spiel"))
+    if event.get("partner"):
+        # Fuchsen calls him the Hilfer, Königrufen the partner.
+        partner = (
+            pgettext("tally in the replay", "Hilfer %(p)s")
+            if words.kind == GameKind.FUCHSEN
+            else pgettext("tally in the replay", "partner %(p)s")
+        )
+        parts.append(partner % {"p": words.who(event["partner"])})
+    if event.get("losers"):
+        parts.append(
+            pgettext("tally in the replay", "losers: %(p)s")
+            % {"p": ", ".join(words.who(x) for x in event["losers"])}
+        )
+    return pgettext("tally in the replay", "As the table counted it: %(what)s") % {
+        "what": " · ".join(parts) or "–"
+    }
+
+
+@dataclass
+class _Notes:
+    """The standing events' sentences, placed as the engine's view places them: before
+    the first card, in a trick, or (a tally) after the tricks."""
+
+    opening: list[str] = field(default_factory=list)
+    per_trick: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
+    tally: list[str] = field(default_factory=list)
+
+
+def _notes(record: dict[str, Any], view: dict[str, Any], words: _Words) -> _Notes:
+    """The sentences of the record's standing events (the view's ``effective``: undos
+    resolved), each in the trick the view puts it in (``event_tricks``)."""
+    notes = _Notes()
+    events = record["events"]
+    standing = zip(view.get("effective") or [], view.get("event_tricks") or [], strict=True)
+    for index, trick in standing:
+        event = events[index]
+        style, text = _event_text(event, words)
+        if not text:
+            continue
         if event.get("type") == "tally":
-            tally_notes.append(kind_text[1])
-            continue
-        if event.get("type") == "play":
-            if kind_text[1]:
-                per_trick[min(plays // active, 6)].append(kind_text)
-            plays += 1
-            continue
-        if not kind_text[1]:
-            continue
-        if plays == 0:
-            opening.append(kind_text[1])
+            notes.tally.append(text)
+        elif trick < 0:
+            notes.opening.append(text)
         else:
-            per_trick[min((plays - 1) // active, 6)].append(kind_text)
+            notes.per_trick.setdefault(trick, []).append((style, text))
+    return notes
 
+
+def _steps(
+    view: dict[str, Any], words: _Words, notes: _Notes, declarers: set[str]
+) -> list[dict[str, Any]]:
+    """One step per trick: its cards, its winner, its Augen (the engine's) and the
+    running Augen of the declarers' side and the others'."""
     steps = []
     ours = theirs = 0
     for i, trick in enumerate(view.get("tricks") or []):
-        augen = sum(_augen(code, kind) for _p, code in trick["cards"])
+        augen = trick.get("augen") or 0
         if trick["winner"] in declarers:
             ours += augen
         else:
@@ -806,30 +805,44 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
             {
                 "no": i + 1,
                 "cards": [
-                    {
-                        "who": who(p),
-                        "card": card_view(code, face, kind),
-                        "won": p == trick["winner"],
-                    }
+                    {"who": words.who(p), "card": words.card(code), "won": p == trick["winner"]}
                     for p, code in trick["cards"]
                 ],
-                "winner": who(trick["winner"]),
+                "winner": words.who(trick["winner"]),
                 "augen": augen,
                 "ours": ours,
                 "theirs": theirs,
-                "notes": per_trick[i],
+                "notes": notes.per_trick.get(i, []),
             }
         )
-    leftover = [
-        {"who": who(p), "card": card_view(code, face, kind), "won": False}
-        for p, code in view.get("trick") or []
-    ]
-    payouts = [
-        {"who": who(p), "amount": amount, "text": money(amount, club)}
-        for p, amount in (result.get("payouts") or {}).items()
-    ]
-    payouts.sort(key=lambda row: -row["amount"])
-    summary = game_summary(game, names, club)
+    return steps
+
+
+@login_required
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through a game trick by trick: who played what, the raises, the Augen, the payout."""
+    game, _membership = game_for(request, game_id)
+    club = game.evening.club
+    words = _Words(
+        names=player_names(club),
+        face=club.card_face,
+        kind=game.game_kind,
+        levels=level_names(),
+        contracts=contract_names(),
+    )
+    record = selectors.game_record(game=game)
+    view = table_view(record).to_dict()
+    result = view["result"]
+    declarers = set(result.get("declarers") or view.get("declarers") or [])
+    notes = _notes(record, view, words)
+    steps = _steps(view, words, notes, declarers)
+    payouts = sorted(
+        (
+            {"who": words.who(p), "amount": amount, "text": money(amount, club)}
+            for p, amount in (result.get("payouts") or {}).items()
+        ),
+        key=lambda row: -row["amount"],
+    )
     return render(
         request,
         "games/replay.html",
@@ -839,17 +852,25 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "evening": game.evening,
             "view": view,
             "result": result,
-            "summary": summary,
-            "opening": opening,
+            "summary": game_summary(game, words.names, club),
+            "opening": notes.opening,
             "steps": steps,
-            "leftover": leftover,
-            "late_notes": [note for notes in per_trick[len(steps) :] for note in notes],
-            "tally_notes": tally_notes,
+            "leftover": [
+                {"who": words.who(p), "card": words.card(code), "won": False}
+                for p, code in view.get("trick") or []
+            ],
+            "late_notes": [
+                note
+                for trick, trick_notes in sorted(notes.per_trick.items())
+                if trick >= len(steps)
+                for note in trick_notes
+            ],
+            "tally_notes": notes.tally,
             "payouts": payouts,
-            "declarers": ", ".join(who(p) for p in result.get("declarers") or []),
-            "is_fuchsen": kind == GameKind.FUCHSEN,
-            "players": [who(p) for p in view.get("players") or []],
-            "dealer": who(view.get("dealer")) if view.get("dealer") else "",
+            "declarers": ", ".join(words.who(p) for p in result.get("declarers") or []),
+            "is_fuchsen": words.kind == GameKind.FUCHSEN,
+            "players": [words.who(p) for p in view.get("players") or []],
+            "dealer": words.who(view.get("dealer")) if view.get("dealer") else "",
             "augen": result.get("augen"),
         },
     )

@@ -19,32 +19,16 @@ from django.utils.translation import ngettext, pgettext
 from clubs.models import Club, GameKind
 from engine import fuchsen, koenigrufen
 from engine.cards import ALL_CARDS, INDEX
-from engine.rules import FUCHSEN_LEVELS, effective_rules
+from engine.rules import effective_rules
 from games import engine_text, selectors
 from games.events import upcast
 from games.models import Evening, Game
 from games.vocabulary import (
-    KOENIG_CONTRACTS,
     contract_names,
     level_names,
     money,
     reason_names,
 )
-
-
-def fuchsen_values(rules: dict[str, Any]) -> dict[str, int]:
-    """V(L) for every level (``""``: no level yet), under the game's house rules."""
-    values: dict[str, int] = {"": int(rules["min_value"]), "kontra": int(rules["min_value"])}
-    for level in FUCHSEN_LEVELS[1:]:
-        value = int(rules["level_values"][level]) + int(rules["game_cost"])
-        if level == "end":
-            value += int(rules["end_bonus"])
-        values[level] = value
-    return values
-
-
-def koenig_values(rules: dict[str, Any]) -> dict[str, int]:
-    return {contract: int(rules["values"].get(contract, 0)) for contract in KOENIG_CONTRACTS}
 
 
 def safe_rules(kind: str, overrides: dict[str, Any] | None) -> dict[str, Any]:
