@@ -11,7 +11,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev.lock
 LOCK := requirements/dev.lock
 
-.PHONY: run test venv lint typecheck migrations-check pytest messages clean
+.PHONY: run test venv lint typecheck migrations-check pytest messages reference clean
 
 venv: $(STAMP)
 
@@ -64,6 +64,10 @@ test: venv
 messages: venv
 	DEBUG=1 $(PY) manage.py makemessages --locale de --locale en --ignore '.venv/*'
 	DEBUG=1 $(PY) manage.py compilemessages --ignore '.venv/*'
+
+# Copy the reference records again from ../shared (tests/reference/README.md).
+reference: venv
+	$(PY) -m tests.reference.refresh
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

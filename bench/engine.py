@@ -8,7 +8,7 @@ the same run the floor: ``json.loads`` of the same text plus one walk over the e
 The ratio is replay time over floor time. Games come from ``engine.generate`` (the
 same generator the property tests use), so every record replays as a complete game.
 
-Two more kinds of suite: ``corpus`` replays the records of ``../shared/corpus``
+Two more kinds of suite: ``corpus`` replays the records of ``tests/reference/corpus``
 (``cases.json`` and ``tally.json``: every shape the spec allows, played out or ended
 early, valid or not; each record counted once, ``--records`` ignored) per game; ``view``
 computes ``table_view`` of every prefix of ``--records // 20`` generated games (what the
@@ -28,6 +28,13 @@ other work, wall-clock time measures the neighbours too (``--wall`` times with
   noisy machine this ratio drifts upwards.
 
 Both are printed; records/s and µs/event are the chunked times'.
+
+``--old REV`` also measures the engine of git revision ``REV`` (``bench/old_engine.py``
+extracts it from git and imports it beside the current one): per chunk the floor, the
+new and the old engine run one after the other (the order turning each round), and a
+second line per suite gives the old engine's figures from the same run. ``--push-pop``
+times the board's push and pop of every card of generated deals (the analysis' inner
+loop), per card.
 """
 
 from __future__ import annotations
@@ -41,13 +48,15 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 from engine import replay, table_view
 from engine.generate import random_game
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "reference" / "corpus"
 
 # label, kind ("games", "corpus" or "view"), game, seats, hands
 SUITES = (
@@ -102,20 +111,22 @@ def _walk(texts: list[str]) -> int:
     return events
 
 
-def _views(texts: list[str]) -> int:
-    finished = 0
-    for text in texts:
-        if table_view(json.loads(text)).status == "finished":
-            finished += 1
-    return finished
+def _counting(judge: Callable[[object], Any]) -> Callable[[list[str]], int]:
+    """A run of ``judge`` (``replay`` or ``table_view``) over parsed texts, counting
+    the finished games."""
+
+    def run(texts: list[str]) -> int:
+        finished = 0
+        for text in texts:
+            if judge(json.loads(text)).status == "finished":
+                finished += 1
+        return finished
+
+    return run
 
 
-def _replay(texts: list[str]) -> int:
-    finished = 0
-    for text in texts:
-        if replay(json.loads(text)).status == "finished":
-            finished += 1
-    return finished
+_views = _counting(table_view)
+_replay = _counting(replay)
 
 
 def _best(
@@ -147,31 +158,58 @@ def _best_pair(
 
 
 def _best_chunked(
-    fn: Callable[[list[str]], int],
-    floor: Callable[[list[str]], int],
+    runs: list[Callable[[list[str]], int]],
     texts: list[str],
     repeat: int,
     clock: Callable[[], float],
     chunk: int,
-) -> tuple[float, float]:
-    """The time of ``fn`` and of ``floor`` over ``texts``: per chunk of ``chunk``
-    records the best of ``repeat`` rounds, summed over the chunks. In each round the
-    two run one after the other on each chunk, which goes first alternating."""
+) -> list[float]:
+    """The time of each of ``runs`` over ``texts``: per chunk of ``chunk`` records the
+    best of ``repeat`` rounds, summed over the chunks. In each round they run one after
+    the other on each chunk, the order turning by one each round."""
     parts = [texts[i : i + chunk] for i in range(0, len(texts), chunk)]
-    best_fn = [float("inf")] * len(parts)
-    best_floor = [float("inf")] * len(parts)
+    best = [[float("inf")] * len(parts) for _ in runs]
     for round_ in range(repeat):
         gc.collect()
-        order = (fn, floor) if round_ % 2 else (floor, fn)
+        turn = round_ % len(runs)
+        order = list(range(len(runs)))[turn:] + list(range(len(runs)))[:turn]
         for j, part in enumerate(parts):
-            took = {}
-            for run in order:
+            for k in order:
                 start = clock()
-                run(part)
-                took[run] = clock() - start
-            best_fn[j] = min(best_fn[j], took[fn])
-            best_floor[j] = min(best_floor[j], took[floor])
-    return sum(best_fn), sum(best_floor)
+                runs[k](part)
+                best[k][j] = min(best[k][j], clock() - start)
+    return [sum(b) for b in best]
+
+
+def _push_pop(records: int, clock: Callable[[], float], repeat: int) -> None:
+    """The board's push and pop of every card of generated played-out deals with
+    hands (the analysis' inner loop): the deal's plays pushed one by one, each
+    asked for its legal mask and trick winner, then popped back."""
+    from engine.board import board_at
+
+    for game, seats in (("fuchsen", 5), ("koenigrufen", 4)):
+        boards = []
+        for i in range(records):
+            record = random_game(40_000 + i, game, seats, hands=True)
+            found = board_at(record)
+            if found is not None:
+                boards.append((found, list(found.pending)))
+        cards = sum(len(moves) for _, moves in boards)
+        best = float("inf")
+        for _ in range(repeat):
+            gc.collect()
+            start = clock()
+            for board, moves in boards:
+                for move in moves:
+                    board.legal()
+                    board.push(move)
+                for _move in moves:
+                    board.pop()
+            best = min(best, clock() - start)
+        print(
+            f"push/pop {game:12} {len(boards)} deals, {cards} cards: "
+            f"{best / cards * 1e6:.2f} µs per card (legal mask + push + pop)"
+        )
 
 
 def main() -> None:
@@ -188,7 +226,15 @@ def main() -> None:
     parser.add_argument(
         "--chunk", type=int, default=100, help="records per chunk of the chunked ratio"
     )
+    parser.add_argument("--old", metavar="REV", help="also measure the engine at git REV")
+    parser.add_argument("--push-pop", action="store_true", help="time the board's push/pop")
     args = parser.parse_args()
+    old_runs: dict[str, Callable[[list[str]], int]] = {}
+    if args.old:
+        from old_engine import load
+
+        old = load(args.old)
+        old_runs = {"view": _counting(old.table_view), "replay": _counting(old.replay)}
     clock = time.perf_counter if args.wall else time.process_time
 
     kind = "wall-clock" if args.wall else "CPU"
@@ -219,7 +265,10 @@ def main() -> None:
             profiler.runcall(run, texts)
             pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
             args.profile = False
-        t_replay, t_floor = _best_chunked(run, _walk, texts, args.repeat, clock, args.chunk)
+        runs = [_walk, run]
+        if old_runs:
+            runs.append(old_runs["view" if kind == "view" else "replay"])
+        t_floor, t_replay, *t_old = _best_chunked(runs, texts, args.repeat, clock, args.chunk)
         w_replay, w_floor = _best_pair(run, _walk, texts, args.repeat, clock)
         rate = len(texts) / t_replay
         us_event = t_replay / n_events * 1e6
@@ -227,9 +276,16 @@ def main() -> None:
             f"{label:34} {rate:10,.0f} {us_event:9.2f} {len(texts) / t_floor:12,.0f} "
             f"{t_replay / t_floor:6.2f} {w_replay / w_floor:6.2f}"
         )
+        for t in t_old:
+            print(
+                f"{'  old ' + args.old[:10]:34} {len(texts) / t:10,.0f} "
+                f"{t / n_events * 1e6:9.2f} {'':12} {t / t_floor:6.2f}"
+            )
         if kind == "games" and finished != len(texts):
             # Without hands an early-ended game may not show who the partner is.
             print(f"  ({len(texts) - finished} of them await the partner)")
+    if args.push_pop:
+        _push_pop(max(1, args.records // 10), clock, args.repeat)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -19,11 +20,33 @@ from clubs.names import username_clean
 MAX_ID = 2**63 - 1
 
 
-class IdField(forms.IntegerField):
-    """A row's id as a page posts it: a whole number from 1 to ``MAX_ID``.
+# A whole number as a page's select or number input sends it: ASCII digits, a minus
+# at most (spaces around are stripped).
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 
-    ``int()`` is the judge, not ``str.isdigit()`` (which takes "²", that ``int()``
-    refuses), and a number too large for the database is refused before any query.
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number written in ASCII digits 0–9, nothing else.
+
+    ``int()`` alone would take "١" (ARABIC-INDIC DIGIT ONE) as 1, "1_000" as 1000
+    and Django's field "+3" and "3.0" as 3: a page never sends those (a select's
+    values and a number input are ASCII), so a post that does is refused with the
+    field's "invalid" message rather than read as some other row's id.
+    """
+
+    def to_python(self, value: Any) -> int | None:
+        if isinstance(value, str):
+            value = value.strip()
+            if value and not _WHOLE_NUMBER.fullmatch(value):
+                raise ValidationError(self.error_messages["invalid"], code="invalid")
+        found: int | None = super().to_python(value)
+        return found
+
+
+class IdField(WholeNumberField):
+    """A row's id as a page posts it: ASCII digits naming a number from 1 to ``MAX_ID``.
+
+    A number too large for the database is refused before any query.
     """
 
     def __init__(self, **kwargs: Any) -> None:

@@ -1,11 +1,13 @@
 """Stichbuch's rules engine for Fuchsen and Gradener Königrufen (pure standard library).
 
 ``replay(record)`` judges a game record and returns a ``Result``; ``table_view(record)``
-describes the table after it (whose turn, what is legal). See ``engine/README.md``.
+describes the table after it (whose turn, what is legal); ``analyse(record)`` gives the
+double-dummy analysis of its card play. See ``engine/README.md``.
 """
 
 from __future__ import annotations
 
+from engine.analysis import TooCostly, analyse
 from engine.errors import Code, Msg
 from engine.replay import replay
 from engine.result import ERROR_CODES, EngineError, Result
@@ -27,7 +29,9 @@ __all__ = [
     "Raises",
     "Result",
     "TableView",
+    "TooCostly",
     "TrickView",
+    "analyse",
     "game_facts",
     "house_rules",
     "replay",

@@ -1,18 +1,33 @@
 """``python -m engine replay FILE|-``: print the result of one record (or a JSON array
-of records) as JSON. Exit 0 for any readable input, 2 for a missing file or bad JSON."""
+of records) as JSON. ``python -m engine analyse FILE|-``: print its analysis
+(``engine.analysis``) the same way. Exit 0 for any readable input, 2 for a missing
+file or bad JSON."""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from typing import Any
 
+from engine.analysis import analyse
 from engine.replay import replay
 
-USAGE = "usage: python -m engine replay RECORD.json|-"
+USAGE = "usage: python -m engine replay|analyse RECORD.json|-"
+
+
+def _replayed(record: object) -> dict[str, Any]:
+    return replay(record).to_dict()
+
+
+COMMANDS: dict[str, Callable[[object], dict[str, Any]]] = {
+    "replay": _replayed,
+    "analyse": analyse,
+}
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[0] != "replay":
+    if len(argv) != 2 or argv[0] not in COMMANDS:
         print(USAGE, file=sys.stderr)
         return 2
     source = argv[1]
@@ -33,10 +48,11 @@ def main(argv: list[str]) -> int:
     except json.JSONDecodeError as exc:
         print(f"{source} is not JSON: {exc}", file=sys.stderr)
         return 2
+    command = COMMANDS[argv[0]]
     if isinstance(data, list):
-        out: object = [replay(record).to_dict() for record in data]
+        out: object = [command(record) for record in data]
     else:
-        out = replay(data).to_dict()
+        out = command(data)
     json.dump(out, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0

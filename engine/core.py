@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from engine.cards import CODES, INDEX
 from engine.errors import CODE_RANK, Code, Illegal, Msg
 from engine.result import EngineError, Result
+
+if TYPE_CHECKING:
+    from engine.board import Board
 
 __all__ = [
     "Decision",
@@ -472,6 +475,32 @@ class Variant:
         the view shows (``partner_known``: ``state`` is the only candidate left), and
         any shared field the game reads otherwise (``to_act``). None by default."""
         return {}
+
+    # --- statistics ------------------------------------------------------------------
+    # Does the game have a raising (Fahren) whose chances the statistics count?
+    has_raising: ClassVar[bool] = False
+
+    def raise_open(self, state: GameState) -> str | None:
+        """The level the next ``raise`` would say after ``state``, or None where no
+        raise may come now (before the call, the raising over, the game decided, past
+        the last level). None by default."""
+        return None
+
+    def may_raise(self, state: GameState, p: int) -> bool:
+        """May active player ``p`` say the next level (``raise_open``) now? False by
+        default."""
+        return False
+
+    def raising_recorded(self, state: GameState) -> bool:
+        """Does the record of ``state`` (the end of a finished game) hold its raising
+        (not a pure tally, which says only the level reached)? False by default."""
+        return False
+
+    def card_board(self, state: GameState) -> Board | None:
+        """The ``engine.board.Board`` of the card play after ``state`` (in the play,
+        decided or not: the analysis plays a deal out), or None where a hand is not
+        known. None by default."""
+        return None
 
     def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
         """The value of the game under ``rules`` at each level or contract it may be

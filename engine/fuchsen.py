@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
+from engine.board import Board
 from engine.cards import CODES, INDEX, SUITS, bits, mask_of, suit_of
 from engine.core import (
     COMMON_EVENTS,
@@ -40,7 +41,15 @@ from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
 from engine.tricks import add_card, check_play
 
-__all__ = ["TRUMP_CODES", "Fuchsen", "FuchsenState", "deck_rows", "table_deck"]
+__all__ = [
+    "TRUMP_CODES",
+    "Fuchsen",
+    "FuchsenBoard",
+    "FuchsenState",
+    "deck_rows",
+    "obligations",
+    "table_deck",
+]
 
 TRUMP = 4
 NO_SUIT = -1
@@ -112,6 +121,9 @@ class FuchsenState(GameState):
     fuchs_said: bool = False
     tallied: bool = False  # a tally decided the game: it said whether "Fuchs" was said
     tally_augen: int = -1  # the Augen of the Macher's side the tally gave, or -1
+    # The event index of the first raise of the Macher's side by the Hilfer (which shows
+    # who the Hilfer is, for a forgotten Fuchs at a tally), or -1.
+    hilfer_raised: int = -1
     # Set with the decision: Stilles Spiel in a game decided by play, else None.
     silent: bool | None = None
 
@@ -673,16 +685,32 @@ class Fuchsen(Variant):
         table = state.table
         assert table is not None
         p = table.index[event["player"]]
-        name = table.active[p]
         level = event["level"]
         if level not in FUCHSEN_LEVELS:
             raise Illegal(Code.INVALID_RAISE, Msg.UNKNOWN_LEVEL, rlevel=level)
         k = FUCHSEN_LEVELS.index(level) + 1
+        broken = self._raise_refusal(state, p, k)
+        if broken is not None:
+            raise broken
+        if p == state.hilfer and p != state.macher and state.hilfer_raised < 0:
+            return evolve(state, level=k, said_at=(*state.said_at, index), hilfer_raised=index)
+        return evolve(state, level=k, said_at=(*state.said_at, index))
+
+    @staticmethod
+    def _raise_refusal(state: FuchsenState, p: int, k: int) -> Illegal | None:
+        """Why active player ``p`` may not say level number ``k`` now (after the call),
+        or None: the raising over, not the next level, not his side's level, before
+        his first card, his chance lapsed. ``_raise`` judges every raise by it; the
+        table view and the statistics ask it of each player."""
+        name = name_of(state, p)
+        level = FUCHSEN_LEVELS[k - 1]
         if state.raising_ended:
-            raise Illegal(Code.INVALID_RAISE, Msg.CANNOT_SAY_RAISING_OVER, player=name, level=level)
+            return Illegal(
+                Code.INVALID_RAISE, Msg.CANNOT_SAY_RAISING_OVER, player=name, level=level
+            )
         if k != state.level + 1:
             expected = _levels_text(state.level + 1) if state.level < 8 else "nothing more"
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_RAISE,
                 Msg.CANNOT_SAY_NEXT_LEVEL,
                 player=name,
@@ -692,21 +720,28 @@ class Fuchsen(Variant):
         declarer_side = p == state.macher or p == state.hilfer
         if declarer_side != (k % 2 == 0):
             msg = Msg.RAISE_MACHERS_SIDE if k % 2 == 0 else Msg.RAISE_OPPONENTS
-            raise Illegal(Code.INVALID_RAISE, msg, player=name, level=level)
+            return Illegal(Code.INVALID_RAISE, msg, player=name, level=level)
         first = state.first_play[p]
         if first < 0:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_RAISE, Msg.CANNOT_SAY_BEFORE_PLAYING, player=name, level=level
             )
         opened = max(first, state.said_at[k - 1])
         if state.rules["strict_raise_windows"] and state.last_play > opened:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_RAISE, Msg.CANNOT_SAY_CHANCE_LAPSED_WHEN, player=name, level=level
             )
-        return evolve(state, level=k, said_at=(*state.said_at, index))
+        return None
+
+    @staticmethod
+    def _may_end_raising(state: FuchsenState) -> bool:
+        """The raising may be ended now: the first trick complete, the second not begun."""
+        return not (
+            state.phase == "call" or state.tricks_done < 1 or state.trick or state.raising_ended
+        )
 
     def _end_raising_event(self, state: FuchsenState, index: int) -> GameState:
-        if state.phase == "call" or state.tricks_done < 1 or state.trick or state.raising_ended:
+        if not self._may_end_raising(state):
             raise Illegal(Code.OUT_OF_ORDER, Msg.RAISING_ENDS_ONCE_WHEN_FIRST)
         return self._after(self._end_raising(state), index)
 
@@ -809,11 +844,13 @@ class Fuchsen(Variant):
             return state
         know = state.know
         assert know is not None
-        if (
-            (state.first_play[h] >= 0 or state.tallied)
-            and know.shown_by(h, GO, index)
-            and know.shown_by(h, state.called, index)
-        ):
+        # Who the Hilfer is: the record places the called card in his hand; at a tally
+        # (which ends the record but for shows) also his raise for the Macher's side,
+        # as no other candidate could have said it (hindsight rule 4).
+        shown = know.shown_by(h, state.called, index) or (
+            state.tallied and 0 <= state.hilfer_raised <= index
+        )
+        if (state.first_play[h] >= 0 or state.tallied) and know.shown_by(h, GO, index) and shown:
             value = int(state.rules["fuchs_penalty"]) + self._value(state)
             # The Augen a tally gave are still reported (never those of an early end).
             return self._decide(state, "fuchs_forgotten", False, value, state.tally_augen)
@@ -982,79 +1019,98 @@ class Fuchsen(Variant):
     def play_obligation(  # type: ignore[override]
         self, state: FuchsenState, p: int, card: int, hand: int
     ) -> Illegal | None:
-        """Follow suit (the blank follows the called suit), beating the trick if he can;
-        holding none of the led suit, trump and over-trump if he can. A card he might
-        hold only as an unidentified blank proves nothing (``_proven``)."""
+        """The first of the trick's ``obligations`` that ``card`` breaks, as an error
+        naming a card of his that keeps it. A card he might hold only as an
+        unidentified blank proves nothing (``_proven``)."""
         trick = state.trick
         if not trick:
             return None
-        turned = state.turned
         blank = -1
-        if turned:
+        if state.turned:
             assert state.know is not None
             blank = state.know.blank
         led = _led(state, blank, trick)
-        if led == NO_SUIT:
-            return None  # the blank was led in an alone game: any card
         wkey = -1
         for _, c in trick:
             k = _key(state, blank, c, led)
             if k > wkey:
                 wkey = k
         plain = hand & ~(1 << blank) if blank >= 0 else hand
-        has_blank = turned and p == state.macher and not state.blank_played
+        has_blank = state.turned and p == state.macher and not state.blank_played
         # A blank the record never identifies could be any card he was allowed to turn:
         # such a card proves nothing about its printed suit unless he holds two of them.
         amb = self._maybe_blank(state, p, plain) & ~(1 << card) if has_blank and blank < 0 else 0
-        led_cards = _proven(plain & CLASS_MASK[led], amb)
-        blank_follows = has_blank and not state.alone and led == state.called_suit
-        card_cls = _card_class(state, blank, card)
-        trumping = False
-        if led_cards or blank_follows:
-            if card_cls != led:
-                example = _example(led_cards, blank_follows)
-                if led == TRUMP:
-                    return Illegal(
-                        Code.MUST_FOLLOW_SUIT,
-                        Msg.FOLLOW_TRUMPS,
-                        player=name_of(state, p),
-                        example=example,
-                    )
-                return Illegal(
-                    Code.MUST_FOLLOW_SUIT,
-                    Msg.FOLLOW_SUIT,
-                    player=name_of(state, p),
-                    example=example,
-                    suit=CLASS_NAME[led],
-                )
-            held = led_cards
-        else:
-            if led == TRUMP:
-                return None
-            held = _proven(plain & TRUMPS, amb)
-            if not held:
-                return None
-            if card_cls != TRUMP:
-                return Illegal(
-                    Code.MUST_TRUMP,
-                    Msg.TRUMP,
-                    player=name_of(state, p),
-                    card=CODES[next(bits(held))],
-                    suit=CLASS_NAME[led],
-                )
-            trumping = True
-        # Following suit or trumping, he must beat the trick if the record proves he
-        # can: his printed cards of that class hold by their power (``_ABOVE``).
-        better = _proven(held & _ABOVE[wkey], amb)
-        if better and _key(state, blank, card, led) <= wkey:
-            return Illegal(
-                Code.MUST_TRUMP if trumping else Code.MUST_OVERTAKE,
-                Msg.OVER_TRUMP if trumping else Msg.BEAT_THE_TRICK,
-                player=name_of(state, p),
-                card=CODES[next(bits(better))],
-                card2=CODES[card],
-            )
+        blank_class = NO_SUIT if state.alone else state.called_suit
+        for code, msg, allowed, held in obligations(
+            led, wkey, plain, amb, blank, blank_class, has_blank
+        ):
+            if allowed >> card & 1:
+                continue
+            name = name_of(state, p)
+            if msg is Msg.FOLLOW_TRUMPS:
+                return Illegal(code, msg, player=name, example=_example(held, True))
+            if msg is Msg.FOLLOW_SUIT:
+                example = _example(held, True)
+                return Illegal(code, msg, player=name, example=example, suit=CLASS_NAME[led])
+            first = CODES[(held & -held).bit_length() - 1]
+            if msg is Msg.TRUMP:
+                return Illegal(code, msg, player=name, card=first, suit=CLASS_NAME[led])
+            return Illegal(code, msg, player=name, card=first, card2=CODES[card])
         return None
+
+    has_raising: ClassVar[bool] = True
+
+    def raise_open(self, state: GameState) -> str | None:
+        assert isinstance(state, FuchsenState)
+        if (
+            state.phase != "play"
+            or state.raising_ended
+            or state.decision is not None
+            or state.annulled
+            or state.level >= len(FUCHSEN_LEVELS)
+        ):
+            return None
+        return FUCHSEN_LEVELS[state.level]
+
+    def may_raise(self, state: GameState, p: int) -> bool:
+        assert isinstance(state, FuchsenState)
+        return self._raise_refusal(state, p, state.level + 1) is None
+
+    def raising_recorded(self, state: GameState) -> bool:
+        assert isinstance(state, FuchsenState)
+        # A pure tally: the first trick, and so its raising, unrecorded.
+        return not (state.tallied and not state.tricks)
+
+    def card_board(self, state: GameState) -> FuchsenBoard | None:
+        assert isinstance(state, FuchsenState)
+        know = state.know
+        table = state.table
+        if state.phase != "play" or know is None or table is None or state.macher < 0:
+            return None
+        if state.turned and know.blank < 0:
+            return None  # the model knows the turned card; this record does not say
+        n = table.n
+        if not all(know.full(q) for q in range(n)):
+            return None
+        side = 1 << state.macher
+        if state.hilfer >= 0:
+            side |= 1 << state.hilfer
+        board = FuchsenBoard(
+            table.active,
+            [know.known[q] & ~state.played for q in range(n)],
+            side,
+            macher=state.macher,
+            alone=state.alone,
+            called_suit=state.called_suit,
+            blank=know.blank if state.turned else -1,
+        )
+        board.won = list(state.won_cards)
+        board.tricks = len(state.tricks)
+        board.leader = board.to_act = state.leader
+        for _q, c in state.trick:
+            board.push(c)
+        board.stack.clear()
+        return board
 
     # ------------------------------------------------------------------ table view
     def probed_blank(self, state: GameState, event: Event) -> int | None:
@@ -1079,11 +1135,12 @@ class Fuchsen(Variant):
             return {"calls": self._call_options(state, trial)}
         raises: list[tuple[str, str]] = []
         if not state.raising_ended and state.level < 8:
+            # Judged by the rule every raise goes through (a raise places no card).
             level = FUCHSEN_LEVELS[state.level]
-            for name in table.active:
-                if trial.accepts(state, {"type": "raise", "player": name, "level": level}):
+            for p, name in enumerate(table.active):
+                if self._raise_refusal(state, p, state.level + 1) is None:
                     raises.append((name, level))
-        can_end = trial.accepts(state, {"type": "end_raising"})
+        can_end = self._may_end_raising(state)
         return {
             "raises": tuple(raises),
             "can_end_raising": can_end,
@@ -1307,6 +1364,118 @@ def _named_blank(event: Mapping[str, Any], turned_by: object) -> int | None:
         code = event.get("card")
         return INDEX.get(code, -1) if isinstance(code, str) else -1
     return None
+
+
+def obligations(
+    led: int, wkey: int, plain: int, amb: int, blank: int, blank_class: int, has_blank: bool
+) -> tuple[tuple[Code, Msg, int, int], ...]:
+    """The obligations of a player in a trick following class ``led`` (``NO_SUIT``: a
+    blank led alone, none yet) whose winning card holds with key ``wkey``, in the
+    spec's code-table order: each ``(code, msg, allowed, held)``, ``allowed`` the cards
+    that keep it (a mask over the deck), ``held`` the cards of his that oblige him
+    (``msg`` the sentence of its error).
+
+    ``plain`` are his printed cards (his hand but the blank), ``amb`` those that might
+    be an unidentified blank (proving nothing, ``_proven``), ``blank`` the identified
+    blank (-1: none or unknown) whose class is ``blank_class`` (``NO_SUIT`` alone, else
+    the called suit), ``has_blank`` whether he still holds the blank. Follow suit (the
+    blank follows the called suit), beating the trick if he can; holding none of the
+    led suit, trump and over-trump if he can.
+    """
+    if led == NO_SUIT:
+        return ()
+    blank_bit = 1 << blank if blank >= 0 else 0
+    above = _ABOVE[wkey]
+    led_cards = plain & CLASS_MASK[led]
+    if amb:
+        led_cards = _proven(led_cards, amb)
+    if led_cards or (has_blank and blank_class == led):
+        same = CLASS_MASK[led] & ~blank_bit
+        if blank_class == led:
+            same |= blank_bit
+        follow = (_FOLLOW, _FOLLOW_MSG[led == TRUMP], same, led_cards)
+        better = led_cards & above
+        if amb:
+            better = _proven(better, amb)
+        if not better:
+            return (follow,)
+        beating = above & _CLASS_OR_TRUMPS[led] & ~blank_bit
+        return follow, (_OVERTAKE, _BEAT, beating, better)
+    if led == TRUMP:
+        return ()
+    trumps = plain & TRUMPS
+    if amb:
+        trumps = _proven(trumps, amb)
+    if not trumps:
+        return ()
+    trump = (_TRUMP, _MSG_TRUMP, TRUMPS & ~blank_bit, trumps)
+    better = trumps & above
+    if amb:
+        better = _proven(better, amb)
+    if not better:
+        return (trump,)
+    beating = above & _CLASS_OR_TRUMPS[led] & ~blank_bit
+    return trump, (_TRUMP, _OVER_TRUMP, beating, better)
+
+
+# The codes and sentences as plain names: an enum member's lookup costs several times a
+# global's, and every play asks for its obligations.
+_FOLLOW_MSG = (Msg.FOLLOW_SUIT, Msg.FOLLOW_TRUMPS)
+_FOLLOW, _OVERTAKE, _TRUMP = Code.MUST_FOLLOW_SUIT, Code.MUST_OVERTAKE, Code.MUST_TRUMP
+_BEAT, _MSG_TRUMP, _OVER_TRUMP = Msg.BEAT_THE_TRICK, Msg.TRUMP, Msg.OVER_TRUMP
+_CLASS_OR_TRUMPS = tuple(mask | TRUMPS for mask in CLASS_MASK)
+
+
+class FuchsenBoard(Board):
+    """Fuchsen's card play (``engine.board``): trumps, the called suit, the blank."""
+
+    __slots__ = ("alone", "blank", "blank_class", "called_suit", "macher")
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        hands: list[int],
+        side: int,
+        *,
+        macher: int,
+        alone: bool,
+        called_suit: int,
+        blank: int,
+    ) -> None:
+        super().__init__(names, hands, side)
+        self.macher = macher
+        self.alone = alone
+        self.called_suit = called_suit
+        self.blank = blank
+        self.blank_class = NO_SUIT if alone else called_suit
+
+    def led_of(self, card: int) -> int:
+        return self.blank_class if card == self.blank else CLASS[card]
+
+    def key(self, card: int, led: int) -> int:
+        if card == self.blank:
+            return 0 if led == self.blank_class and led != NO_SUIT else -1
+        cls = CLASS[card]
+        if cls in (TRUMP, led):
+            return POWER[card]
+        return -1
+
+    def filters(self, p: int) -> list[tuple[Code, int]]:
+        if not self.trick:
+            return []
+        hand = self.hands[p]
+        blank = self.blank
+        has_blank = blank >= 0 and p == self.macher and bool(hand >> blank & 1)
+        plain = hand & ~(1 << blank) if blank >= 0 else hand
+        return [
+            (code, allowed)
+            for code, _msg, allowed, _held in obligations(
+                self.led, self.wkey, plain, 0, blank, self.blank_class, has_blank
+            )
+        ]
+
+    def points_of(self, cards: int) -> int:
+        return augen_of(cards)
 
 
 def value_at(rules: Mapping[str, Any], level: int) -> int:

@@ -24,7 +24,6 @@ from engine.view import _with_event_knowledge, legal_moves
 __all__ = ["NAMES", "random_game", "random_records"]
 
 NAMES = ("anna", "bert", "carl", "dora", "emil", "franz")
-FUCHSEN_CONTRACTS = ("partner", "alone")
 
 
 class _Builder:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
+from engine.board import Board
 from engine.cards import CODES, INDEX, SUIT_NAMES, SUITS, bits, card_list, mask_of
 from engine.core import (
     COMMON_EVENTS,
@@ -36,7 +37,14 @@ from engine.errors import Code, Msg
 from engine.result import Result
 from engine.tricks import add_card, check_play
 
-__all__ = ["CONTRACTS", "KoenigState", "Koenigrufen", "deck_rows"]
+__all__ = [
+    "CONTRACTS",
+    "KoenigBoard",
+    "KoenigState",
+    "Koenigrufen",
+    "deck_rows",
+    "obligations",
+]
 
 # Contracts by rank, lowest first (rank decides the auction, not value).
 CONTRACTS: tuple[str, ...] = (
@@ -693,40 +701,67 @@ class Koenigrufen(Variant):
     def play_obligation(  # type: ignore[override]
         self, state: KoenigState, p: int, card: int, hand: int
     ) -> Illegal | None:
+        """The first of the trick's ``obligations`` that ``card`` breaks, as an error
+        naming a card of his that keeps it."""
         trick = state.trick
         if not trick:
             return None
-        if p == state.joiner and not state.tricks:
-            return None  # the joiner's face-down card is exempt in the first trick
         led = trick[0][1] >> 3
-        led_cards = hand & SUIT_MASK[led]
-        if not led_cards:
-            return None
-        name = name_of(state, p)
-        if card >> 3 != led:
-            example = CODES[next(bits(led_cards))]
-            return Illegal(
-                Code.MUST_FOLLOW_SUIT,
-                Msg.FOLLOW_SUIT,
-                player=name,
-                example=example,
-                suit=SUIT_NAMES[led],
-            )
+        if not hand & SUIT_MASK[led]:
+            return None  # ``obligations`` asks nothing of him: spare finding the best card
+        exempt = p == state.joiner and not state.tricks
         power = _power(state)
-        best = max(power[c] for _, c in trick if c >> 3 == led)
-        if power[card] > best:
-            return None
-        better = led_cards & (BEATING_TEN if state.ten_high else BEATING_NORMAL)[led << 3 | best]
-        if better:
-            c = (better & -better).bit_length() - 1  # the first of them in index order
-            return Illegal(
-                Code.MUST_OVERTAKE,
-                Msg.BEAT_THE_TRICK,
-                player=name,
-                card=CODES[c],
-                card2=CODES[card],
-            )
+        best = max([power[c] for _, c in trick if c >> 3 == led])
+        for code, allowed, held in obligations(led, best, hand, state.ten_high, exempt):
+            if allowed >> card & 1:
+                continue
+            first = CODES[(held & -held).bit_length() - 1]
+            name = name_of(state, p)
+            if code is Code.MUST_FOLLOW_SUIT:
+                return Illegal(
+                    code, Msg.FOLLOW_SUIT, player=name, example=first, suit=SUIT_NAMES[led]
+                )
+            return Illegal(code, Msg.BEAT_THE_TRICK, player=name, card=first, card2=CODES[card])
         return None
+
+    def card_board(self, state: GameState) -> KoenigBoard | None:
+        assert isinstance(state, KoenigState)
+        know = state.know
+        table = state.table
+        if state.phase != "play" or know is None or table is None:
+            return None
+        if not all(know.full(q) for q in range(4)):
+            return None
+        side = 0
+        contract = state.contract or "schurln"
+        if contract != "schurln":
+            side = 1 << state.declarer
+            if contract in WITH_CALLED and state.partner >= 0:
+                side |= 1 << state.partner
+            elif contract in WITH_FACE_DOWN and state.joiner >= 0:
+                side |= 1 << state.joiner
+        face_down = [-1] * 4
+        if contract in WITH_FACE_DOWN:
+            face_down[state.declarer] = state.face_down[state.declarer]
+        if state.joiner >= 0:
+            face_down[state.joiner] = state.join_card
+        board = KoenigBoard(
+            table.active,
+            [know.known[q] & ~state.played for q in range(4)],
+            side,
+            contract=contract,
+            declarer=state.declarer,
+            joiner=state.joiner,
+            ten_high=state.ten_high,
+            face_down=face_down,
+        )
+        board.won = list(state.won_cards)
+        board.tricks = len(state.tricks)
+        board.leader = board.to_act = state.leader
+        for _q, c in state.trick:
+            board.push(c)
+        board.stack.clear()
+        return board
 
     # ------------------------------------------------------------------ table view
     def offers(self, state: GameState, trial: Trial) -> dict[str, Any]:
@@ -832,6 +867,73 @@ def deck_rows(*, ten_high: bool) -> tuple[tuple[str, bool, tuple[str | None, ...
         (suit, False, tuple(sorted(card_list(SUIT_MASK[s]), key=lambda c: -power[INDEX[c]])))
         for s, suit in enumerate(SUITS)
     )
+
+
+def obligations(
+    led: int, best: int, hand: int, ten_high: bool, exempt: bool
+) -> tuple[tuple[Code, int, int], ...]:
+    """The obligations of a player holding ``hand`` in a trick led in suit ``led`` whose
+    best card of that suit has power ``best`` (by the contract's order, ``ten_high``),
+    in the spec's code-table order: each ``(code, allowed, held)``, ``allowed`` the
+    cards that keep it (a mask over the deck), ``held`` the cards of his that oblige
+    him. Follow suit, beating the trick if he can; ``exempt`` (the joiner's face-down
+    card in the first trick) none."""
+    if exempt:
+        return ()
+    led_cards = hand & SUIT_MASK[led]
+    if not led_cards:
+        return ()
+    beating = (BEATING_TEN if ten_high else BEATING_NORMAL)[led << 3 | best]
+    follow = (_FOLLOW, SUIT_MASK[led], led_cards)
+    if led_cards & beating:
+        return follow, (_OVERTAKE, beating, led_cards & beating)
+    return (follow,)
+
+
+# Plain names: an enum member's lookup costs several times a global's (every play).
+_FOLLOW, _OVERTAKE = Code.MUST_FOLLOW_SUIT, Code.MUST_OVERTAKE
+
+
+class KoenigBoard(Board):
+    """Königrufen's card play (``engine.board``): no trumps, the contract's order."""
+
+    __slots__ = ("contract", "declarer", "face_down", "joiner", "power", "ten_high")
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        hands: list[int],
+        side: int,
+        *,
+        contract: str,
+        declarer: int,
+        joiner: int,
+        ten_high: bool,
+        face_down: list[int],
+    ) -> None:
+        super().__init__(names, hands, side)
+        self.contract = contract
+        self.declarer = declarer
+        self.joiner = joiner
+        self.ten_high = ten_high
+        self.power = POWER_TEN if ten_high else POWER_NORMAL
+        self.face_down = face_down  # per seat: the card he laid face down for trick 1
+
+    def led_of(self, card: int) -> int:
+        return card >> 3
+
+    def key(self, card: int, led: int) -> int:
+        return self.power[card] if card >> 3 == led else -1
+
+    def filters(self, p: int) -> list[tuple[Code, int]]:
+        out: list[tuple[Code, int]] = []
+        if self.trick:
+            exempt = p == self.joiner and not self.tricks
+            rules = obligations(self.led, self.wkey, self.hands[p], self.ten_high, exempt)
+            out = [(code, allowed) for code, allowed, _held in rules]
+        if not self.tricks and self.face_down[p] >= 0:
+            out.append((Code.FACE_DOWN_CARD_MISMATCH, 1 << self.face_down[p]))
+        return out
 
 
 def aces_and_tens(state: KoenigState) -> list[int]:

@@ -115,22 +115,14 @@ def _show(state: GameState, event: Event, index: int) -> GameState:
     return state.variant.after_show(evolve(state, shown=shown), index)
 
 
-def prepare(
-    record: object, *, resolve_undo: bool = True
-) -> tuple[Variant, Mapping[str, Any], list[tuple[int, Event]], int]:
+def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int, Event]], int]:
     """Check the record's frame and resolve ``undo``.
 
     Returns the variant, the effective house rules, the effective events as
     ``(index, event)`` pairs and the index of a failing ``undo`` (or -1). Raises
     ``RecordError`` for a malformed record or invalid rules.
-
-    With ``resolve_undo=False`` every event is returned as it stands, unread: right
-    only for a record without ``undo``, which the caller must then make sure of (a
-    fold that meets an ``undo`` raises ``UndoInFold``; see ``replay``).
     """
     variant, rules, events = _frame(record)
-    if not resolve_undo:
-        return variant, rules, list(enumerate(events)), -1
     try:
         # The usual record: no ``undo`` (the careful walk below handles the rest).
         plain = "undo" not in [event["type"] for event in events]
@@ -288,7 +280,8 @@ def replay(record: object) -> Result:
         variant, rules, raw = _frame(record)
     except RecordError as exc:
         return _error_result(EngineError(-1, exc.code, exc.msg, exc.params), exc.game)
-    # As ``prepare(record, resolve_undo=False)``.
+    # Every event as it stands, ``undo`` not resolved (a fold that meets one raises
+    # ``UndoInFold``, and the record is replayed resolved).
     return _replay_folded(record, variant, rules, list(enumerate(raw)), -1)
 
 
@@ -299,7 +292,7 @@ def _replay_folded(
     events: list[tuple[int, Event]],
     undo_error: int,
 ) -> Result:
-    """``replay`` by the fold, for what ``prepare(record, resolve_undo=False)`` gave."""
+    """``replay`` by the fold over ``events`` as they stand (``undo`` not resolved)."""
     try:
         state, error = fold(variant, rules, events, undo_error)
     except UndoInFold:

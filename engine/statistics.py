@@ -17,8 +17,8 @@ and the spec's result does not carry, each decided by the one rule book:
 A chance, as a player at the table counts it: a level he could have said. At every
 moment of the record (the state after each effective event, the same fold
 ``replay`` runs) each active player is asked whether the rules let him say the next
-level now — by ``engine.view.accepts``, which runs ``apply`` and so
-``Fuchsen._raise`` (his side, his own card played, the window not lapsed, the
+level now — by the game's ``may_raise``, the rule every raise goes through
+(``Fuchsen._raise_refusal``: his side, his own card played, the window not lapsed, the
 raising not over), exactly what the table view offers. Each level a player could so
 say is one chance, however many moments it stayed open; a chance he said is a raise
 said. A level his partner said while his own chance to say it was open was not his
@@ -31,7 +31,7 @@ The raises are not known (``None``) where the raising was not recorded: a pure
 tally (the level comes from the tally, no card of the first trick was recorded),
 Königrufen (no raising), or a game whose Hilfer the record never names (his side,
 and so whose chance a level was, is unknown). Cost: one more fold of the record and,
-during the first trick only, one ``apply`` per active player and event.
+during the first trick only, one raise check per active player and event.
 """
 
 from __future__ import annotations
@@ -41,10 +41,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Event, GameState, NeedPartner
-from engine.fuchsen import FuchsenState
-from engine.replay import RecordError, fold, prepare, replay
+from engine.replay import VARIANTS, RecordError, fold, prepare, replay
 from engine.rules import FUCHSEN_LEVELS
-from engine.view import accepts
 
 __all__ = ["GameFacts", "Raises", "game_facts"]
 
@@ -101,24 +99,17 @@ class _Chances:
     def look(self, state: GameState, index: int) -> None:
         """Note who may say the next level after ``state`` (as event ``index``)."""
         self.open_to = frozenset()
-        # The view's guard: no raise before the call, after the raising or the
-        # decision, or past ``end`` (``apply`` would refuse each; this spares it).
-        if (
-            not isinstance(state, FuchsenState)
-            or state.phase != "play"
-            or state.raising_ended
-            or state.decision is not None
-            or state.level >= len(FUCHSEN_LEVELS)
-        ):
+        # No raise before the call, after the raising or the decision, or past ``end``
+        # (``apply`` would refuse each; the game's hook spares trying them).
+        level = state.variant.raise_open(state)
+        if level is None:
             return
         table = state.table
         assert table is not None
-        level = FUCHSEN_LEVELS[state.level]
-        self.open_level = state.level + 1
+        self.open_level = FUCHSEN_LEVELS.index(level) + 1
+        variant = state.variant
         self.open_to = frozenset(
-            name
-            for name in table.active
-            if accepts(state, {"type": "raise", "player": name, "level": level}, index)
+            name for p, name in enumerate(table.active) if variant.may_raise(state, p)
         )
         self.chances.update((name, self.open_level) for name in self.open_to)
 
@@ -139,7 +130,10 @@ def game_facts(record: object) -> GameFacts | None:
     forgot = None
     if result.reason == "fuchs_forgotten" and result.declarers and len(result.declarers) > 1:
         forgot = result.declarers[1]
-    raises = _raises(record, result.declarers or ()) if result.game == "fuchsen" else None
+    variant = VARIANTS.get(result.game or "")
+    raises = None
+    if variant is not None and variant.has_raising:
+        raises = _raises(record, result.declarers or ())
     return GameFacts(silent=result.silent, fuchs_forgotten_by=forgot, raises=raises)
 
 
@@ -177,8 +171,6 @@ def _raises(record: object, declarers: tuple[str, ...]) -> dict[str, Raises] | N
             dealt=need.dealt,
             visit=chances.visit,
         )
-    if error is not None or not isinstance(state, FuchsenState) or state.table is None:
+    if error is not None or state.table is None or not variant.raising_recorded(state):
         return None
-    if state.tallied and not state.tricks:
-        return None  # a pure tally: the first trick, and so its raising, unrecorded
     return chances.counts(state.table.active)

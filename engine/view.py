@@ -463,21 +463,17 @@ def table_view(record: object) -> TableView:
         if legal.fuchs and isinstance(record, dict) and state.table is not None:
             legal = _fuchs_in_hindsight(record, legal, state.table.active[state.to_act])
     effective = tuple([i for i, _ in events])
-    view = _describe(state, result, legal, effective, tally, partner_known=len(states) == 1)
     n = state.table.n if state.table is not None else 0
-    return replace(
-        view,
-        values=variant.values(rules),
-        event_tricks=_event_tricks([e for _, e in events], n),
-    )
+    pages = {"values": variant.values(rules), "event_tricks": _event_tricks(events, n)}
+    return _describe(state, result, legal, effective, tally, pages, partner_known=len(states) == 1)
 
 
-def _event_tricks(events: Sequence[Event], n: int) -> tuple[int, ...]:
+def _event_tricks(events: Sequence[tuple[int, Event]], n: int) -> tuple[int, ...]:
     """``TableView.event_tricks`` for the effective ``events`` at a table of ``n``
     active players."""
     out: list[int] = []
     plays = 0
-    for event in events:
+    for _, event in events:
         if isinstance(event, dict) and event.get("type") == "play" and n:
             out.append(plays // n)
             plays += 1
@@ -543,10 +539,12 @@ def _describe(
     legal: Legal,
     effective: tuple[int, ...],
     tally: dict[str, Any] | None,
+    pages: dict[str, Any],
     *,
     partner_known: bool,
 ) -> TableView:
-    """The view of ``state``; ``effective`` the positions of the effective events."""
+    """The view of ``state``; ``effective`` the positions of the effective events,
+    ``pages`` the fields for the pages known from the rules and events alone."""
     table = state.table
     base: dict[str, Any] = {
         "game": state.variant.name,
@@ -557,6 +555,7 @@ def _describe(
         "legal": legal,
         "events_effective": len(effective),
         "effective": effective,
+        **pages,
     }
     if tally is not None:
         base["tally"] = tally

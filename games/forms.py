@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubs.forms import IdField
+from clubs.forms import IdField, WholeNumberField
 from games.models import Evening
 
 # An evening seats at most six (Fuchsen); the page offers six seats.
@@ -61,7 +61,7 @@ class SeatAddForm(forms.Form):
     """A player who sits down between games, at ``position`` (1 = first; none: last)."""
 
     player = _player_field(required=True, message=_("Choose a player."))
-    position = forms.IntegerField(
+    position = WholeNumberField(
         required=False,
         # As the API allows: a position past the last seat means the last.
         min_value=1,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import pages, rule_pages, tally_pages
+from games import pages, rule_pages, rules_pages, tally_pages
 
 urlpatterns = [
     path(
@@ -17,6 +17,9 @@ urlpatterns = [
         rule_pages.rule_profile_page,
         name="rule-profile-page",
     ),
+    path("clubs/<slug:slug>/rules/<slug:game>/", rules_pages.club_rules, name="club-rules"),
+    path("evenings/<int:evening_id>/rules/", rules_pages.evening_rules, name="evening-rules"),
+    path("games/<int:game_id>/rules/", rules_pages.game_rules, name="game-rules"),
     path("clubs/<slug:slug>/evenings/", pages.evening_archive, name="evening-archive"),
     path("clubs/<slug:slug>/evenings/new/", pages.evening_new, name="evening-new"),
     path("evenings/<int:evening_id>/close/", pages.evening_close, name="evening-close-page"),

@@ -16,6 +16,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from clubs.forms import WholeNumberField
 from clubs.models import GameKind, RuleProfile
 from engine.rules import effective_rules
 
@@ -97,7 +98,7 @@ class HouseRulesForm(forms.Form):
             value = current[key]
             kind = rule.kind
             if kind == "int":
-                self.fields[key] = forms.IntegerField(
+                self.fields[key] = WholeNumberField(
                     label=label, initial=value, min_value=0, max_value=1_000_000
                 )
             elif kind == "bool":
@@ -120,7 +121,7 @@ class HouseRulesForm(forms.Form):
                 names = []
                 for entry, amount in value.items():
                     field_name = f"{key}{SEP}{entry}"
-                    self.fields[field_name] = forms.IntegerField(
+                    self.fields[field_name] = WholeNumberField(
                         label=entries.get(entry, entry),
                         initial=amount,
                         min_value=0,

@@ -19,6 +19,7 @@ from django.db.models import (
     Exists,
     F,
     JSONField,
+    Max,
     Model,
     OuterRef,
     Prefetch,
@@ -29,7 +30,7 @@ from django.db.models import (
 from django.db.models.functions import Cast
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, GameKind, Membership, Player, Season
+from clubs.models import Club, GameKind, Membership, Player, RuleProfile, Season
 from engine import Result, replay, table_view
 from games.events import to_event
 from games.models import Evening, EveningSeat, Game, GameEvent
@@ -516,3 +517,26 @@ def table_state_and_result(*, record: dict[str, Any]) -> tuple[dict[str, Any], R
         logger.exception("engine.table_view raised on a record")
         return {"status": "unavailable"}, None
     return state, view.result
+
+
+def club_house_rules(*, club: Club, game_kind: str) -> tuple[dict[str, Any], RuleProfile | None]:
+    """The house-rule overrides in force for a club's ``game_kind`` and their profile:
+    those of the open season of that game played last (else the season played last),
+    as a new evening of it starts with them; the defaults (``{}``, None) without one."""
+    seasons = Season.objects.filter(club=club, game_kind=game_kind).select_related("rule_profile")
+    open_seasons = seasons.filter(status=Season.Status.OPEN)
+    season = (
+        (open_seasons if open_seasons.exists() else seasons)
+        .annotate(last_played=Max("evenings__date"), last_opened=Max("evenings__id"))
+        .order_by(
+            F("last_played").desc(nulls_last=True),
+            F("last_opened").desc(nulls_last=True),
+            "-start",
+            "-id",
+        )
+        .first()
+    )
+    profile = season.rule_profile if season is not None else None
+    if profile is None or profile.game_kind != game_kind:
+        return {}, None
+    return dict(profile.overrides or {}), profile

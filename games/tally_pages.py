@@ -138,6 +138,13 @@ def _state(record: dict[str, Any]) -> dict[str, Any]:
     return selectors.table_state(record=record)
 
 
+def _ascii_digits(value: str) -> bool:
+    """Is ``value`` (spaces around aside) a number in ASCII digits? ``str.isdigit``
+    also takes "²" and "١", which ``int()`` refuses or reads as another number."""
+    value = value.strip()
+    return value.isascii() and value.isdigit()
+
+
 def _tally_event(form: Form) -> dict[str, Any]:
     """The ``tally`` the choices make, with only the fields the table view allows now
     (``level`` only where it offers one: in a pure tally)."""
@@ -147,7 +154,7 @@ def _tally_event(form: Form) -> dict[str, Any]:
         event["level"] = None if c.get("level") == "-" else c.get("level")
     if "won" in fields and c.get("won") in ("1", "0"):
         event["won"] = c.get("won") == "1"
-    if "augen" in fields and c.get("augen").strip().isdigit():
+    if "augen" in fields and _ascii_digits(c.get("augen")):
         event["augen"] = int(c.get("augen").strip()[:3])
     if "silent" in fields and c.get("silent"):
         event["silent"] = True
@@ -182,7 +189,7 @@ def _complete(form: Form) -> bool:
         return False
     if fields.get("won", {}).get("required") and c.get("won") not in ("1", "0"):
         return False
-    has_outcome = c.get("won") in ("1", "0") or c.get("augen").strip().isdigit()
+    has_outcome = c.get("won") in ("1", "0") or _ascii_digits(c.get("augen"))
     return not (_needs_outcome(form) and not has_outcome)
 
 

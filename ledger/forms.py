@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from clubs.forms import IdField
+from clubs.forms import IdField, WholeNumberField
 
 
 class PaymentForm(forms.Form):
@@ -13,4 +13,4 @@ class PaymentForm(forms.Form):
 
     payer = IdField()
     payee = IdField()
-    amount = forms.IntegerField()
+    amount = WholeNumberField()

@@ -123,6 +123,8 @@ class LedgerEntry(AppendOnlyModel):
     - ``reversal``: cancels earlier result entries of ``game`` (an undo took the
       game back into play, an annulment, or a changed result).
     - ``payment``: one side of a ``Payment`` (``payment`` set).
+    - ``prize``: a tournament's entry fee or prize (neither ``game`` nor ``payment``):
+      written at the tournament's close by ``ledger.services.ledger_book_prizes``.
 
     ``season`` and ``evening`` are copied from the game (or the payment) so a
     balance is a single indexed ``SUM``.
@@ -132,6 +134,7 @@ class LedgerEntry(AppendOnlyModel):
         RESULT = "result", _("result")
         REVERSAL = "reversal", _("reversal")
         PAYMENT = "payment", _("payment")
+        PRIZE = "prize", _("entry fee or prize")
 
     club = models.ForeignKey(
         Club, on_delete=models.PROTECT, related_name="ledger_entries", verbose_name=_("club")
@@ -188,7 +191,8 @@ class LedgerEntry(AppendOnlyModel):
             models.Index(fields=["evening", "player"], name="ledger_entry_evening_player"),
         ]
         constraints = [
-            # A game entry belongs to a game and no payment; a payment entry the reverse.
+            # A game entry belongs to a game and no payment; a payment entry the reverse;
+            # a prize entry (a tournament's fee or prize) to neither.
             models.CheckConstraint(
                 condition=(
                     models.Q(
@@ -197,6 +201,7 @@ class LedgerEntry(AppendOnlyModel):
                         payment__isnull=True,
                     )
                     | models.Q(kind="payment", game__isnull=True, payment__isnull=False)
+                    | models.Q(kind="prize", game__isnull=True, payment__isnull=True)
                 ),
                 name="ledger_entry_kind_matches_source",
             ),

@@ -54,14 +54,15 @@ def balance_list(
     """Per player of ``club`` with entries in the scope: results, payments and the open balance.
 
     Rows are dicts ``{player_id, display_name, results, payments, balance}``
-    (``balance = results + payments``), by name. The scope is the whole club,
+    (``balance = results + payments``; a tournament's entry fees and prizes count
+    as results), by name. The scope is the whole club,
     or an evening and/or a season. The balances of a scope sum to zero.
     """
     return (
         _entries(club=club, evening=evening, season=season)
         .values("player_id", display_name=F("player__display_name"))
         .annotate(
-            results=Coalesce(Sum("amount", filter=Q(kind__in=GAME_KINDS)), 0),
+            results=Coalesce(Sum("amount", filter=~Q(kind=LedgerEntry.Kind.PAYMENT)), 0),
             payments=Coalesce(Sum("amount", filter=Q(kind=LedgerEntry.Kind.PAYMENT)), 0),
             balance=Sum("amount"),
         )

@@ -28,5 +28,6 @@ urlpatterns = [
     path(f"{link}/revoke/", pages.live_link_revoke, name="live-link-revoke"),
     path(f"{link}/qr.svg", pages.live_link_qr, name="live-link-qr"),
     path("sw.js", pages.service_worker, name="service-worker"),
+    path("favicon.ico", pages.favicon, name="favicon"),
     path("manifest.webmanifest", pages.web_manifest, name="web-manifest"),
 ]

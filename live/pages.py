@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -286,6 +287,18 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``: every browser asks the site's root for it, whatever the page
+    links (the pages link ``img/favicon.svg`` and this file as well)."""
+    path = finders.find("img/favicon.ico")
+    assert isinstance(path, str)
+    with open(path, "rb") as source:
+        response = HttpResponse(source.read(), content_type="image/x-icon")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@require_GET
 def web_manifest(request: HttpRequest) -> JsonResponse:
     response = JsonResponse(
         {
@@ -297,7 +310,7 @@ def web_manifest(request: HttpRequest) -> JsonResponse:
             "background_color": "#ffffff",
             "theme_color": "#1f4d3a",
             "lang": "de",
-            "icons": [],
+            "icons": [{"src": static("img/favicon.svg"), "sizes": "any", "type": "image/svg+xml"}],
         }
     )
     response["Content-Type"] = "application/manifest+json"

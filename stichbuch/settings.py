@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "games",
     "ledger",
     "live",
+    "tournaments",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -360,6 +362,17 @@ CELERY_WORKER_CONSUMER = "stichbuch.catch_up:Consumer"
 WORKER_RECONNECT_MAX_SECONDS = env_int("WORKER_RECONNECT_MAX_SECONDS", 5)
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BEAT_SCHEDULE["ledger-close"] = {"task": "ledger.close_expired_seasons", "schedule": 3600}
+# The analysis of a played deal (analysis.tasks): past this many seconds of search the
+# game is stored as "too costly" rather than holding a worker (below the soft limit).
+ANALYSIS_BUDGET_SECONDS = env_int("ANALYSIS_BUDGET_SECONDS", 20)
+# Analyses take seconds each: they go to a queue of their own ("analysis", a worker
+# started with -Q analysis), so that an evening's analyses never hold up the standings.
+CELERY_TASK_ROUTES = {
+    "analysis.analyse_game": {"queue": "analysis"},
+    "analysis.repair_analyses": {"queue": "analysis"},
+}
+# Games left without a current analysis (a broker outage, a lost worker) are enqueued again.
+CELERY_BEAT_SCHEDULE["analysis-repair"] = {"task": "analysis.repair_analyses", "schedule": 300}
 
 # --- Logging ------------------------------------------------------------------------
 

@@ -23,11 +23,15 @@ urlpatterns = [
     path("api/", include("ledger.api_urls")),
     path("api/", include("games.api_urls")),
     path("api/", include("live.api_urls")),
+    path("api/", include("tournaments.api_urls")),
+    path("api/", include("analysis.api_urls")),
     path("", include("web.urls")),
     path("", include("clubs.urls")),
     path("", include("games.page_urls")),
     path("", include("ledger.page_urls")),
     path("", include("live.page_urls")),
+    path("", include("tournaments.page_urls")),
+    path("", include("analysis.page_urls")),
 ]
 
 # Under /api/ a URL that matches nothing answers JSON, as the API's other refusals do.

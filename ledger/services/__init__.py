@@ -8,6 +8,7 @@ whose amounts sum to zero per write:
   match its current result (diff-based, idempotent); ``ledger_sync_game`` takes
   the game's lock itself first.
 - ``payment_record`` books a payment between two players.
+- ``ledger_book_prizes`` books a tournament's entry fees and prizes (zero-sum).
 - ``settlement_plan_create`` / ``settlement_transfer_mark_paid`` turn open
   balances into the fewest transfers and book them as they are paid.
 
@@ -38,6 +39,7 @@ from ledger.services.booking import (
     wanted_amounts,
 )
 from ledger.services.payments import payment_record, payment_reverse
+from ledger.services.prizes import PrizesDoNotBalance, ledger_book_prizes
 from ledger.services.projection_requests import (
     projection_request,
     projection_requests_deferred,
@@ -53,9 +55,11 @@ __all__ = [
     "FIGURES",
     "GAME_KINDS",
     "LedgerError",
+    "PrizesDoNotBalance",
     "all_time_rebuild",
     "game_wanted_amounts",
     "ledger_book_new_games",
+    "ledger_book_prizes",
     "ledger_repair_season",
     "ledger_sync_game",
     "ledger_sync_locked_game",

@@ -15,8 +15,10 @@ from clubs.models import Club, Membership, Player, RuleProfile, Season
 from games.rule_form import SEP, HouseRulesForm
 from tests.conftest import PersonaClient
 
+# Fifteen forms per test: each is a request with its writes; the suite's time is
+# bounded by examples, not by a deadline (wall-clock time on a shared machine).
 FUZZ = settings(
-    max_examples=40,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

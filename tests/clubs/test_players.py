@@ -36,8 +36,11 @@ def test_the_database_also_refuses_a_duplicate_name() -> None:
 
 
 def test_players_of_different_clubs_may_share_a_name() -> None:
-    services.player_create(club=ClubFactory.create(), display_name="Franz")
-    services.player_create(club=ClubFactory.create(), display_name="Franz")
+    first, second = ClubFactory.create(), ClubFactory.create()
+    services.player_create(club=first, display_name="Franz")
+    services.player_create(club=second, display_name="Franz")
+    franz = Player.objects.filter(display_name="Franz")
+    assert sorted(franz.values_list("club_id", flat=True)) == sorted([first.pk, second.pk])
 
 
 def test_only_a_member_of_the_club_can_be_linked_to_a_player() -> None:

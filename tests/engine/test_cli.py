@@ -1,4 +1,5 @@
-"""``python -m engine replay FILE|-`` as event-stream.md describes it."""
+"""``python -m engine replay FILE|-`` as event-stream.md describes it, and ``python -m
+engine analyse FILE|-`` as analysis.md does."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.engine._shared import REPO
+from tests.engine._shared import EXAMPLES, REPO, load
 
 RECORD = {
     "game": "fuchsen",
@@ -63,5 +64,40 @@ def test_it_exits_2_for_a_missing_file(tmp_path: Path) -> None:
 
 def test_it_exits_2_for_text_that_is_not_json() -> None:
     done = _run("replay", "-", stdin="{not json")
+    assert done.returncode == 2
+    assert "not JSON" in done.stderr
+
+
+def _example(name: str) -> dict[str, object]:
+    path = EXAMPLES / name
+    record: dict[str, object] = load(path)["record"]
+    return record
+
+
+def test_analyse_prints_the_analysis_of_one_record() -> None:
+    record = _example("23-koenig-durchmarsch-lost.json")
+    done = _run("analyse", "-", stdin=json.dumps(record))
+    assert done.returncode == 0
+    out = json.loads(done.stdout)
+    assert out["status"] == "analysed"
+    assert out["game"] == "koenigrufen"
+    assert out["side"] == ["bert", "carl"]
+    assert [c["card"] for c in out["cards"]] == ["E9", "EU", "EA", "S9"]
+    assert out["cards"][0]["before"] is False
+
+
+def test_analyse_answers_an_array_with_an_array_and_says_why_not(tmp_path: Path) -> None:
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps([RECORD, _example("38-koenig-schurln-one-loser.json")]))
+    done = _run("analyse", str(path))
+    assert done.returncode == 0
+    assert json.loads(done.stdout) == [
+        {"status": "not_analysable", "reason": "no_play"},
+        {"status": "not_analysable", "reason": "schurln"},
+    ]
+
+
+def test_analyse_exits_2_for_text_that_is_not_json() -> None:
+    done = _run("analyse", "-", stdin="{nope")
     assert done.returncode == 2
     assert "not JSON" in done.stderr

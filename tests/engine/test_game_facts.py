@@ -4,7 +4,6 @@ Spiel, who forgot the Fuchs, and each player's raises per chance to say them."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -13,9 +12,8 @@ from hypothesis import strategies as st
 from engine import Raises, game_facts, replay
 from engine.generate import random_game
 from engine.replay import prepare
+from tests.engine._shared import EXAMPLES
 from tests.engine.records import END, HANDS5, TRICK1, call, deal, raise_, record
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
 
 
 def _example(name: str) -> dict[str, Any]:

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from engine import GAMES, HouseRule, InvalidRules, house_rules, replay, validate_rules
+from engine.rules import effective_rules
 from tests.engine.records import record
 
 
@@ -49,8 +50,12 @@ def test_an_unknown_game_is_a_value_error() -> None:
 
 
 def test_none_and_an_empty_object_mean_the_defaults() -> None:
-    validate_rules("fuchsen", None)
-    validate_rules("koenigrufen", {})
+    for game in GAMES:
+        defaults = {key: rule.default for key, rule in house_rules(game).items()}
+        no_rules: tuple[dict[str, object] | None, ...] = (None, {})
+        for rules in no_rules:
+            validate_rules(game, rules)  # accepted: raises no InvalidRules
+            assert dict(effective_rules(game, rules)) == defaults
 
 
 @pytest.mark.parametrize(
@@ -79,8 +84,15 @@ def test_invalid_rules_is_a_value_error() -> None:
 
 
 def test_nested_value_tables_may_be_partial() -> None:
-    validate_rules("fuchsen", {"level_values": {"re": 16, "end": 45}})
-    validate_rules("koenigrufen", {"values": {"bettler": 35}})
+    # The entries left out keep their defaults; the named ones replace theirs.
+    for game, key, partial in (
+        ("fuchsen", "level_values", {"re": 16, "end": 45}),
+        ("koenigrufen", "values", {"bettler": 35}),
+    ):
+        validate_rules(game, {key: partial})  # accepted: raises no InvalidRules
+        default = house_rules(game)[key].default
+        assert isinstance(default, dict) and set(partial) < set(default)
+        assert effective_rules(game, {key: partial})[key] == {**default, **partial}
 
 
 def test_a_record_with_bad_rules_is_invalid_at_index_minus_one() -> None:

@@ -6,17 +6,15 @@ belongs to (issue 42, "rules only in the engine")."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from engine import replay, table_view
 from engine.generate import random_game
 from tests.engine.records import HANDS5, call, deal, play, record
-
-EXAMPLES = Path(__file__).resolve().parents[2] / ".." / "shared" / "examples"
+from tests.reference import EXAMPLES
 
 
 def _example(name: str) -> dict[str, object]:
-    path = next(p for p in EXAMPLES.resolve().rglob(name))
+    path = next(p for p in EXAMPLES.rglob(name))
     rec: dict[str, object] = json.loads(path.read_text())["record"]
     return rec
 

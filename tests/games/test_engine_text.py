@@ -7,7 +7,6 @@ import itertools
 import json
 import string
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -29,10 +28,9 @@ from games.models import Evening, Game, GameEvent
 from games.vocabulary import error_titles
 from tests.conftest import PersonaClient
 from tests.games import records
+from tests.reference import CORPUS, EXAMPLES
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-EXAMPLE_FILES = sorted((SHARED / "examples").glob("*.json")) if SHARED.exists() else []
-CORPUS = SHARED / "corpus" / "cases.json"
+EXAMPLE_FILES = sorted(EXAMPLES.glob("*.json"))
 
 NAMES = {"3": "Anna", "4": "Bert Huber", "5": "Cäcilie"}
 
@@ -68,17 +66,16 @@ def _assert_german_sentence(error: dict[str, Any]) -> None:
     assert error["message"] not in german, german
 
 
-def _shared_records() -> Iterator[Any]:
+def _reference_records() -> Iterator[Any]:
     for path in EXAMPLE_FILES:
         yield json.loads(path.read_text(encoding="utf-8"))["record"]
-    if CORPUS.exists():
-        for case in json.loads(CORPUS.read_text(encoding="utf-8")):
-            yield case["record"]
+    for case in json.loads(CORPUS.read_text(encoding="utf-8")):
+        yield case["record"]
 
 
-def _shared_errors() -> dict[str, dict[str, Any]]:
+def _reference_errors() -> dict[str, dict[str, Any]]:
     errors: dict[str, dict[str, Any]] = {}
-    for record in _shared_records():
+    for record in _reference_records():
         error = _error(engine.replay(record))
         if error is not None:
             errors.setdefault(error["message"], error)
@@ -88,11 +85,10 @@ def _shared_errors() -> dict[str, dict[str, Any]]:
 # --- every engine sentence has a German template ------------------------------------------
 
 
-@pytest.mark.skipif(not EXAMPLE_FILES, reason="shared/ is not next to the repository")
-def test_every_engine_message_of_the_shared_examples_and_corpus_reads_as_a_german_sentence() -> (
+def test_every_engine_message_of_the_reference_examples_and_corpus_reads_as_a_german_sentence() -> (
     None
 ):
-    errors = _shared_errors()
+    errors = _reference_errors()
     assert len(errors) > 300  # the corpus is rich in broken records
     for error in errors.values():
         _assert_german_sentence(error)
@@ -341,10 +337,9 @@ def _with_ids(record: Any) -> tuple[Any, dict[str, str]] | None:
     }
 
 
-@pytest.mark.skipif(not EXAMPLE_FILES, reason="shared/ is not next to the repository")
 def test_in_english_the_explanation_is_the_engines_sentence_with_names() -> None:
     compared = 0
-    for record in _shared_records():
+    for record in _reference_records():
         by_name = _error(engine.replay(record))
         converted = _with_ids(record)
         if by_name is None or converted is None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,11 +14,11 @@ from tests.conftest import PersonaClient
 from tests.factories import RuleProfileFactory, SeasonFactory
 from tests.games import records
 from tests.games.factories import NAMES, seated_evening
+from tests.reference import EXAMPLES
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
-EXAMPLE_FILES = sorted(EXAMPLES.glob("*.json")) if EXAMPLES.exists() else []
+EXAMPLE_FILES = sorted(EXAMPLES.glob("*.json"))
 
 
 def _names_back(value: Any, names: dict[str, str]) -> Any:
@@ -46,8 +45,7 @@ def koenig_evening(club: Club, players: dict[str, Player]) -> Evening:
     return seated_evening(club, NAMES[:4], GameKind.KOENIGRUFEN)
 
 
-@pytest.mark.skipif(not EXAMPLE_FILES, reason="shared/examples is not next to the repository")
-def test_importing_the_shared_examples_reproduces_their_expected_results(
+def test_importing_the_reference_examples_reproduces_their_expected_results(
     club: Club, players: dict[str, Player], koenig_evening: Evening
 ) -> None:
     fuchsen_evening = seated_evening(club, NAMES)

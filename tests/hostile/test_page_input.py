@@ -21,17 +21,39 @@ from tests.conftest import PersonaClient
 
 pytestmark = pytest.mark.django_db
 
+# Each example is one request: a value to one page, both drawn. Sixty examples reach
+# every page most runs; a value sent to every page at once made an example some 30
+# requests, and the test a minute on a loaded machine. The values known to have broken
+# a page are tried page by page below. No deadline: a wall-clock limit on a shared
+# machine fails without a bug.
 FUZZ = settings(
-    max_examples=25,
+    max_examples=60,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
-# What a hostile client types: unicode digits int() refuses, NUL, huge numbers.
+# Ids below this may name a row of the test's database; the fuzz never sends one
+# written in ASCII digits, since such a post is a legitimate one that may write.
+ROW_IDS = 10**9
+
+# Digits of other scripts: the pages refuse them all (``clubs.forms.WholeNumberField``).
+ARABIC_INDIC, FULLWIDTH = "٠١٢٣٤٥٦٧٨٩", "０１２３４５６７８９"
+
+
+def _could_name_a_row(value: str) -> bool:
+    value = value.strip()
+    return value.isascii() and value.isdigit() and 0 < int(value) < ROW_IDS
+
+
+# What a hostile client types: digits of other scripts (which int() refuses, "²", or
+# reads as ASCII, "١"), NUL, huge numbers, any text — but never a real row's id.
 nasty = st.one_of(
     st.sampled_from(["²", "٣", "1²", "\x00", "1\x00", "9" * 40, "-1", "0", " ", "1e3", "١"]),
-    st.integers(-(10**30), 10**30).map(str),
-    st.text(st.characters(blacklist_categories=["Cs"]), max_size=20),
+    st.sampled_from(["+1", "1.0", "1_0", "１", "٢٣"]),
+    st.one_of(st.integers(max_value=0), st.integers(min_value=ROW_IDS)).map(str),
+    st.text(st.characters(blacklist_categories=["Cs"]), max_size=20).filter(
+        lambda value: not _could_name_a_row(value)
+    ),
 )
 
 
@@ -70,28 +92,101 @@ def _page_urls(evening: Evening, game: Game, player: Player) -> list[str]:
 
 
 @FUZZ
-@given(value=nasty, name=st.sampled_from(["season", "page", "game", "player", "next"]))
+@given(
+    data=st.data(),
+    value=nasty,
+    name=st.sampled_from(["season", "page", "game", "player", "next"]),
+)
 def test_no_query_parameter_makes_a_page_fail(
-    owner: PersonaClient, dealt_game: Game, players: dict[str, Player], value: str, name: str
+    owner: PersonaClient,
+    dealt_game: Game,
+    players: dict[str, Player],
+    data: st.DataObject,
+    value: str,
+    name: str,
 ) -> None:
-    for url in _page_urls(dealt_game.evening, dealt_game, next(iter(players.values()))):
-        response = owner.get(url, {name: value})
-        assert response.status_code < 500, (url, name, value)
+    urls = _page_urls(dealt_game.evening, dealt_game, next(iter(players.values())))
+    url = data.draw(st.sampled_from(urls), label="url")
+    response = owner.get(url, {name: value})
+    assert response.status_code < 500, (url, name, value)
+
+
+def _post_urls(game: Game, players: dict[str, Player]) -> list[str]:
+    return [
+        url
+        for url in _page_urls(game.evening, game, next(iter(players.values())))
+        # files, deals and irreversible buttons: tested on their own
+        if not any(part in url for part in ("/import/", "/new-game/", "/delete/", "/close/"))
+    ]
 
 
 @FUZZ
-@given(value=nasty, field=st.sampled_from(["player", "position", "payer", "amount", "seat1"]))
+@given(
+    data=st.data(),
+    value=nasty,
+    field=st.sampled_from(["player", "position", "payer", "amount", "seat1"]),
+)
 def test_no_posted_value_makes_a_page_fail_or_write(
-    owner: PersonaClient, dealt_game: Game, players: dict[str, Player], value: str, field: str
+    owner: PersonaClient,
+    dealt_game: Game,
+    players: dict[str, Player],
+    data: st.DataObject,
+    value: str,
+    field: str,
 ) -> None:
     before = rows()
-    for url in _page_urls(dealt_game.evening, dealt_game, next(iter(players.values()))):
-        if "/import/" in url or "/new-game/" in url or "/delete/" in url or "/close/" in url:
-            continue  # files, deals and irreversible buttons: tested on their own
-        data = {field: value, "payee": value, "place": value}
-        response = owner.post(url, data, format="multipart")
+    url = data.draw(st.sampled_from(_post_urls(dealt_game, players)), label="url")
+    response = owner.post(url, {field: value, "payee": value, "place": value}, format="multipart")
+    assert response.status_code < 500, (url, field, value)
+    assert rows()[:2] == before[:2] and rows()[4:] == before[4:]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("player", "١"), ("amount", "²"), ("seat1", "1\x00"), ("player", "9" * 40)]
+)
+def test_the_values_that_broke_pages_before_are_refused_by_every_page(
+    owner: PersonaClient, dealt_game: Game, players: dict[str, Player], field: str, value: str
+) -> None:
+    before = rows()
+    for url in _post_urls(dealt_game, players):
+        response = owner.post(url, {field: value, "payee": value}, format="multipart")
         assert response.status_code < 500, (url, field, value)
     assert rows()[:2] == before[:2] and rows()[4:] == before[4:]
+
+
+@pytest.mark.parametrize("digits", [ARABIC_INDIC, FULLWIDTH], ids=["arabic-indic", "fullwidth"])
+def test_a_real_players_id_in_digits_of_another_script_is_refused_and_seats_nobody(
+    owner: PersonaClient, evening: Evening, players: dict[str, Player], digits: str
+) -> None:
+    # Franz is in the club but not at the table: his id in ASCII would seat him.
+    franz = str(players["franz"].pk)
+    foreign = franz.translate(str.maketrans("0123456789", digits))
+    assert int(foreign) == int(franz)  # what int() alone would have read
+    before = rows()
+    url = f"/evenings/{evening.pk}/seats/add/"
+    response = owner.post(url, {"player": foreign}, format="multipart", follow=True)
+    assert response.status_code == 422
+    assert [str(m) for m in response.context["messages"]] == ["Wähle einen Spieler."]
+    assert rows() == before
+    owner.post(url, {"player": franz}, format="multipart")
+    assert rows()[1] == before[1] + 1  # the same id in ASCII digits seats him
+
+
+@pytest.mark.parametrize("augen", ["²", "٩٦", "９６"])
+def test_augen_in_digits_of_another_script_in_the_tally_form_are_no_augen_and_no_500(
+    scorer: PersonaClient, evening: Evening, players: dict[str, Player], augen: str
+) -> None:
+    # A Fuchsen tally at re needs won/lost or the Augen: a foreign "96" is neither.
+    state = {"macher": str(players["bert"].pk), "called": "EA", "level": "re"}
+    url = f"/evenings/{evening.pk}/tally/"
+    before = rows()
+    post = {**state, "augen": augen, "pick": "save", "save": "1"}
+    response = scorer.post(url, post, format="multipart", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200  # the form drawn again
+    assert rows() == before
+    post = {**state, "augen": "96", "pick": "save", "save": "1"}
+    assert scorer.post(url, post, format="multipart", HTTP_HX_REQUEST="true").status_code == 204
+    assert rows()[2] == before[2] + 1
 
 
 @pytest.mark.parametrize("value", ["²", "1²", "9" * 40, "abc"])

@@ -29,6 +29,7 @@ from ledger import services as ledger_services
 from stichbuch.wsgi import application
 from tests.conftest import PersonaClient
 from tests.factories import RuleProfileFactory
+from tournaments import services as tournament_services
 
 MAX_EXAMPLES = 12
 
@@ -57,6 +58,19 @@ def seeded(
     profile = RuleProfileFactory.create(club=club)
     membership = Membership.objects.get(club=club, user=member.user)
     token = api_token_create(user=owner.user, name="test")
+    tournament = tournament_services.tournament_create(
+        club=club,
+        user=None,
+        name="Preisfuchsen",
+        game_kind="fuchsen",
+        series_count=3,
+        deals_per_series=2,
+        players=[p.pk for p in players.values()],
+    )
+    tournament_services.series_confirm(
+        series=tournament_services.series_draw(tournament=tournament), user=None
+    )
+    link = tournament_services.ranking_link_create(tournament=tournament)
     return Seeded(
         token=token,
         path={
@@ -73,6 +87,12 @@ def seeded(
             "transfer_id": plan.transfers.first().pk,  # type: ignore[union-attr]
             "game_kind": "fuchsen",
             "payment_id": payment.pk,
+            "tournament_id": tournament.pk,
+            "series": 1,
+            "table": 1,
+            "number": 1,
+            "link_id": link.pk,
+            "key": link.key,
         },
     )
 

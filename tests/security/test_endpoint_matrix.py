@@ -29,6 +29,7 @@ from live import services as live_services
 from tests.conftest import PERSONAS, PersonaClient
 from tests.factories import InvitationFactory, MembershipFactory, RuleProfileFactory
 from tests.games import records
+from tournaments import services as tournament_services
 
 IN, NO, HIDDEN, LOGIN = "in", "no", "hidden", "login"
 
@@ -64,6 +65,9 @@ class World:
     payment_id: int
     live_token: str = ""
     live_link_id: int = 0
+    tournament_id: int = 0
+    tournament_link_id: int = 0
+    tournament_key: str = ""
 
 
 @pytest.fixture
@@ -96,6 +100,19 @@ def world(
         evening=evening,
     )
     link = live_services.live_link_create(evening=evening, user=None)
+    tournament = tournament_services.tournament_create(
+        club=club,
+        user=None,
+        name="Preisfuchsen",
+        game_kind="fuchsen",
+        series_count=2,
+        deals_per_series=1,
+        players=[p.pk for p in players.values()],
+    )
+    tournament_services.series_confirm(
+        series=tournament_services.series_draw(tournament=tournament), user=None
+    )
+    ranking_link = tournament_services.ranking_link_create(tournament=tournament)
     return World(
         club=club,
         season=evening.season,
@@ -111,6 +128,9 @@ def world(
         payment_id=payment.pk,
         live_token=live_services.link_token(link),
         live_link_id=link.pk,
+        tournament_id=tournament.pk,
+        tournament_link_id=ranking_link.pk,
+        tournament_key=ranking_link.key,
     )
 
 
@@ -136,6 +156,9 @@ S = "{w.season.pk}"
 P = "{w.players[anna].pk}"
 SEATED = "{w.players[emil].pk}"
 PLAN = "{w.plan_id}"
+T_API = "tournaments/{w.tournament_id}/"
+T_PAGE = "/clubs/{w.club.slug}/tournaments/{w.tournament_id}/"
+TABLE = "series/1/tables/1/"
 
 MATRIX: dict[str, Row] = {
     # --- public ---
@@ -244,6 +267,7 @@ MATRIX: dict[str, Row] = {
     ),
     "game-record": Row("get", page("/api/games/" + G + "/record/"), MEMBERS_ONLY),
     "game-history": Row("get", page("/api/games/" + G + "/history/"), MEMBERS_ONLY),
+    "game-analysis": Row("get", page("/api/games/" + G + "/analysis/"), MEMBERS_ONLY),
     "evening-log": Row("get", page("/api/evenings/" + E + "/log/"), MEMBERS_ONLY),
     "live-link-list": Row("get", page("/api/evenings/" + E + "/live-links/"), SCORERS_ONLY),
     "live-link-revoke-api": Row(
@@ -322,13 +346,18 @@ MATRIX: dict[str, Row] = {
     "evening-tally": Row("get", page("/evenings/" + E + "/tally/"), SCORERS_ONLY),
     "game-tally": Row("get", page("/games/" + G + "/tally/"), SCORERS_ONLY),
     "game-page": Row("get", page("/games/" + G + "/"), MEMBERS_ONLY),
+    "game-rules": Row("get", page("/games/" + G + "/rules/"), MEMBERS_ONLY),
+    "evening-rules": Row("get", page("/evenings/" + E + "/rules/"), MEMBERS_ONLY),
+    "club-rules": Row("get", page("/clubs/{w.club.slug}/rules/fuchsen/"), MEMBERS_ONLY),
     "game-replay": Row("get", page("/games/" + G + "/replay/"), MEMBERS_ONLY),
+    "game-analysis-page": Row("get", page("/games/" + G + "/analysis/"), MEMBERS_ONLY),
     "game-history-page": Row("get", page("/games/" + G + "/history/"), MEMBERS_ONLY),
     "evening-log-page": Row("get", page("/evenings/" + E + "/log/"), MEMBERS_ONLY),
     # A live link opens for anyone holding it; its stream for members is 404 to the rest
     # (an EventSource cannot follow a login redirect).
     "service-worker": Row("get", page("/sw.js"), PUBLIC),
     "web-manifest": Row("get", page("/manifest.webmanifest"), PUBLIC),
+    "favicon": Row("get", page("/favicon.ico"), PUBLIC),
     "live-page": Row("get", page("/live/{w.live_token}/"), PUBLIC),
     "live-state": Row("get", page("/live/{w.live_token}/state/"), PUBLIC),
     "live-events": Row("get", page("/live/{w.live_token}/events/"), PUBLIC),
@@ -360,6 +389,52 @@ MATRIX: dict[str, Row] = {
         "get", page("/clubs/{w.club.slug}/seasons/" + S + "/table/"), MEMBERS_ONLY
     ),
     "player-page": Row("get", page("/clubs/{w.club.slug}/players/" + P + "/"), MEMBERS_ONLY),
+    # --- tournaments (API) ---
+    "tournament-list": Row("get", c("tournaments/"), MEMBERS_ONLY),
+    "tournament-create": Row("post", c("tournaments/create/"), ADMINS_ONLY, {}),
+    "tournament-detail": Row("get", c(T_API), MEMBERS_ONLY),
+    "tournament-join": Row("post", c(T_API + "participants/"), ADMINS_ONLY, {}),
+    "tournament-leave": Row("post", c(T_API + "participants/1/leave/"), ADMINS_ONLY, {}),
+    "tournament-draw": Row("post", c(T_API + "draw/"), ADMINS_ONLY, {}),
+    "tournament-series-confirm": Row("post", c(T_API + "series/1/confirm/"), ADMINS_ONLY, {}),
+    "tournament-sheet": Row("get", c(T_API + TABLE), MEMBERS_ONLY),
+    # Past the door for every member: whom he may confirm for is decided inside (403
+    # for another's line, tests/tournaments/test_permission_matrix.py).
+    "tournament-sheet-confirm": Row("post", c(T_API + TABLE + "confirm/"), MEMBERS_ONLY, {}),
+    "tournament-ranking": Row("get", c(T_API + "ranking/"), MEMBERS_ONLY),
+    "tournament-ranking-csv": Row("get", c(T_API + "ranking/csv/"), MEMBERS_ONLY),
+    "tournament-close": Row("post", c(T_API + "close/"), ADMINS_ONLY, {}),
+    "tournament-settlement": Row("get", c(T_API + "settlement/"), MEMBERS_ONLY),
+    "tournament-links": Row("get", c(T_API + "links/"), ADMINS_ONLY),
+    "tournament-link-revoke": Row(
+        "post", c(T_API + "links/{w.tournament_link_id}/revoke/"), ADMINS_ONLY, {}
+    ),
+    "tournament-link-api": Row("get", page("/api/tournament-links/{w.tournament_key}/"), PUBLIC),
+    # --- tournaments (pages) ---
+    "tournament-list-page": Row("get", page("/clubs/{w.club.slug}/tournaments/"), MEMBERS_ONLY),
+    "tournament-page": Row("get", page(T_PAGE), MEMBERS_ONLY),
+    "tournament-join-page": Row("post", page(T_PAGE + "join/"), ADMINS_ONLY, {}),
+    "tournament-leave-page": Row("post", page(T_PAGE + "participants/1/leave/"), ADMINS_ONLY, {}),
+    "tournament-draw-page": Row("post", page(T_PAGE + "draw/"), ADMINS_ONLY, {}),
+    "tournament-confirm-page": Row("post", page(T_PAGE + "series/1/confirm/"), ADMINS_ONLY, {}),
+    "tournament-close-page": Row("post", page(T_PAGE + "close/"), ADMINS_ONLY, {}),
+    "tournament-link-new": Row("post", page(T_PAGE + "links/new/"), ADMINS_ONLY, {}),
+    "tournament-link-revoke-page": Row(
+        "post", page(T_PAGE + "links/{w.tournament_link_id}/revoke/"), ADMINS_ONLY, {}
+    ),
+    "tournament-sheet-page": Row("get", page(T_PAGE + TABLE), MEMBERS_ONLY),
+    "tournament-ranking-page": Row("get", page(T_PAGE + "ranking/"), MEMBERS_ONLY),
+    "tournament-ranking-state": Row("get", page(T_PAGE + "ranking/state/"), MEMBERS_ONLY),
+    "tournament-ranking-events": Row(
+        "get", page(T_PAGE + "ranking/events/"), {**MEMBERS, "anonymous": HIDDEN}
+    ),
+    "tournament-ranking-csv-page": Row("get", page(T_PAGE + "ranking.csv"), MEMBERS_ONLY),
+    "tournament-print-seating": Row("get", page(T_PAGE + "print/series/1/"), MEMBERS_ONLY),
+    "tournament-print-sheet": Row("get", page(T_PAGE + TABLE + "print/"), MEMBERS_ONLY),
+    "tournament-print-ranking": Row("get", page(T_PAGE + "print/ranking/"), MEMBERS_ONLY),
+    "tournament-link-page": Row("get", page("/turnier/{w.tournament_key}/"), PUBLIC),
+    "tournament-link-state": Row("get", page("/turnier/{w.tournament_key}/state/"), PUBLIC),
+    "tournament-link-events": Row("get", page("/turnier/{w.tournament_key}/events/"), PUBLIC),
 }
 
 

@@ -14,6 +14,10 @@ The statistics' facts of each game (``engine.game_facts``) are read from their
 cache, ``GameFacts``, at the game's last seq, and replayed from the events where
 it has none; ``--refresh-facts`` drops the cache first, so every game is replayed
 (after an engine change that counts the facts differently).
+
+Then the games' analyses: ``manage.py rebuild_analyses`` for the same seasons
+analyses each finished game whose analysis is missing or out of date
+(``--refresh-analyses``: every one; ``--skip-analyses``: none).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.models import Evening
@@ -44,6 +49,14 @@ class Command(BaseCommand):
             "--refresh-facts",
             action="store_true",
             help="replay every game's events for the statistics' facts, not their cache",
+        )
+        parser.add_argument(
+            "--skip-analyses", action="store_true", help="leave the games' analyses as they are"
+        )
+        parser.add_argument(
+            "--refresh-analyses",
+            action="store_true",
+            help="analyse every finished game again, not only those missing or out of date",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -81,6 +94,13 @@ class Command(BaseCommand):
         if not options["seasons"]:
             lines = services.all_time_rebuild()
             self.stdout.write(f"all-time tables: {lines} lines summed from the season tables")
+        if not options["skip_analyses"]:
+            call_command(
+                "rebuild_analyses",
+                seasons=options["seasons"],
+                refresh=options["refresh_analyses"],
+                stdout=self.stdout,
+            )
         self.stdout.write(
             self.style.SUCCESS(
                 f"rebuilt {len(season_ids)} seasons, {games} finished games, "

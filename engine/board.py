@@ -1,0 +1,290 @@
+"""The card play as one mutable board: ``push(card)`` / ``pop()``, legal cards as a mask.
+
+Like python-chess's ``Board``: the state is a few ints and small lists, ``push`` changes
+it in place and ``pop`` restores it from a small undo record; ``copy()`` only where
+several lines must be followed at once. The rules of a trick are each written once, as
+functions of masks in the game's module (``fuchsen.obligations``,
+``koenigrufen.obligations``): the engine's own play check (``play_obligation``) and
+this board ask the same functions.
+
+Building a board
+----------------
+``board_at(record, index=None)`` gives the board of a valid record just before event
+number ``index`` of ``record["events"]`` (by default before the record's first card),
+or None where that cannot be: the record is invalid up to there, the card play has not
+begun (the call, raising or auction still open) or is over, or a hand is not known
+(every active player's six cards must be known: from the deal's ``hands`` or from where
+the whole record places them, played or shown). ``undo`` is resolved first (an index
+inside the undone part counts as the position of the next effective event).
+``board.pending`` are the record's card plays from there on, in order (as cards: the
+player is always ``board.to_act``), so ``for c in board.pending: board.push(c)``
+replays them.
+
+Cards and seats
+---------------
+A card is an int 0-31, ``engine.cards.CODES[c]`` its code and ``engine.cards.INDEX``
+the reverse; a set of cards is an int mask with bit ``c`` set (``engine.cards.bits``
+iterates one). A seat is the player's index among the active players in seating order,
+``board.names[seat]`` his name; ``board.n`` is 4 or 5.
+
+The board
+---------
+- ``board.hands[seat]``: the cards he still holds (mask); ``board.won[seat]``: the cards
+  of the tricks he has won (mask).
+- ``board.to_act``: whose turn; ``board.leader``: who led the trick on the table;
+  ``board.trick``: its cards in play order (a list; the players are ``leader``,
+  ``leader + 1``, ... mod ``n``); ``board.tricks``: how many tricks are complete
+  (6 at the end of the deal: ``board.over``).
+- ``board.legal()``: the cards ``to_act`` may play now (mask), the intersection of the
+  game's obligations; ``board.refusal(card)``: the error code of the first obligation
+  a card breaks (or None).
+- ``board.push(card)``: ``to_act`` plays ``card`` (which must be legal: ``push`` does
+  not check); a complete trick is collected at once (``won`` and ``tricks`` grow, its
+  winner leads). ``board.pop()`` takes the last card back, the trick too if it completed
+  one.
+- ``board.winner``: the seat winning the trick on the table so far (kept up to date
+  on ``push``; after a trick is collected it is the winner of that trick, who leads).
+- ``board.side``: the seats of the declaring side (Fuchsen: the Macher and his Hilfer,
+  or the Macher alone; Königrufen: the declarer with the holder of the called card in
+  ``durchmarsch``/``durchmarsch_hundert``, with the joiner in ``bettler``/``plauderer``,
+  else alone) as a mask of seats (bit ``seat``).
+- ``board.points(seat)``: the Augen (Fuchsen) in the tricks he won; ``board.side_points()``
+  those of the declaring side. ``board.trick_count(seat)``: the tricks he won.
+- ``board.copy()``: an independent board at the same position (its undo stack too).
+
+The game's own facts stay on the game's board class: ``FuchsenBoard`` has ``macher``,
+``alone``, ``called_suit`` and ``blank`` (the card the Macher turned face down, -1 for
+none: it keeps its meaning from the spec, the lowest card of the called suit);
+``KoenigBoard`` has ``contract``, ``declarer``, ``ten_high``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Self
+
+from engine.cards import INDEX
+from engine.errors import Code
+
+if TYPE_CHECKING:
+    from engine.core import GameState
+
+__all__ = ["Board", "board_at"]
+
+
+class Board:
+    """The card play of one deal (see the module's docstring). A game's subclass
+    supplies ``led_of``, ``key`` and ``filters``; everything else is shared."""
+
+    __slots__ = (
+        "hands",
+        "leader",
+        "led",
+        "n",
+        "names",
+        "pending",
+        "side",
+        "stack",
+        "to_act",
+        "trick",
+        "tricks",
+        "winner",
+        "wkey",
+        "won",
+    )
+
+    def __init__(self, names: tuple[str, ...], hands: list[int], side: int) -> None:
+        self.names = names
+        self.n = len(names)
+        self.hands = hands
+        self.won = [0] * self.n
+        self.side = side
+        self.leader = 0
+        self.to_act = 0
+        self.trick: list[int] = []
+        self.tricks = 0
+        self.led = -1  # the class (suit) the trick on the table follows
+        self.winner = -1
+        self.wkey = -1  # how strongly the winning card holds (``key``)
+        self.stack: list[tuple[Any, ...]] = []
+        self.pending: list[int] = []
+
+    # --- the game's hooks ---------------------------------------------------------
+    def led_of(self, card: int) -> int:
+        """The class a trick led with ``card`` follows (-1: none yet, the next card
+        sets it)."""
+        raise NotImplementedError
+
+    def key(self, card: int, led: int) -> int:
+        """How strongly ``card`` holds in a trick following ``led`` (-1: it cannot
+        win); the first card of the highest key wins."""
+        raise NotImplementedError
+
+    def filters(self, p: int) -> list[tuple[Code, int]]:
+        """The obligations of seat ``p`` now, in the spec's code-table order: each the
+        error code and the cards it allows (masks over the deck)."""
+        raise NotImplementedError
+
+    def points_of(self, cards: int) -> int:
+        """The Augen of a set of cards (0 where the game counts none)."""
+        return 0
+
+    # --- shared -------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.tricks == 6
+
+    def legal(self) -> int:
+        """The cards ``to_act`` may play now (a mask)."""
+        allowed = self.hands[self.to_act]
+        for _code, mask in self.filters(self.to_act):
+            allowed &= mask
+        return allowed
+
+    def refusal(self, card: int) -> Code | None:
+        """The code of the first obligation ``card`` breaks, played by ``to_act`` now,
+        or None (the card is taken to be in his hand)."""
+        for code, mask in self.filters(self.to_act):
+            if not mask >> card & 1:
+                return code
+        return None
+
+    def push(self, card: int) -> None:
+        """``to_act`` plays ``card`` (legal: not checked); collects a complete trick."""
+        p = self.to_act
+        trick = self.trick
+        self.stack.append((p, card, self.leader, self.led, self.winner, self.wkey))
+        self.hands[p] &= ~(1 << card)
+        if not trick:
+            self.leader = p
+            self.led = led = self.led_of(card)
+            self.winner, self.wkey = p, self.key(card, led)
+        else:
+            led = self.led
+            if led < 0 and len(trick) == 1:
+                # The first card set no class: this one does (a blank led alone).
+                self.led = led = self.led_of(card)
+                self.wkey = self.key(trick[0], led)
+            k = self.key(card, led)
+            if k > self.wkey:
+                self.winner, self.wkey = p, k
+        trick.append(card)
+        if len(trick) < self.n:
+            self.to_act = p + 1 if p + 1 < self.n else 0
+            return
+        w = self.winner
+        mask = 0
+        for c in trick:
+            mask |= 1 << c
+        self.won[w] |= mask
+        self.tricks += 1
+        self.stack.append((trick,))
+        self.trick = []
+        self.leader = self.to_act = w
+
+    def pop(self) -> int:
+        """Take the last card back (and its trick, if it completed one); returns it."""
+        top = self.stack.pop()
+        if len(top) == 1:
+            trick: list[int] = top[0]
+            mask = 0
+            for c in trick:
+                mask |= 1 << c
+            self.won[self.leader] &= ~mask
+            self.tricks -= 1
+            self.trick = trick
+            top = self.stack.pop()
+        p, card, self.leader, self.led, self.winner, self.wkey = top
+        self.trick.pop()
+        self.hands[p] |= 1 << card
+        self.to_act = p
+        return int(card)
+
+    def copy(self) -> Self:
+        other = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                setattr(other, name, getattr(self, name))
+        other.hands = list(self.hands)
+        other.won = list(self.won)
+        other.trick = list(self.trick)
+        other.stack = [(list(t[0]),) if len(t) == 1 else t for t in self.stack]
+        other.pending = list(self.pending)
+        return other
+
+    def key_state(self) -> tuple[Any, ...]:
+        """Everything ``push``/``pop`` change, as a value (to compare two boards)."""
+        return (
+            tuple(self.hands),
+            tuple(self.won),
+            self.leader,
+            self.to_act,
+            tuple(self.trick),
+            self.tricks,
+            self.led,
+            self.winner,
+            self.wkey,
+            len(self.stack),
+        )
+
+    def points(self, seat: int) -> int:
+        return self.points_of(self.won[seat])
+
+    def side_points(self) -> int:
+        cards = 0
+        for q in range(self.n):
+            if self.side >> q & 1:
+                cards |= self.won[q]
+        return self.points_of(cards)
+
+    def trick_count(self, seat: int) -> int:
+        return self.won[seat].bit_count() // self.n
+
+
+def board_at(record: object, index: int | None = None) -> Board | None:
+    """The board of ``record`` just before event ``index`` (default: its first card),
+    or None where there is none (see the module's docstring)."""
+    # Imported here: the games import this module for their boards, and the replay
+    # imports the games.
+    from engine.core import NeedPartner
+    from engine.replay import RecordError, fold, prepare
+
+    try:
+        variant, rules, events, undo_error = prepare(record)
+    except RecordError:
+        return None
+    if undo_error >= 0:
+        events = [(i, e) for i, e in events if i < undo_error]
+    k = 0
+    if index is None:
+        while k < len(events) and not (
+            isinstance(events[k][1], dict) and events[k][1].get("type") == "play"
+        ):
+            k += 1
+        if k == len(events):
+            return None
+    else:
+        while k < len(events) and events[k][0] < index:
+            k += 1
+    before: list[GameState] = []
+
+    def keep(state: GameState, _event: object, _i: int) -> None:
+        if len(before) < k:
+            before.append(state)
+
+    try:
+        _state, error = fold(variant, rules, events, -1, visit=keep)
+    except NeedPartner:
+        return None
+    if k == 0 or len(before) < k:
+        return None  # no deal yet, or an event before the position is illegal
+    end = 1 << 30 if error is None else error.index  # the plays stop at an illegal one
+    at = before[k - 1]
+    board = at.variant.card_board(at)
+    if board is None:
+        return None
+    for i, event in events[k:]:
+        if i >= end:
+            break
+        if isinstance(event, dict) and event.get("type") == "play":
+            board.pending.append(INDEX[event["card"]])
+    return board
