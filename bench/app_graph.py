@@ -30,7 +30,7 @@ LAYERS: dict[str, set[str]] = {
     "clubs": _BASE,
     "games": _BASE | {"clubs"},
     "ledger": _BASE | {"clubs", "games"},
-    "analysis": _BASE | {"clubs", "games"},
+    "analysis": _BASE | {"clubs", "games", "ledger"},
     "live": _BASE | {"clubs", "games", "ledger"},
     "tournaments": _BASE | {"clubs", "games", "ledger", "live"},
     "web": _BASE | {"clubs", "games", "ledger", "analysis", "live", "tournaments"},

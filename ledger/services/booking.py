@@ -210,7 +210,6 @@ def _sync_game(
     projection_version_bump(season_id=evening.season_id)
     ProjectionChange.objects.create(season_id=evening.season_id, game_id=game.pk)
     projection_request(season_id=evening.season_id)
-    _game_changed(game_ids=[game.pk])
 
 
 # A ledger entry's columns, for a write of plain rows.
@@ -278,22 +277,6 @@ def ledger_book_new_games(
         batch_size=BULK_BATCH,
     )
     projection_request(season_id=evening.season_id)
-    _game_changed(game_ids=changed)
-
-
-def _game_changed(*, game_ids: list[int]) -> None:
-    """The games finished, or their finished record changed (or went back into play,
-    or were annulled), in the current transaction: ask for what follows a game's
-    record besides the ledger — its analysis (``analysis.services.analysis_request``,
-    enqueued on commit).
-
-    The one place this happens, until a registry of such hooks (set up in
-    ``AppConfig.ready``) takes its place: the analysis app depends on the games,
-    and neither ``games`` nor ``clubs`` imports it.
-    """
-    from analysis.services import analysis_request
-
-    analysis_request(game_ids=game_ids)
 
 
 def ledger_repair_season(*, season_id: int) -> int:
