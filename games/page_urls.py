@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import pages, rule_pages, rules_pages, tally_pages
+from games import pages, rule_profile_pages, rules_pages, tally_pages
 
 urlpatterns = [
     path(
         "clubs/<slug:slug>/rules/new/<str:game_kind>/",
-        rule_pages.rule_profile_new,
+        rule_profile_pages.rule_profile_new,
         name="rule-profile-new-page",
     ),
     path(
         "clubs/<slug:slug>/rules/<int:profile_id>/",
-        rule_pages.rule_profile_page,
+        rule_profile_pages.rule_profile_page,
         name="rule-profile-page",
     ),
     path("clubs/<slug:slug>/rules/<slug:game>/", rules_pages.club_rules, name="club-rules"),

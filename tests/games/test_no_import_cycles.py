@@ -16,7 +16,7 @@ APPS = ("stichbuch", "clubs", "games", "ledger", "analysis", "live", "tournament
 
 # The layers below the views: they never import a module of the top layer.
 LOW = ("models", "selectors", "services", "vocabulary", "presenters", "access", "checks")
-TOP = ("pages", "tally_pages", "rule_pages", "apis", "views")
+TOP = ("pages", "tally_pages", "rule_profile_pages", "rules_pages", "apis", "views")
 
 
 def app_modules() -> dict[str, Path]:
