@@ -51,6 +51,7 @@ from stichbuch.api import (
     StrictSlugField,
     paginated_response,
 )
+from stichbuch.schema_fields import ObjectField, TimeZoneField
 from stichbuch.throttling import AuthRateThrottle
 
 T = TypeVar("T")
@@ -338,7 +339,7 @@ class ClubCreateApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         name = StrictCharField(max_length=100)
         slug = StrictSlugField(max_length=60, required=False)
-        time_zone = StrictCharField(max_length=64, default="Europe/Vienna")
+        time_zone = TimeZoneField(default="Europe/Vienna")
         currency_unit = serializers.ChoiceField(
             choices=Club.CurrencyUnit.choices, default=Club.CurrencyUnit.CENT
         )
@@ -377,7 +378,7 @@ class ClubUpdateApi(APIView):
 
     class InputSerializer(serializers.Serializer[Any]):
         name = StrictCharField(max_length=100, required=False)
-        time_zone = serializers.CharField(max_length=64, required=False)
+        time_zone = TimeZoneField(required=False)
         currency_unit = serializers.ChoiceField(choices=Club.CurrencyUnit.choices, required=False)
         card_face = serializers.ChoiceField(choices=Club.CardFace.choices, required=False)
 
@@ -653,7 +654,9 @@ class SeasonCloseApi(APIView):
         season = get_or_404(selectors.season_get, club=club, season_id=season_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        season = services.season_close(season=season, end=serializer.validated_data["end"])
+        season = services.season_close(
+            season=season, end=serializer.validated_data["end"], user=request.user
+        )
         return Response(SeasonOutputSerializer(season).data)
 
 
@@ -688,9 +691,9 @@ class RuleProfileCreateApi(APIView):
     """Save house rules; a bad key or value is a 400 naming the key."""
 
     class InputSerializer(serializers.Serializer[Any]):
-        name = serializers.CharField(max_length=100)
+        name = StrictCharField(max_length=100)
         game_kind = serializers.ChoiceField(choices=GameKind.choices)
-        overrides = serializers.JSONField(default=dict)
+        overrides = ObjectField(default=dict)
 
     @extend_schema(request=InputSerializer, responses={201: RuleProfileOutputSerializer})
     def post(self, request: Request, slug: str) -> Response:
@@ -704,7 +707,7 @@ class RuleProfileCreateApi(APIView):
 class RuleProfileUpdateApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         name = StrictCharField(max_length=100, required=False)
-        overrides = serializers.JSONField(required=False)
+        overrides = ObjectField(required=False)
 
     @extend_schema(request=InputSerializer, responses=RuleProfileOutputSerializer)
     def post(self, request: Request, slug: str, rule_profile_id: int) -> Response:

@@ -157,8 +157,15 @@ class PlayerCreateForm(forms.Form):
     """A new player of the club: a guest until a member claims him by invitation."""
 
     display_name = forms.CharField(
-        label=_("New player"), max_length=Player._meta.get_field("display_name").max_length
+        label=_("New player (several: separate the names with commas)"),
+        # Several names fit; each is held to a player's limits by the service.
+        max_length=20 * (Player._meta.get_field("display_name").max_length or 40),
     )
+
+    def names(self) -> list[str]:
+        """The names typed, split at commas, semicolons and line breaks."""
+        text = self.cleaned_data["display_name"]
+        return [n.strip() for n in re.split(r"[,;\n]", text) if n.strip()] or [text]
 
 
 class PlayerRenameForm(forms.Form):

@@ -27,6 +27,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from clubs import listeners
 from clubs.models import (
     ROLE_RANK,
     ApiToken,
@@ -408,6 +409,14 @@ def player_create(*, club: Club, display_name: str, user: Any | None = None) -> 
 
 
 @transaction.atomic
+def players_create(*, club: Club, display_names: list[str]) -> list[Player]:
+    """Add several guests at once (the table sitting down for the first evening): each
+    as ``player_create`` adds one, all or none. A name twice in the list is refused as
+    a name the club has already."""
+    return [player_create(club=club, display_name=name) for name in display_names]
+
+
+@transaction.atomic
 def player_update(
     *, player: Player, display_name: str | None = None, is_active: bool | None = None
 ) -> Player:
@@ -486,14 +495,29 @@ def invitation_accept(*, token: str, user: Any) -> Membership:
     it expires, and only while its maker may still grant its role (an admin of
     the club ranking at least as high as the role), else it is refused.
     """
+    # Locks in one order, the club's row first, as membership_change_role and
+    # membership_remove take it (Zulip's rule): the club, then the invitation. Taking
+    # the invitation first deadlocked against a demotion of its maker, which holds the
+    # club and deletes the maker's invitations, while this insert of a membership
+    # waited for a KEY SHARE lock on the club.
+    club_id = Invitation.objects.filter(token=token).values_list("club_id", flat=True).first()
+    if club_id is None:
+        raise ValidationError({"token": _("This invitation does not exist.")})
+    Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True).first()
     # Lock the invitation: two accepts of one link must not both succeed.
     invitation = (
         Invitation.objects.select_for_update(of=("self",))
         .select_related("club")
         .filter(token=token)
     ).first()
-    if invitation is None:
-        raise ValidationError({"token": _("This invitation does not exist.")})
+    if invitation is None:  # withdrawn while this waited for the club
+        raise ValidationError(
+            {
+                "token": _(
+                    "This invitation has been withdrawn: ask an admin of the club for a new link."
+                )
+            }
+        )
     if invitation.is_accepted:
         raise ValidationError({"token": _("This invitation has already been used.")})
     if invitation.is_expired():
@@ -619,17 +643,35 @@ def _check_rule_profile_fits(
 
 
 @transaction.atomic
-def season_close(*, season: Season, end: datetime.date | None = None) -> Season:
-    """Close an open season; its end defaults to today in the club's time zone."""
-    # Conditional update: of two concurrent closes exactly one changes the row.
+def season_close(
+    *, season: Season, end: datetime.date | None = None, user: Any | None = None
+) -> Season:
+    """Close an open season and, with it, its open evenings; its end defaults to today
+    in the club's time zone.
+
+    Nothing changes a closed season's figures: its evenings are closed here (each on
+    its change log, by ``user``; games left in progress stay so, as at an evening's
+    close) and stay closed (``evening_reopen`` refuses), and no evening opens in it
+    (``evening_create`` refuses). The season's row is locked first, as those two lock
+    it, then the evenings' rows: a recording that holds an evening's lock finishes
+    before the evening is closed, and one that comes later finds it closed.
+    """
     end = end or season.end or timezone.localdate(timezone=season.club.zone)
     if end < season.start:
         raise ValidationError({"end": _("A season cannot end before it starts.")})
-    changed = Season.objects.filter(pk=season.pk, status=Season.Status.OPEN).update(
+    # ``no_key``: the projections' inserts that reference the season are not held up.
+    locked = (
+        Season.objects.select_for_update(no_key=True)
+        .filter(pk=season.pk, status=Season.Status.OPEN)
+        .first()
+    )
+    if locked is None:
+        raise ValidationError(_("This season is already closed."))
+    # The games app closes the season's open evenings (``games.services.evenings``).
+    listeners.season_closing(season=locked, user=user)
+    Season.objects.filter(pk=season.pk).update(
         status=Season.Status.CLOSED, end=end, closed_at=timezone.now()
     )
-    if changed != 1:
-        raise ValidationError(_("This season is already closed."))
     season.refresh_from_db()
     return season
 

@@ -7,11 +7,12 @@ from django.urls import path
 
 import clubs.converters  # noqa: F401  (registers <invitation_token:...>)
 from clubs import views
+from stichbuch.pages import LogoutView
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", LogoutView.as_view(), name="logout"),
     path("accounts/password/", views.password_change, name="password-change"),
     path(
         "accounts/tokens/<int:token_id>/revoke/",

@@ -18,6 +18,7 @@ from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -42,6 +43,7 @@ from clubs.models import (
     role_at_least,
 )
 from clubs.permissions import membership_for
+from stichbuch.pages import shows_secret
 from stichbuch.throttling import ClientAddressRateThrottle
 
 
@@ -98,6 +100,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
         "next": _next_url(request, ""),
         "api_tokens": selectors.api_token_list(user=request.user),
     }
+    shows_secret(request)  # one's devices
     return render(request, "registration/password_change.html", context)
 
 
@@ -247,7 +250,8 @@ def _club_page(
     is_admin = role_at_least(membership.role, Role.ADMIN)
     if season_form is None and is_admin:
         today = timezone.localdate(timezone=club.zone)
-        season_form = SeasonCreateForm(club=club, initial={"start": today})
+        # Filled as most clubs would: the year as its name, from today (one tap to open).
+        season_form = SeasonCreateForm(club=club, initial={"start": today, "name": str(today.year)})
     players = list(selectors.player_list(club=club))
     memberships = list(selectors.membership_list(club=club))
     context = {
@@ -276,6 +280,8 @@ def _club_page(
         "can_open_evening": club.pk in selectors.clubs_to_open_an_evening_in(user=membership.user),
     }
     failed = any(form is not None and form.is_bound for form in (player_form, season_form))
+    if context["invitations"]:
+        shows_secret(request)  # the open invitation links
     # Dates and times on a club's pages are the club's local ones.
     with timezone.override(club.zone):
         return render(request, "clubs/club_page.html", context, status=400 if failed else 200)
@@ -330,15 +336,20 @@ def player_create(request: HttpRequest, slug: str) -> HttpResponse:
     form = PlayerCreateForm(request.POST)
     if form.is_valid():
         try:
-            player = services.player_create(
-                club=membership.club, display_name=form.cleaned_data["display_name"]
-            )
+            # Several names at once (the table's first evening), all or none.
+            added = services.players_create(club=membership.club, display_names=form.names())
         except ValidationError as error:
             _form_errors(form, error)
         else:
+            names = ", ".join(p.display_name for p in added)
             messages.success(
                 request,
-                _("%(name)s is now a player of the club.") % {"name": player.display_name},
+                ngettext(
+                    "%(name)s is now a player of the club.",
+                    "%(name)s are now players of the club.",
+                    len(added),
+                )
+                % {"name": names},
                 extra_tags="at-players",
             )
             return redirect(reverse("club-page", args=[membership.club.slug]) + "#players")
@@ -413,7 +424,7 @@ def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
     season = get_object_or_404(selectors.season_list(club=club), pk=season_id)
     _done(
         request,
-        lambda: services.season_close(season=season),
+        lambda: services.season_close(season=season, user=request.user),
         lambda: _("The season %(name)s is closed.") % {"name": season.name},
     )
     return redirect("club-page", slug=club.slug)
@@ -446,14 +457,18 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
         if player is None:
             messages.error(request, _("No such player in this club."))
             return redirect("club-page", slug=club.slug)
-    _done(
-        request,
-        lambda: services.invitation_create(
-            club=club, created_by=request.user, role=role, player=player
-        ),
-        lambda: _("Invitation link created."),
-    )
-    return redirect("club-page", slug=club.slug)
+    try:
+        services.invitation_create(club=club, created_by=request.user, role=role, player=player)
+    except ValidationError as error:
+        messages.error(request, "; ".join(error.messages), extra_tags="at-invitations")
+    else:
+        # Said beside the new link (at-invitations), with its share button, not at the top.
+        messages.success(
+            request,
+            _("Invitation link created: share it with the new member."),
+            extra_tags="at-invitations",
+        )
+    return redirect(reverse("club-page", args=[club.slug]) + "#invitations")
 
 
 @login_required
@@ -473,6 +488,7 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> Ht
 @login_required
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    shows_secret(request)  # the token is in the address
     invitation = Invitation.objects.select_related("club", "player").filter(token=token).first()
     if invitation is None:
         raise Http404
@@ -560,6 +576,6 @@ def password_link(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
     }
     with timezone.override(club.zone):
         response = render(request, "clubs/password_link.html", context)
-    # The link is as good as the password: no cache keeps it.
+    # The link is as good as the password: no cache keeps it (nor the service worker).
     response["Cache-Control"] = "no-store"
     return response

@@ -17,6 +17,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
+    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_field,
     inline_serializer,
@@ -57,7 +58,8 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     name="Idempotency-Key",
     location=OpenApiParameter.HEADER,
     required=False,
-    type=str,
+    # 1 to 255 characters, not only blanks: what ``idempotency_key`` accepts.
+    type={"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY, "pattern": r"\S"},
     description=(
         "Any unique string (e.g. a UUID). A retry with the same key and the same request "
         "returns the first answer instead of doing the work twice; the same key with a "
@@ -65,6 +67,7 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     ),
 )
 
+RefusalSerializer = inline_serializer("Refusal", {"detail": serializers.CharField()})
 ConflictSerializer = inline_serializer(
     "GamesConflict",
     {"detail": serializers.CharField(), "current_seq": serializers.IntegerField(required=False)},
@@ -78,6 +81,8 @@ EngineRejectionSerializer = inline_serializer(
                 "by default), with the players' names for their ids."
             )
         ),
+        # Without ``error`` and ``event_offset``: a refusal before the engine (a reused
+        # Idempotency-Key, a record too long), its sentence alone.
         "error": inline_serializer(
             "EngineError",
             {
@@ -89,9 +94,11 @@ EngineRejectionSerializer = inline_serializer(
                     help_text="The engine's own sentence (English, players as ids)."
                 ),
             },
+            required=False,
         ),
         "event_offset": serializers.IntegerField(
-            help_text="Number of events stored before yours: yours is index - event_offset."
+            required=False,
+            help_text="Number of events stored before yours: yours is index - event_offset.",
         ),
     },
 )
@@ -182,12 +189,12 @@ class GamesApi(APIView):
         key = request.headers.get("Idempotency-Key")
         if key is None:
             return None
-        key = key.strip()
-        if not key or len(key) > MAX_IDEMPOTENCY_KEY:
+        # The length as sent (the schema's maxLength), the key without blanks around it.
+        if len(key) > MAX_IDEMPOTENCY_KEY or not key.strip():
             raise serializers.ValidationError(
                 {"Idempotency-Key": [_("Send 1 to 255 characters, e.g. a UUID.")]}
             )
-        return key
+        return key.strip()
 
     def fingerprint(self, request: Request) -> str:
         return services.request_fingerprint(
@@ -343,6 +350,13 @@ class GameDetailSerializer(serializers.Serializer[Any]):
             "(state.legal.refused and refused_face_down keep the engine's codes)."
         ),
     )
+
+
+class GameDryRunSerializer(GameDetailSerializer):
+    """A game as it would be (``dry_run``): nothing stored, so no id or number yet."""
+
+    id = serializers.IntegerField(source="game.pk", allow_null=True)
+    number = serializers.IntegerField(source="game.number", allow_null=True)
 
 
 def appended_data(
@@ -551,7 +565,7 @@ class GameStartApi(GamesApi):
         request=InputSerializer,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            200: GameDetailSerializer,
+            200: GameDryRunSerializer,
             201: GameDetailSerializer,
             409: ConflictSerializer,
             422: EngineRejectionSerializer,
@@ -678,6 +692,15 @@ class GameEventAppendApi(GamesApi):
                 "again and then events[1:] — all or nothing."
             ),
         )
+        stop_at_misfit = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text=(
+                "With correct and one event: where a later entry no longer fits the "
+                "corrected game, stop before it (the answer's left_out lists it and the "
+                "ones after, misfit the engine's error) instead of refusing it all."
+            ),
+        )
 
         def validate_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for i, event in enumerate(events):
@@ -715,6 +738,8 @@ class GameEventAppendApi(GamesApi):
         data = serializer.validated_data
         # A 422's sentence names the evening's players and the club's cards (read then).
         self.error_context = lambda: _game_names_and_face(game_id)
+        if data["stop_at_misfit"] and data.get("correct") is not None and not data["dry_run"]:
+            return self._replace(request, game_id, data, key)
         appended = services.game_events_append(
             game=game_id,
             user=request.user,
@@ -734,6 +759,36 @@ class GameEventAppendApi(GamesApi):
             appended_data(appended, answer=data["answer"], names=appended.names),
             status=status_code,
         )
+
+    def _replace(
+        self, request: Request, game_id: int, data: dict[str, Any], key: str | None
+    ) -> Response:
+        """An entry replaced, the later ones entered again up to the first that no longer
+        fits (``services.game_entry_replace``)."""
+        events = [dict(event) for event in data["events"]]
+        if len(events) != 1:
+            raise serializers.ValidationError(
+                {"events": [_("Replacing an entry takes exactly one event.")]}
+            )
+        replaced = services.game_entry_replace(
+            game=game_id,
+            user=request.user,
+            expected_seq=data["expected_seq"],
+            index=data["correct"],
+            replacement=events[0],
+            idempotency_key=key,
+            fingerprint=self.fingerprint(request) if key is not None else "",
+            answer=data["answer"],
+            min_role=Role.SCORER,
+        )
+        appended = replaced.appended
+        if appended.answer is not None and appended.answer.replayed:
+            return Response(appended.answer.body, status=appended.answer.status)
+        body = appended_data(appended, answer=data["answer"], names=appended.names)
+        body["left_out"] = replaced.left_out
+        body["misfit"] = replaced.error
+        body["misfit_detail"] = self.engine_detail(replaced.error) if replaced.error else ""
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 # --- Records out ----------------------------------------------------------------------------
@@ -827,7 +882,12 @@ class EveningImportApi(GamesApi):
         responses={
             200: ImportReportSerializer,
             409: ConflictSerializer,
-            422: ImportReportSerializer,
+            # Every record rejected (the report), or refused before any was judged.
+            422: PolymorphicProxySerializer(
+                component_name="ImportRefusal",
+                serializers=[ImportReportSerializer, RefusalSerializer],
+                resource_type_field_name=None,
+            ),
         },
     )
     def post(self, request: Request, evening_id: int) -> Response:

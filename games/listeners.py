@@ -21,9 +21,10 @@ or rolls back with the game, and an exception rolls the whole write back (that i
 how money is never booked for a game that was not stored, and the other way round).
 Work that must wait for the commit (a push, a task) uses ``transaction.on_commit``.
 
-This is the only place the lower apps call upwards; any other call from ``games``
-(or ``clubs``) into a higher app is a wrong import, and ``tests/test_app_graph.py``
-refuses it. The ledger, one app higher, calls ``evening_changed`` here too (a
+This is the only place the games app calls upwards (the clubs app has its own,
+``clubs.listeners``, on the same pattern: a closing season closes its evenings); any
+other call from a lower app into a higher one is a wrong import, and
+``tests/test_app_graph.py`` refuses it. The ledger, one app higher, calls ``evening_changed`` here too (a
 payment changes what an evening shows), so ``live`` hears of it without the ledger
 importing ``live``.
 """

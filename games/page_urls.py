@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import pages, rule_profile_pages, rules_pages, tally_pages
+from games import change_pages, pages, rule_profile_pages, rules_pages, tally_pages
 
 urlpatterns = [
     path(
@@ -35,5 +35,10 @@ urlpatterns = [
     path("evenings/<int:evening_id>/tally/", tally_pages.evening_tally, name="evening-tally"),
     path("games/<int:game_id>/", pages.game_page, name="game-page"),
     path("games/<int:game_id>/tally/", tally_pages.game_tally, name="game-tally"),
+    path(
+        "games/<int:game_id>/change/",
+        change_pages.game_result_change,
+        name="game-result-change",
+    ),
     path("games/<int:game_id>/replay/", pages.game_replay, name="game-replay"),
 ]

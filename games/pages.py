@@ -31,11 +31,12 @@ from clubs.permissions import membership_for
 from engine.view import table_view
 from games import selectors, services
 from games.access import evening_for, game_for, player_names
+from games.change_pages import entry_change_strings
 from games.checks import check_import_records
 from games.engine_text import explain
 from games.errors import EngineRejected, GamesError
 from games.forms import EveningNewForm
-from games.models import Evening
+from games.models import Evening, Game
 from games.presenters import (
     deck_rows,
     game_detail_data,
@@ -43,6 +44,7 @@ from games.presenters import (
     safe_rules,
 )
 from games.vocabulary import (
+    CONTRACTS,
     KOENIG_CONTRACTS,
     WITH_CALLED,
     WITH_FACE_DOWN,
@@ -600,7 +602,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     names = player_names(club)
     names.update(data.get("players") or {})
     values = (data.get("state") or {}).get("values") or {}
-    strings = record_strings()
+    strings = {**record_strings(), **entry_change_strings()}
     if club.currency_unit == Club.CurrencyUnit.POINTS:
         strings["money"] = _("%(v)s pt")
     config = {
@@ -613,6 +615,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "evening_url": reverse("evening-page", args=[game.evening_id]),
         "new_game_url": reverse("game-new", args=[game.evening_id]),
         "replay_url": reverse("game-replay", args=[game.pk]),
+        "change_url": reverse("game-result-change", args=[game.pk]),
+        # The engine's contracts one may bid (an entry of the auction changed offers them).
+        "bids": list(CONTRACTS) if game.game_kind == GameKind.KOENIGRUFEN else [],
         "readonly": not role_at_least(membership.role, Role.SCORER) or not game.evening.is_open,
         "removed_cards": rules.get("removed_cards", ["S7", "G7"]),
         # The game's value at each level or contract under its house rules, as the
@@ -872,5 +877,9 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "players": [words.who(p) for p in view.get("players") or []],
             "dealer": words.who(view.get("dealer")) if view.get("dealer") else "",
             "augen": result.get("augen"),
+            # "Ergebnis ändern" beside the result (games.change_pages decides how).
+            "can_change": role_at_least(_membership.role, Role.SCORER)
+            and game.evening.is_open
+            and game.status == Game.Status.FINISHED,
         },
     )

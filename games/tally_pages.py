@@ -76,16 +76,33 @@ class Choices:
             chosen = [p for p in values["losers"].split(",") if p]
             chosen = [p for p in chosen if p != value] if value in chosen else [*chosen, value]
             values["losers"] = ",".join(chosen)
+        elif name == "full":
+            # "full:1": the whole auction, bid by bid; "full:": only who played what.
+            values["full"] = "1" if value else ""
+            for later in ("auction", "declarer", "contract", "called", "joiner", "partner"):
+                values[later] = ""
+            for later in ("won", "losers"):
+                values[later] = ""
+        elif name == "won":
+            # "won:silent": won as a Stilles Spiel, one tap (the engine judges both).
+            values["won"] = "1" if value == "silent" else value
+            values["silent"] = "1" if value == "silent" else ""
         elif name in ("silent", "fuchs", "forgotten"):
             values[name] = "" if values[name] else "1"
         elif name in FIELDS:
             values[name] = value
-            if name in ("macher", "called", "dealer"):
+            if name in ("macher", "called", "dealer", "declarer", "contract", "joiner"):
                 # Another call or deal: what the table view offered after it may differ.
                 for later in ("partner", "level", "won", "augen", "silent", "fuchs", "forgotten"):
                     values[later] = ""
+                values["losers"] = "" if name != "joiner" else values["losers"]
                 if name == "dealer":
                     values["auction"] = values["macher"] = values["called"] = ""
+                    values["declarer"] = values["contract"] = values["joiner"] = ""
+                if name == "declarer":
+                    values["contract"] = values["called"] = values["joiner"] = ""
+                if name == "contract":
+                    values["called"] = values["joiner"] = ""
         return cls(values)
 
     def get(self, name: str) -> str:
@@ -105,6 +122,12 @@ FIELDS = (
     "forgotten",
     "auction",
     "losers",
+    # Königrufen's quick result: who played what (and who joined), the auction left to
+    # the engine; "full": the whole auction tapped bid by bid instead.
+    "declarer",
+    "contract",
+    "joiner",
+    "full",
 )
 
 
@@ -262,6 +285,10 @@ def _koenig_steps(form: Form, record: dict[str, Any], names: dict[str, str], clu
     c = form.choices
     state = _state(record)
     form.seats = _seat_rows(state, names)
+    if not c.get("full") and not c.get("auction"):
+        _koenig_quick(form, record, state, names, club)
+        return
+    form.extra["full"] = True
     history: list[str] = []
     kept: list[str] = []
     for step in [s for s in c.get("auction").split("|") if s]:
@@ -306,6 +333,131 @@ def _koenig_steps(form: Form, record: dict[str, Any], names: dict[str, str], clu
     declarer = str(state.get("declarer") or "")
     form.extra["declarer"] = names.get(declarer, declarer)
     _tally_steps(form, record)
+
+
+def _koenig_quick(
+    form: Form,
+    record: dict[str, Any],
+    state: dict[str, Any],
+    names: dict[str, str],
+    club: Club,
+) -> None:
+    """Königrufen's quick result: the declarer (or everyone passed), his contract, the
+    called card where it calls one and the joiner where one joined; the engine leads the
+    auction that ends so (``quick_auction``), then the tally's questions follow."""
+    c = form.choices
+    form.step = "declarer"
+    form.extra["quick"] = True
+    seat_ids = {s["id"] for s in form.seats}
+    declarer = c.get("declarer")
+    form.extra["declarers"] = [{**s, "on": s["id"] == declarer} for s in form.seats]
+    form.extra["all_pass"] = ALL_PASS
+    form.extra["all_pass_on"] = declarer == ALL_PASS
+    if declarer == ALL_PASS:
+        auction = koenig_auction(record, None, None)
+        if auction is None:
+            form.error = _("The auction cannot end with everyone passing here.")
+            return
+        _quick_done(form, record, auction, names, club)
+        return
+    if declarer not in seat_ids:
+        c.values["declarer"] = ""
+        return
+    # The contracts the engine lets him bid when the word first comes to him.
+    passed: list[dict[str, Any]] = []
+    while state.get("awaiting") == "bid" and str(state.get("to_act")) != declarer:
+        passed.append({"type": "pass", "player": str(state.get("to_act"))})
+        state = _state({**record, "events": [*record["events"], *passed]})
+    offered = list((state.get("legal") or {}).get("bids") or [])
+    contract = c.get("contract")
+    form.step = "contract"
+    form.extra["contracts"] = [
+        {"contract": b, "name": contract_names().get(b, b), "on": b == contract} for b in offered
+    ]
+    if contract not in offered:
+        c.values["contract"] = ""
+        return
+    bid: dict[str, Any] = {"contract": contract}
+    face = club.card_face
+    if contract in WITH_CALLED:
+        form.step = "called"
+        all_cards = [code for row in deck_rows(GameKind.KOENIGRUFEN, 4, []) for code in row if code]
+        called = c.get("called")
+        form.extra["kings"] = [card_view(k, face, GameKind.KOENIGRUFEN) for k in KINGS]
+        form.extra["others"] = [
+            card_view(k, face, GameKind.KOENIGRUFEN) for k in all_cards if k not in KINGS
+        ]
+        if called not in all_cards:
+            c.values["called"] = ""
+            return
+        bid["called"] = called
+        form.extra["called_card"] = card_view(called, face, GameKind.KOENIGRUFEN)
+    before = {**record, "events": [*record["events"], *passed]}
+    joiner = c.get("joiner") if c.get("joiner") in seat_ids else ""
+    auction, joinable = quick_auction(before, declarer, bid, joiner or None)
+    if joiner and joiner not in joinable:
+        c.values["joiner"] = joiner = ""
+        auction, joinable = quick_auction(before, declarer, bid, None)
+    if joinable:
+        form.extra["joiners"] = [
+            {"id": p, "name": names.get(p, p), "on": p == joiner} for p in joinable
+        ]
+    if auction is None:
+        form.error = _(
+            "The engine finds no auction that ends so: enter the whole auction, bid by bid."
+        )
+        return
+    _quick_done(form, record, [*passed, *auction], names, club)
+
+
+def _quick_done(
+    form: Form,
+    record: dict[str, Any],
+    auction: list[dict[str, Any]],
+    names: dict[str, str],
+    club: Club,
+) -> None:
+    """The quick result's auction stands: its lines, then the tally's questions."""
+    form.events.extend(auction)
+    form.extra["history"] = [_auction_line(e, names, club) for e in auction]
+    state = _state({**record, "events": [*record["events"], *form.events]})
+    form.extra["contract"] = contract_names().get(str(state.get("contract") or ""), "")
+    declarer = str(state.get("declarer") or "")
+    form.extra["declarer"] = names.get(declarer, declarer)
+    _tally_steps(form, record)
+
+
+def quick_auction(
+    record: dict[str, Any], declarer: str, bid: dict[str, Any], joiner: str | None
+) -> tuple[list[dict[str, Any]] | None, list[str]]:
+    """The auction after ``record`` in which ``declarer`` bids ``bid`` when the engine
+    gives him the word, ``joiner`` (if any) joins it when the word comes to him, and
+    everyone else passes; with the players the engine would have let join. None (and
+    the joinable players) where the engine refuses a step or the auction does not end
+    so. The engine alone says who speaks, who may join, and when it is over."""
+    events: list[dict[str, Any]] = []
+    joinable: list[str] = []
+    bid_made = joined = False
+    for _step in range(12):
+        state = _state({**record, "events": [*record["events"], *events]})
+        if state.get("status") == "invalid":
+            return None, joinable
+        if state.get("awaiting") != "bid":
+            done = bid_made and (joiner is None or joined)
+            return (events if done else None), joinable
+        speaker = str(state.get("to_act") or "")
+        legal = state.get("legal") or {}
+        if bid_made and legal.get("can_join") and speaker not in (declarer, *joinable):
+            joinable.append(speaker)
+        if speaker == declarer and not bid_made:
+            events.append({"type": "bid", "player": speaker, **bid})
+            bid_made = True
+        elif speaker == joiner and bid_made and not joined and legal.get("can_join"):
+            events.append({"type": "join", "player": speaker})
+            joined = True
+        else:
+            events.append({"type": "pass", "player": speaker})
+    return None, joinable
 
 
 def _auction_event(step: str, player: str) -> dict[str, Any] | None:
@@ -713,11 +865,23 @@ def evening_tally(request: HttpRequest, evening_id: int) -> HttpResponse:
         except (ValidationError, GamesError) as error:
             form.error = getattr(error, "message", "") or "; ".join(getattr(error, "messages", []))
         else:
+            # Said below the form (at-tally), so that nothing above it moves.
             if result.get("awaiting") == "partner":
-                messages.success(request, _("Saved. The game waits for its partner to be named."))
+                messages.success(
+                    request,
+                    _("Saved. The game waits for its partner to be named."),
+                    extra_tags="at-tally",
+                )
             else:
-                messages.success(request, _("The result is saved."))
-            return _saved(request, reverse("evening-page", args=[evening.pk]))
+                messages.success(request, _("The result is saved."), extra_tags="at-tally")
+            # Back at the form for the next deal: htmx reloads the evening page where it
+            # is (the browser keeps the scroll position; a redirect to "#deal" on the
+            # same page would only scroll); without it, the page opens at the form.
+            if getattr(request, "htmx", False):
+                response = HttpResponse(status=204)
+                response["HX-Refresh"] = "true"
+                return response
+            return redirect(reverse("evening-page", args=[evening.pk]) + "#deal")
     return _render(
         request,
         form,

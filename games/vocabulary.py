@@ -128,6 +128,8 @@ def reason_names() -> dict[str, str]:
         "fuchs_forgotten": _("Fuchs forgotten"),
         "decided": _("decided early"),
         "forfeit": _("forfeited"),
+        # A result entered as the table counted it ("Ergebnis eintragen").
+        "tally": _("as counted at the table"),
     }
 
 

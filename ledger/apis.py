@@ -722,12 +722,25 @@ class StandingsConfigDetailApi(APIView):
         )
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "enum": list(TIE_BREAKS)},
+        "minItems": 1,
+        "maxItems": len(TIE_BREAKS),
+        "uniqueItems": True,
+    }
+)
+class TieBreakField(serializers.ListField):
+    """The tie-break keys in order, each at most once (the schema says so too)."""
+
+
 class StandingsConfigUpdateApi(APIView):
     """Change the minimum of games and the tie-break order (owner/admin); tables follow."""
 
     class InputSerializer(serializers.Serializer[Any]):
         min_games = serializers.IntegerField(min_value=0, max_value=100000, required=False)
-        tie_break = serializers.ListField(
+        tie_break = TieBreakField(
             child=serializers.ChoiceField(choices=TIE_BREAKS),
             min_length=1,
             max_length=len(TIE_BREAKS),

@@ -10,9 +10,11 @@ from typing import Any
 
 import segno
 from django.contrib import messages
+from django.contrib.auth import get_user
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -22,10 +24,11 @@ from django.views.decorators.http import require_GET, require_POST
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
 from games.models import Evening, Game
-from games.vocabulary import contract_names, level_names, money
+from games.vocabulary import card_view, contract_names, level_names, money
 from live import access, selectors, services, stream
 from live.models import LiveLink
 from live.services import link_key
+from stichbuch.pages import shows_secret
 
 
 def event_labels() -> dict[str, str]:
@@ -63,18 +66,54 @@ def _names(club: Club) -> dict[str, str]:
     return {str(p.pk): p.display_name for p in club_selectors.player_list(club=club)}
 
 
-def event_text(payload: dict[str, Any], names: dict[str, str]) -> str:
-    """The event's fields in a line: players by name, cards by code."""
+def event_text(
+    payload: dict[str, Any], names: dict[str, str], *, face: str | None = None, kind: str = ""
+) -> str:
+    """The event's fields in words: players by name, cards by their names ("Schellen-
+    Zehner", not "S10"), levels and contracts as the table says them, won or lost."""
+    face = face or Club.CardFace.GERMAN
+    levels, contracts = level_names(), contract_names()
+
+    def who(value: Any) -> str:
+        return names.get(str(value), str(value))
+
+    def card(value: Any) -> str:
+        text = str(value)
+        if len(text) < 2 or text[0] not in "EGRS":
+            return text
+        return str(card_view(text, face, kind)["name"])
+
     parts = []
-    for key in ("player", "dealer", "card", "cards", "level", "contract", "won", "reason"):
+    for key in ("player", "dealer", "card", "called", "cards", "level", "contract", "won"):
         if key not in payload:
             continue
         value = payload[key]
         if key in ("player", "dealer"):
-            value = names.get(str(value), str(value))
-        elif isinstance(value, list):
-            value = " ".join(str(v) for v in value)
-        parts.append(str(value))
+            parts.append(who(value))
+        elif key in ("card", "called"):
+            parts.append(card(value))
+        elif key == "cards" and isinstance(value, list):
+            parts.append(", ".join(card(v) for v in value))
+        elif key == "level":
+            parts.append(levels.get(str(value or ""), _("no Kontra")))
+        elif key == "contract":
+            parts.append(contracts.get(str(value), str(value)))
+        elif key == "won":
+            parts.append(_("won") if value else _("lost"))
+    if payload.get("alone"):
+        parts.append(contracts.get("alone", _("alone")))
+    if payload.get("partner"):
+        parts.append(_("partner %(p)s") % {"p": who(payload["partner"])})
+    if payload.get("silent"):
+        parts.append(_("Stilles Spiel"))
+    if payload.get("fuchs"):
+        parts.append(_("Fuchs announced"))
+    if isinstance(payload.get("augen"), int):
+        parts.append(_("%(n)s Augen") % {"n": payload["augen"]})
+    if payload.get("losers"):
+        parts.append(_("lost: %(p)s") % {"p": ", ".join(who(p) for p in payload["losers"])})
+    if payload.get("reason"):
+        parts.append(str(payload["reason"]))
     return " · ".join(parts)
 
 
@@ -90,7 +129,7 @@ def game_history(request: HttpRequest, game_id: int) -> HttpResponse:
         {
             "e": event,
             "label": labels.get(event.type, event.type),
-            "text": event_text(event.payload, names),
+            "text": event_text(event.payload, names, face=club.card_face, kind=game.game_kind),
         }
         for event in history.events
     ]
@@ -141,6 +180,8 @@ def live_strings() -> dict[str, Any]:
         "level": _("Level"),
         "contract": _("Contract"),
         "tricks_done": _("Tricks done"),
+        "called": _("Called card"),
+        "on_table": _("On the table"),
         "games": _("Games"),
         "balances": _("Balances tonight"),
         "no_balance": _("No finished game yet."),
@@ -182,9 +223,20 @@ def live_state(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
-async def live_events(request: HttpRequest, token: str) -> StreamingHttpResponse:
+async def live_events(request: HttpRequest, token: str) -> HttpResponseBase:
     """The live state pushed as server-sent events."""
-    return await stream.stream_response(request, lambda: _link_evening(token))
+    key = link_key(token)
+    if key is None:
+        raise Http404
+
+    def still_allowed() -> Evening:
+        return _link_evening(token)
+
+    def find() -> stream.Viewer:
+        evening = still_allowed()
+        return stream.Viewer(evening.pk, f"link:{key}", f"link:{key}", still_allowed)
+
+    return await stream.stream_response(request, find)
 
 
 def _member_evening(user: Any, evening_id: int) -> Evening:
@@ -199,12 +251,32 @@ def evening_live_state(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 
 @require_GET
-async def evening_live_events(request: HttpRequest, evening_id: int) -> StreamingHttpResponse:
-    """The members' live stream of the evening (the evening and game pages)."""
-    user = await request.auser()
-    if not user.is_authenticated:
-        raise Http404
-    return await stream.stream_response(request, lambda: _member_evening(user, evening_id))
+async def evening_live_events(request: HttpRequest, evening_id: int) -> HttpResponseBase:
+    """The members' live stream of the evening (the evening and game pages).
+
+    The session is read in the streams' pool (``stream.stream_response``), not in the
+    request's own thread: a burst of streams opens no connection each."""
+
+    def find() -> stream.Viewer:
+        user = get_user(request)
+        if not user.is_authenticated:
+            raise Http404
+        evening = _member_evening(user, evening_id)
+        session_key = request.session.session_key or ""
+        session_store = type(request.session)
+
+        def still_allowed() -> Evening:
+            # Logged out (the session gone) or no longer a member: the stream ends.
+            if not session_store().exists(session_key):
+                raise Http404
+            return _member_evening(user, evening_id)
+
+        holder = f"member:{user.pk}"
+        return stream.Viewer(
+            evening.pk, holder, f"{holder}:{session_key}:{evening.pk}", still_allowed
+        )
+
+    return await stream.stream_response(request, find)
 
 
 def member_live_context(evening: Evening) -> dict[str, Any]:
@@ -221,7 +293,10 @@ def member_live_context(evening: Evening) -> dict[str, Any]:
 def live_link_new(request: HttpRequest, evening_id: int) -> HttpResponse:
     """A scorer (or admin) opens a live link for the evening; it shows on the evening page."""
     evening = access.evening_for(request.user, evening_id, Role.SCORER)
-    services.live_link_create(evening=evening, user=request.user)
+    # One link per evening is what a table needs: the one that exists is shown again
+    # rather than a new one made at every tap (a revoked one is gone, then a new one).
+    if not selectors.live_links(evening=evening):
+        services.live_link_create(evening=evening, user=request.user)
     messages.success(request, _("The live link is open: show its QR code at the table."))
     return redirect(reverse("evening-page", args=[evening.pk]) + "#live-links")
 
@@ -258,6 +333,9 @@ def live_link_qr(request: HttpRequest, evening_id: int, link_id: int) -> HttpRes
 
 def live_links_context(request: HttpRequest, evening: Evening) -> list[dict[str, Any]]:
     """The evening's open links, with URL and QR code address, for its scorers."""
+    links = list(selectors.live_links(evening=evening))
+    if links:
+        shows_secret(request)  # a link opens the table to anyone holding it
     return [
         {
             "link": link,
@@ -267,7 +345,7 @@ def live_links_context(request: HttpRequest, evening: Evening) -> list[dict[str,
             "qr": reverse("live-link-qr", args=[evening.pk, link.pk]),
             "revoke": reverse("live-link-revoke", args=[evening.pk, link.pk]),
         }
-        for link in selectors.live_links(evening=evening)
+        for link in links
     ]
 
 

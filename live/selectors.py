@@ -18,6 +18,7 @@ import engine
 from engine.history import undo_targets
 from games import selectors as game_selectors
 from games.models import Evening, Game, GameEvent
+from games.vocabulary import card_view
 from ledger.models import Payment, SettlementTransfer
 from live.models import EveningChange, LiveLink
 
@@ -276,13 +277,26 @@ def live_links(*, evening: Evening) -> list[LiveLink]:
     return list(LiveLink.objects.filter(evening=evening, revoked_at__isnull=True))
 
 
-def _public_event(event: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+def _public_event(
+    event: dict[str, Any], names: dict[str, str], face: str = "german", kind: str = ""
+) -> dict[str, Any]:
     shown: dict[str, Any] = {"type": event.get("type")}
     for key in PUBLIC_FIELDS.get(str(event.get("type")), ()):
         if key in event:
             value = event[key]
             shown[key] = names.get(str(value), str(value)) if key in ("player", "dealer") else value
+    # Cards by name ("Schellen-Zehner"), as the table says them, not by code.
+    if isinstance(shown.get("card"), str):
+        shown["card_name"] = _card_name(shown["card"], face, kind)
+    if isinstance(shown.get("cards"), list):
+        shown["cards_names"] = [_card_name(str(c), face, kind) for c in shown["cards"]]
     return shown
+
+
+def _card_name(code: str, face: str, kind: str) -> str:
+    if len(code) < 2 or code[0] not in "EGRS":
+        return code
+    return str(card_view(code, face, kind)["name"])
 
 
 def _named(value: Any, names: dict[str, str]) -> Any:
@@ -323,13 +337,23 @@ def live_state(*, evening: Evening) -> dict[str, Any]:
             "number": game.number,
             "last_seq": game.last_seq,
             "state": {key: _named(state.get(key), names) for key in PUBLIC_STATE},
+            # The trick as the recording page draws it: each card's face and name.
             "trick": [
-                {"player": names.get(str(p), str(p)), "card": card}
+                {
+                    "player": names.get(str(p), str(p)),
+                    "card": card,
+                    "face": card_view(card, club.card_face, game.game_kind),
+                    "winning": p == state.get("trick_winner") and len(state.get("trick") or []) > 1,
+                }
                 for p, card in state.get("trick") or []
             ],
+            "to_act": names.get(str(state.get("to_act")), "") if state.get("to_act") else "",
+            "called": card_view(state["called_card"], club.card_face, game.game_kind)["name"]
+            if state.get("called_card")
+            else "",
             "tricks_done": len(state.get("tricks") or []),
             "events": [
-                _public_event(event, names)
+                _public_event(event, names, club.card_face, game.game_kind)
                 for event in standing
                 if event.get("type") not in ("play", "deal")
             ],

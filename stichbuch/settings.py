@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "stichbuch.api.refuse_empty_query_parameters",
+    "stichbuch.pages.no_copy_of_secrets",
     # Axes last, as its documentation asks: it turns a lockout into a 429.
     "axes.middleware.AxesMiddleware",
 ]
@@ -193,9 +194,7 @@ if CACHE_URL:
             "CACHE_URL must be a Redis URL (redis://, rediss:// or unix://), "
             f"not {CACHE_URL.split(':', 1)[0]!r}."
         )
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
-    }
+    CACHES = {"default": {"BACKEND": "stichbuch.cache.FallbackRedisCache", "LOCATION": CACHE_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -249,6 +248,11 @@ CONTENT_SECURITY_POLICY: dict[str, Any] = {
 }
 
 SESSION_COOKIE_HTTPONLY = True
+# The language chosen on a page (``/i18n/setlang/``): no script reads it.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# A failed CSRF check answers with a page of our own: Django's inlines a <style>.
+CSRF_FAILURE_VIEW = "stichbuch.pages.csrf_failure"
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -256,6 +260,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     # The test client and the e2e live server speak plain HTTP.
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not RUNNING_TESTS)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
@@ -327,6 +332,12 @@ SPECTACULAR_SETTINGS = {
 # each process pushes to its own viewers only (runserver, a single uvicorn worker).
 LIVE_REDIS_URL = env_str("LIVE_REDIS_URL", "")
 LIVE_CHANNEL_PREFIX = env_str("LIVE_CHANNEL_PREFIX", "stichbuch:live")
+# Open live streams per process, per client address and per live link (or member), and
+# the threads (each with a database connection) through which a process's streams read.
+LIVE_STREAMS_PER_PROCESS = env_int("LIVE_STREAMS_PER_PROCESS", 500)
+LIVE_STREAMS_PER_ADDRESS = env_int("LIVE_STREAMS_PER_ADDRESS", 50)
+LIVE_STREAMS_PER_LINK = env_int("LIVE_STREAMS_PER_LINK", 100)
+LIVE_DB_THREADS = env_int("LIVE_DB_THREADS", 4)
 
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
 if CELERY_BROKER_URL:

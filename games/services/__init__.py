@@ -40,6 +40,7 @@ from games.services.importing import (
     games_import,
 )
 from games.services.recording import DONE_STATUSES, EVENT_FIELDS
+from games.services.result_change import Replaced, game_entry_replace, game_result_reenter
 from games.services.start import Started, game_start, game_started
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "IdempotentAnswer",
     "ImportOutcome",
     "Judged",
+    "Replaced",
     "Started",
     "_renamed_record",
     "corrected_events",
@@ -62,7 +64,9 @@ __all__ = [
     "evening_seat_add",
     "evening_seat_remove",
     "game_append_check",
+    "game_entry_replace",
     "game_events_append",
+    "game_result_reenter",
     "game_start",
     "game_started",
     "games_import",

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import ProtectedError
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, GameKind, Player, RuleProfile, Season
@@ -71,6 +71,9 @@ def evening_create(
     game_kind = game_kind or season.game_kind
     if game_kind != season.game_kind:
         raise ValidationError({"game_kind": _("The season is for another game.")})
+    # The season's row, so that a close of the season waits for this (or this for it):
+    # no evening opens in a closed season (``clubs.services.season_close``).
+    season = Season.objects.select_for_update(no_key=True).get(pk=season.pk)
     if not season.is_open:
         raise ValidationError({"season": _("This season is closed.")})
     if rule_profile is not None:
@@ -78,13 +81,15 @@ def evening_create(
             raise ValidationError({"rule_profile": _("This rule profile belongs to another club.")})
         if rule_profile.game_kind != game_kind:
             raise ValidationError({"rule_profile": _("This rule profile is for another game.")})
+    date = date or timezone.localdate(timezone=club.zone)
+    _check_date_in_season(season=season, date=date, club=club)
     _check_seat_count(game_kind, len(players))
     seated = _club_players(club, players, field_name="players")
     evening = Evening(
         club=club,
         season=season,
         game_kind=game_kind,
-        date=date or timezone.localdate(timezone=club.zone),
+        date=date,
         place=place,
         rule_profile=rule_profile,
         created_by=user if getattr(user, "is_authenticated", False) else None,
@@ -96,6 +101,25 @@ def evening_create(
         for position, player in enumerate(seated, start=1)
     )
     return evening
+
+
+def _check_date_in_season(*, season: Season, date: datetime.date, club: Club) -> None:
+    """An evening lies within its season: from its start to its end, or, while it has
+    none, to tomorrow in the club's time zone (an evening typed in after midnight, a
+    phone in another zone). The year 1 or 9999 is no evening of a season from 2020."""
+    last = season.end or timezone.localdate(timezone=club.zone) + datetime.timedelta(days=1)
+    if season.start <= date <= last:
+        return
+    raise ValidationError(
+        {
+            "date": _("An evening of the season %(season)s lies between %(first)s and %(last)s.")
+            % {
+                "season": season.name,
+                "first": formats.date_format(season.start, "SHORT_DATE_FORMAT"),
+                "last": formats.date_format(last, "SHORT_DATE_FORMAT"),
+            }
+        }
+    )
 
 
 def _lock_evening(evening: Evening) -> Evening:
@@ -235,3 +259,16 @@ def evening_seat_remove(*, evening: Evening, player: Player) -> EveningSeat:
 def evening_lock(*, evening: Evening) -> Evening:
     """Lock the evening row (inside the caller's transaction), refusing a closed evening."""
     return _lock_evening(evening)
+
+
+def season_evenings_close(*, season: Season, user: Any | None = None) -> None:
+    """Close the season's open evenings (each on its change log, by ``user``), inside
+    the transaction that closes the season and holds its row lock
+    (``clubs.services.season_close``, through ``games.club_listeners``)."""
+    open_evenings = Evening.objects.filter(season_id=season.pk, status=Evening.Status.OPEN)
+    for evening in open_evenings.order_by("pk").select_for_update(no_key=True):
+        # Conditional, as ``evening_close``: a scorer's close at the same moment wins.
+        if Evening.objects.filter(pk=evening.pk, status=Evening.Status.OPEN).update(
+            status=Evening.Status.CLOSED, closed_at=timezone.now()
+        ):
+            listeners.evening_closed_or_reopened(evening=evening, kind="closed", user=user)

@@ -34,9 +34,25 @@
     if (event.player) parts.push(event.player);
     if (event.level) parts.push(t.levels[event.level] || event.level);
     if (event.contract) parts.push(t.contracts[event.contract] || event.contract);
-    if (event.card) parts.push(event.card);
-    if (event.cards) parts.push(event.cards.join(" "));
+    if (event.card) parts.push(event.card_name || event.card);
+    if (event.cards) parts.push((event.cards_names || event.cards).join(", "));
     return parts.join(" · ");
+  }
+  // A card's face as the recording page draws it (the server sends rank, suit, name).
+  function cardFace(face, cls) {
+    var span = el("span", "pc s-" + face.suit + (face.trump ? " trump" : "") + (cls ? " " + cls : ""));
+    span.setAttribute("title", face.name);
+    span.setAttribute("role", "img");
+    span.setAttribute("aria-label", face.name);
+    span.appendChild(el("span", "r", face.rank));
+    var svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("class", "s");
+    svg.setAttribute("aria-hidden", "true");
+    var use = document.createElementNS("http://www.w3.org/2000/svg", "use");
+    use.setAttribute("href", "#" + face.sprite);
+    svg.appendChild(use);
+    span.appendChild(svg);
+    return span;
   }
 
   function drawCurrent(current) {
@@ -47,20 +63,31 @@
       heading.textContent = t.no_game;
       return;
     }
+    // The seats round the table, whose turn it is marked (the engine's to_act).
+    var seats = el("ul", "seats live-seats");
+    seats.setAttribute("aria-label", t.turn);
+    ((current.state || {}).active || []).forEach(function (name) {
+      var li = el("li", "seat" + (name === current.to_act ? " to-act" : ""), name);
+      if (name === current.to_act) li.setAttribute("aria-current", "true");
+      seats.appendChild(li);
+    });
+    box.appendChild(seats);
     heading.textContent = fmt(t.game, { n: current.number });
     var state = current.state || {};
     var dl = el("dl", "live-facts");
     row(dl, t.turn, state.to_act);
     row(dl, t.contract, state.contract ? (t.contracts[state.contract] || state.contract) : "");
     row(dl, t.level, state.level ? (t.levels[state.level] || state.level) : "");
+    row(dl, t.called, current.called);
     row(dl, t.tricks_done, current.tricks_done);
     box.appendChild(dl);
     var trick = el("ol", "live-trick");
-    trick.setAttribute("aria-label", t.trick);
+    trick.setAttribute("aria-label", t.on_table);
     current.trick.forEach(function (play) {
-      var li = el("li", "live-card");
-      li.appendChild(el("span", "live-card-code", play.card));
-      li.appendChild(el("span", "live-card-player", play.player));
+      var li = el("li", "live-card" + (play.winning ? " winning" : ""));
+      li.setAttribute("data-card", play.card);
+      li.appendChild(play.face ? cardFace(play.face) : el("span", "live-card-code", play.card));
+      li.appendChild(el("span", "live-card-player name", play.player));
       trick.appendChild(li);
     });
     box.appendChild(trick);
@@ -78,7 +105,7 @@
       li.setAttribute("value", game.number);
       li.setAttribute("data-game", game.id);
       li.appendChild(el("strong", null, fmt(t.game, { n: game.number })));
-      li.appendChild(document.createTextNode(" · " + [game.what, game.outcome].filter(Boolean).join(" · ")));
+      li.appendChild(document.createTextNode(" · " + [game.outcome, game.what].filter(Boolean).join(" · ")));
       if (game.payouts.length) {
         li.appendChild(el("span", "meta live-payouts", " " + game.payouts.map(function (p) {
           return p.name + " " + p.text;

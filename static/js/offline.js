@@ -53,11 +53,14 @@
   }
 
   function noteStale(events) {
-    var note = document.createElement("p");
-    note.className = "notice stale-note";
-    note.setAttribute("role", "status");
-    note.textContent = strings.stale || "";
-    root.insertBefore(note, root.firstChild);
+    // record.js names what the other phone recorded (.conflict-note): no second note.
+    if (!root.querySelector(".conflict-note")) {
+      var note = document.createElement("p");
+      note.className = "notice stale-note";
+      note.setAttribute("role", "status");
+      note.textContent = strings.stale || "";
+      root.insertBefore(note, root.firstChild);
+    }
     events.forEach(function (event) {
       if (event.type !== "play") return;
       var again = root.querySelector('.hand button[data-act="play"][data-card="' + event.card + '"]');
@@ -120,7 +123,7 @@
       if (expected === undefined) expected = last ? last.expected_seq + last.events.length : seqNow();
       if (key && list.some(function (i) { return i.key === key; })) return null;
       return tx("readwrite", function (s) {
-        return s.add({ game: cfg.game_id, key: key || uuid(), expected_seq: expected, events: events, failed: null });
+        return s.add({ game: cfg.game_id, api: cfg.events_api, key: key || uuid(), expected_seq: expected, events: events, failed: null });
       });
     }).then(draw);
   }

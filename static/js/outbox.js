@@ -8,7 +8,7 @@
    rejects (the item stays for the next try). */
 (function () {
   "use strict";
-  if (!window.indexedDB) return;
+  if (!window.indexedDB || window.StichbuchOutbox) return; // loaded once per page
   var dbPromise = null;
 
   function db() {

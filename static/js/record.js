@@ -37,6 +37,11 @@
   // are queued, unchecked, instead of sent.
   var queued = [];
   var ui = resetUi();
+  // Sent here to change an entry (the result form's answer for a game recorded card by
+  // card): "Alle Einträge" opens at once.
+  ui.logOpen = window.location.hash === "#entries";
+  var leftOut = null; // {events, detail}: what an entry's change could not enter again
+  var conflict = null; // {theirs, same}: what another phone recorded before our tap
 
   function resetUi() {
     return {
@@ -104,21 +109,12 @@
   function effectiveEvents() {
     return (state.effective || []).map(function (i) { return events[i]; }).filter(Boolean);
   }
-  function theCall() {
-    var calls = effectiveEvents().filter(function (e) { return e.type === "call"; });
-    return calls.length ? calls[calls.length - 1] : null;
-  }
-  function calledCard() {
-    var c = theCall();
-    if (c) return c.card || null;
-    var bids = effectiveEvents().filter(function (e) { return e.type === "bid" && e.called; });
-    var decl = state.declarer;
-    for (var i = bids.length - 1; i >= 0; i--) if (!decl || bids[i].player === decl) return bids[i].called;
-    return null;
-  }
-  function fuchsSaid() {
-    return effectiveEvents().some(function (e) { return e.type === "play" && e.fuchs; });
-  }
+  // The called card, whether the Fuchs was said, who plays next, alone or not: the
+  // engine's table view says (called_card, fuchs_said, next_player, alone).
+  function calledCard() { return state.called_card || null; }
+  function fuchsSaid() { return !!state.fuchs_said; }
+  // The game's value at a level or contract under its house rules (the view's values).
+  function valueOf(key) { return (state.values || {})[key || ""]; }
 
   function describe(e) {
     if (!e || typeof e !== "object") return "";
@@ -169,13 +165,17 @@
     if (busy) return Promise.resolve();
     return request({ expected_seq: seq, events: [event], answer: "new", correct: index }, uuid());
   }
-  // The trick (1-based) of the play stored at position ``index``.
+  // Change the standing entry at ``index`` to ``event`` ("ändern" in "Alle Einträge"):
+  // the later entries are entered again up to one that no longer fits (left out).
+  function sendChange(index, event) {
+    if (busy) return Promise.resolve();
+    return request({ expected_seq: seq, events: [event], answer: "new", correct: index, stop_at_misfit: true }, uuid());
+  }
+  // The trick (1-based) of the entry stored at position ``index`` (the view's event_tricks).
   function trickOf(index) {
-    var plays = (state.effective || []).filter(function (i) {
-      return i < index && events[i] && events[i].type === "play";
-    }).length;
-    var n = (state.active || []).length || 1;
-    return Math.floor(plays / n) + 1;
+    var k = (state.effective || []).indexOf(index);
+    var t = k >= 0 ? (state.event_tricks || [])[k] : null;
+    return t == null || t < 0 ? 1 : t + 1;
   }
   function send(newEvents) {
     if (busy) return Promise.resolve();
@@ -240,6 +240,8 @@
   }
   function request(body, key) {
     busy = true;
+    leftOut = null;
+    conflict = null;
     root.classList.add("busy");
     problem = null;
     sending = body.events || null;
@@ -269,13 +271,24 @@
         var logOpen = ui.logOpen;
         ui = resetUi();
         ui.logOpen = logOpen;
+        // An entry changed: the later entries that no longer fit were left out (the
+        // server names the first and why); the page says so until the next tap.
+        leftOut = data && data.left_out && data.left_out.length
+          ? { events: data.left_out, detail: data.misfit_detail || "" } : null;
         return adopt(data);
       }
       if (res.status === 409) {
-        // Another phone recorded first: take the table as it is now and offer the
-        // tap again (offline.js says so), rather than an error.
-        stale = body.events || null;
-        return reload();
+        // Another phone recorded first: take the table as it is now and say what it
+        // recorded. The very entry we tried: it is in, carry on. Another one: name it,
+        // and offer our tap again (the card marked) rather than an error.
+        var mine = body.events || [];
+        var from = seq;
+        return reload().then(function () {
+          var theirs = events.slice(from).filter(function (e) { return e.type !== "undo"; });
+          var same = mine.length > 0 && mine.length <= theirs.length && mine.every(function (e, i) { return sameEntry(e, theirs[i]); });
+          conflict = theirs.length ? { theirs: theirs, same: same } : null;
+          stale = same || !mine.length ? null : mine;
+        });
       }
       if (res.status === 422 && res.data && res.data.error) {
         // The error's index counts the stored events first; ours start at event_offset.
@@ -375,14 +388,14 @@
   function levelBar() {
     var parts = [];
     if (cfg.kind === "fuchsen") {
-      if (state.contract === "alone") parts.push('<span class="lvl">' + esc(T.alone) + "</span>");
+      if (state.alone) parts.push('<span class="lvl">' + esc(T.alone) + "</span>");
       var called = calledCard();
-      if (called && state.contract !== "alone") parts.push(esc(T.called) + " " + cardSpan(called, "mini"));
+      if (called && !state.alone) parts.push(esc(T.called) + " " + cardSpan(called, "mini"));
       var lv = state.level;
-      parts.push('<span class="lvl" data-level="' + esc(lv || "") + '">' + esc(lv ? T.levels[lv] : T.no_level) + " · " + esc(money(cfg.level_values[lv || ""])) + "</span>");
+      parts.push('<span class="lvl" data-level="' + esc(lv || "") + '">' + esc(lv ? T.levels[lv] : T.no_level) + " · " + esc(money(valueOf(lv))) + "</span>");
       if (fuchsSaid()) parts.push('<span class="flag">' + esc(T.fuchs_said) + "</span>");
     } else {
-      if (state.contract) parts.push('<span class="lvl">' + esc(T.contracts[state.contract] || state.contract) + " · " + esc(money(cfg.contract_values[state.contract])) + "</span>");
+      if (state.contract) parts.push('<span class="lvl">' + esc(T.contracts[state.contract] || state.contract) + " · " + esc(money(state.value != null ? state.value : valueOf(state.contract))) + "</span>");
       var c = calledCard();
       if (c && cfg.with_called.indexOf(state.contract) >= 0) parts.push(esc(T.called) + " " + cardSpan(c, "mini"));
     }
@@ -452,7 +465,7 @@
     if (raises.length) {
       var level = raises[0][1];
       var mine = state.declarers || [];
-      out += "<h2>" + esc(fmt(T.say_level, { l: T.levels[level], v: money(cfg.level_values[level]) })) + "</h2><div class=\"btns\">";
+      out += "<h2>" + esc(fmt(T.say_level, { l: T.levels[level], v: money(valueOf(level)) })) + "</h2><div class=\"btns\">";
       raises.forEach(function (r) {
         var declSide = mine.indexOf(r[0]) >= 0 || r[0] === state.macher;
         out += '<button type="button" class="btn-raise' + (declSide ? " decl-side" : "") + '" data-act="raise" data-player="' + esc(r[0]) +
@@ -466,14 +479,9 @@
     return out + "</div>";
   }
 
-  // Who plays next: the player to act, or after the first trick (while the raising is
-  // open) its winner, whose lead ends the raising (the engine takes it so).
-  function nextPlayer() {
-    if (state.awaiting === "play") return state.to_act;
-    var last = (state.tricks || []).slice(-1)[0];
-    if (state.awaiting === "raise_or_end" && last && (state.tricks || []).length === 1) return last.winner;
-    return null;
-  }
+  // Who plays next: the engine's word (the player to act, or after the first trick
+  // while the raising is open its winner, whose lead ends the raising).
+  function nextPlayer() { return state.next_player || null; }
   function refusedText(code) {
     var said = (ui.turned && reasons.face_down && reasons.face_down[code]) || (reasons.play && reasons.play[code]);
     return said || T.refused_generic;
@@ -624,7 +632,7 @@
     out += '<div class="btns">';
     (legal.bids || []).forEach(function (b) {
       out += '<button type="button" class="bid-btn' + (ui.bid === b ? "" : " btn-quiet") + '" data-act="bid" data-contract="' + b + '"' + (busy ? " disabled" : "") + ">" +
-        esc(T.contracts[b] || b) + "<small>" + esc(money(cfg.contract_values[b])) + (cfg.with_called.indexOf(b) >= 0 ? " · " + esc(T.with_called) : "") + "</small></button>";
+        esc(T.contracts[b] || b) + "<small>" + esc(money(valueOf(b))) + (cfg.with_called.indexOf(b) >= 0 ? " · " + esc(T.with_called) : "") + "</small></button>";
     });
     if (legal.can_join) out += '<button type="button" class="bid-btn" data-act="join"' + (busy ? " disabled" : "") + ">" + esc(joinLabel()) + "<small>" + esc(T.join_hint) + "</small></button>";
     if (legal.can_pass) out += '<button type="button" class="bid-btn btn-quiet" data-act="pass"' + (busy ? " disabled" : "") + ">" + esc(T.pass) + "<small>" + esc(T.pass_hint) + "</small></button>";
@@ -695,7 +703,7 @@
     else if ((r.declarers || []).length > 1) headline = fmt(r.won ? T.won_pl : T.lost_pl, { p: decl });
     else headline = fmt(r.won ? T.won : T.lost, { p: decl || "—" });
     out += "<h2>" + esc(headline) + "</h2><p>" + esc([
-      cfg.kind === "fuchsen" ? (r.contract === "alone" ? T.alone : (r.level ? T.levels[r.level] : T.no_level)) : (T.contracts[r.contract] || ""),
+      cfg.kind === "fuchsen" ? (state.alone ? T.alone : (r.level ? T.levels[r.level] : T.no_level)) : (T.contracts[r.contract] || ""),
       T.reasons[r.reason] || r.reason,
       fmt(T.value_is, { v: money(r.value) })
     ].filter(Boolean).join(" · ")) + "</p>";
@@ -749,9 +757,9 @@
     var last = standing.slice(-1)[0];
     if (last) out += '<p class="meta last-event">' + esc(T.last) + " " + esc(describe(last)) + "</p>";
     if (standing.length > 1) {
-      out += '<details class="log"' + (ui.logOpen ? " open" : "") + "><summary>" + esc(fmt(T.all_entries, { n: standing.length })) +
-        '</summary><ol class="evlist">' + standing.map(function (e) {
-          return '<li class="' + (e.type === "raise" ? "raise" : "") + '">' + esc(describe(e)) + "</li>";
+      out += '<details class="log" id="entries"' + (ui.logOpen ? " open" : "") + "><summary>" + esc(fmt(T.all_entries, { n: standing.length })) +
+        '</summary><ol class="evlist">' + standing.map(function (e, k) {
+          return '<li class="' + (e.type === "raise" ? "raise" : "") + '"><span>' + esc(describe(e)) + "</span>" + editButton(e, (state.effective || [])[k]) + "</li>";
         }).join("") + "</ol></details>";
     }
     if (ui.panel === "undo") {
@@ -792,6 +800,74 @@
     }).join("") + "</ol>";
   }
 
+  // "ändern" beside an entry of "Alle Einträge": the entries a tap can say again (a
+  // card, a raise, a call, a word of the auction); a result typed in opens its form.
+  var EDITABLE = ["play", "raise", "call", "bid", "pass", "join"];
+  function editButton(e, index) {
+    if (cfg.readonly || index == null) return "";
+    if (e.type === "tally") {
+      return '<a class="edit-entry" href="' + esc(cfg.change_url) + '">' + esc(T.edit_result) + "</a>";
+    }
+    if (EDITABLE.indexOf(e.type) < 0) return "";
+    return '<button type="button" class="btn-quiet btn-small edit-entry" data-act="edit-entry" data-index="' + index + '" aria-label="' +
+      esc(fmt(T.edit_label, { e: describe(e) })) + '"' + (busy ? " disabled" : "") + ">" + esc(T.edit) + "</button>";
+  }
+  function editHtml() {
+    var ed = ui.editing;
+    var e = ed.event;
+    var who = ed.who || e.player;
+    var out = '<div class="panel editing" id="editing"><h2>' + esc(fmt(T.edit_title, { e: describe(e) })) + "</h2>";
+    var players = '<div class="btns" role="group">' + (state.active || state.players || []).map(function (p) {
+      return '<button type="button" class="' + (who === p ? "" : "btn-quiet") + '" data-act="edit-who" data-player="' + esc(p) + '" aria-pressed="' + (who === p ? "true" : "false") + '">' + esc(name(p)) + "</button>";
+    }).join("") + "</div>";
+    if (e.type === "play") {
+      out += '<p class="meta">' + esc(T.edit_card) + "</p>" +
+        gridHtml({ act: "edit-pick", hidePlayed: false, enabled: function (c) { return c !== e.card; } });
+    } else if (e.type === "raise") {
+      out += '<p class="meta">' + esc(T.edit_raise) + "</p>" + players + '<div class="btns">' + Object.keys(T.levels).filter(Boolean).map(function (l) {
+        return '<button type="button" class="btn-raise' + (l === e.level && who === e.player ? " picked" : "") + '" data-act="edit-level" data-level="' + esc(l) + '">' + esc(T.levels[l]) + "</button>";
+      }).join("") + "</div>";
+    } else if (e.type === "call") {
+      out += '<p class="meta">' + esc(T.edit_call) + "</p>" + players +
+        gridHtml({ act: "edit-pick", hidePlayed: false, enabled: function () { return true; }, picked: function (c) { return c === e.card; } }) +
+        '<button type="button" class="btn-quiet" data-act="edit-alone">' + esc(T.call_alone) + "</button>";
+    } else {
+      out += '<p class="meta">' + esc(fmt(T.edit_bid, { p: name(e.player) })) + '</p><div class="btns">' +
+        (cfg.bids || []).map(function (b) {
+          return '<button type="button" class="bid-btn' + (ed.bid === b ? "" : " btn-quiet") + '" data-act="edit-contract" data-contract="' + esc(b) + '">' + esc(T.contracts[b] || b) + "</button>";
+        }).join("") +
+        '<button type="button" class="bid-btn btn-quiet" data-act="edit-word" data-word="pass">' + esc(T.edit_pass) + "</button>" +
+        '<button type="button" class="bid-btn btn-quiet" data-act="edit-word" data-word="join">' + esc(T.edit_join) + "</button></div>";
+      if (ed.bid) {
+        out += '<p class="meta">' + esc(fmt(T.pick_bid_called, { b: T.contracts[ed.bid] })) + "</p>" +
+          gridHtml({ act: "edit-pick", hidePlayed: false, enabled: function () { return true; } });
+      }
+    }
+    return out + '<button type="button" class="btn-quiet" data-act="edit-cancel">' + esc(T.cancel) + "</button></div>";
+  }
+  // Two entries are the same when they say the same thing (the keys' order aside).
+  function sameEntry(a, b) {
+    if (!a || !b) return false;
+    var keys = Object.keys(a).concat(Object.keys(b));
+    return keys.every(function (k) { return JSON.stringify(a[k]) === JSON.stringify(b[k]); });
+  }
+  // Another phone was first: what it recorded, and whether it was our very entry.
+  function conflictHtml() {
+    if (!conflict) return "";
+    var what = conflict.theirs.map(describe).join(" · ");
+    return '<div class="notice conflict-note" role="status"><p>' +
+      esc(fmt(conflict.same ? T.conflict_same : T.conflict_other, { e: what })) + "</p></div>";
+  }
+  // What a change left out: the first entry that no longer fits, and how many after it.
+  function leftOutHtml() {
+    if (!leftOut) return "";
+    var first = describe(leftOut.events[0]);
+    var more = leftOut.events.length - 1;
+    var text = more ? fmt(T.left_out, { e: first, n: more }) : fmt(T.left_out_one, { e: first });
+    return '<div class="notice left-out" role="status"><p>' + esc(text) + "</p>" +
+      (leftOut.detail ? '<p class="meta">' + esc(leftOut.detail) + "</p>" : "") + "</div>";
+  }
+
   // Correcting an entry: tap the card that was really played there.
   function fixHtml() {
     var f = ui.fixing;
@@ -815,6 +891,8 @@
     var body = "";
     var mode = state.status === "in_progress" ? state.awaiting : "done";
     body += problemHtml();
+    body += leftOutHtml();
+    body += conflictHtml();
     body += seatsHtml();
     var showTrick = state.active && state.active.length && (mode === "play" || mode === "raise_or_end");
     var lastTrick = (state.tricks || []).slice(-1)[0];
@@ -834,7 +912,8 @@
       ? '<p class="sub pending unconfirmed" role="status">' + esc(pending) + "</p>"
       : '<p class="sub">' + esc(subs.join(" · ")) + "</p>";
     body += '<div class="felt"><p class="status" role="status">' + statusText() + "</p>" + levelBar() + lastLine + (showTrick ? trickHtml() : "") + "</div>";
-    if (ui.fixing) body += fixHtml();
+    if (ui.editing) body += editHtml();
+    else if (ui.fixing) body += fixHtml();
     else if (offlineMode() && state.status === "in_progress") body += offlineHtml();
     else if (mode === "call") body += callHtml();
     else if (mode === "bid") body += auctionHtml();
@@ -906,6 +985,51 @@
         if (ui.fuchs) e.fuchs = true;
         if (ui.turned) e.turned = true;
         send([e]);
+        return;
+      }
+      case "edit-entry": {
+        var at = parseInt(el.getAttribute("data-index"), 10);
+        ui.editing = { index: at, event: events[at], who: null, bid: null };
+        ui.panel = null;
+        render();
+        var panel = document.getElementById("editing");
+        if (panel && panel.scrollIntoView) panel.scrollIntoView({ block: "nearest" });
+        return;
+      }
+      case "edit-cancel": ui.editing = null; break;
+      case "edit-who": ui.editing.who = player; break;
+      case "edit-pick": {
+        var ed = ui.editing;
+        var changed = Object.assign({}, ed.event);
+        if (ed.who) changed.player = ed.who;
+        if (ed.event.type === "call") { delete changed.alone; changed.card = card; }
+        else if (ed.bid) { changed = { type: "bid", player: ed.event.player, contract: ed.bid, called: card }; }
+        else changed.card = card;
+        sendChange(ed.index, changed);
+        return;
+      }
+      case "edit-level": {
+        var er = ui.editing;
+        sendChange(er.index, Object.assign({}, er.event, { player: er.who || er.event.player, level: el.getAttribute("data-level") }));
+        return;
+      }
+      case "edit-alone": {
+        var ea = ui.editing;
+        var alone = { type: "call", player: ea.who || ea.event.player, alone: true };
+        if (ea.event.turned) alone.turned = ea.event.turned;
+        sendChange(ea.index, alone);
+        return;
+      }
+      case "edit-contract": {
+        var ec = ui.editing;
+        var ct2 = el.getAttribute("data-contract");
+        if (cfg.with_called.indexOf(ct2) >= 0) { ec.bid = ct2; break; }
+        sendChange(ec.index, { type: "bid", player: ec.event.player, contract: ct2 });
+        return;
+      }
+      case "edit-word": {
+        var ew = ui.editing;
+        sendChange(ew.index, { type: el.getAttribute("data-word"), player: ew.event.player });
         return;
       }
       case "fix-start": ui.fixing = problem && problem.fix; problem = null; break;

@@ -1,9 +1,10 @@
 /* Stichbuch's service worker: the pages and static files keep opening without a network.
    Static files: from the cache, refreshed in the background. Pages: from the network,
-   the cached copy when there is none. The API and the live streams are never cached. */
+   the cached copy when there is none. The API, the live streams and pages answered
+   no-store are never cached; logging out clears the caches (Clear-Site-Data). */
 "use strict";
-var CACHE = "stichbuch-v3"; // a new name when the cached files change shape
-var STATIC = ["/static/js/record.js", "/static/js/outbox.js", "/static/js/offline.js", "/static/js/offtally.js", "/static/js/live.js",
+var CACHE = "stichbuch-v5"; // a new name when the cached files change shape
+var STATIC = ["/static/js/record.js", "/static/js/outbox.js", "/static/js/offline.js", "/static/js/offtally.js", "/static/js/sender.js", "/static/js/live.js",
   "/static/js/htmx.min.js", "/static/css/base.css", "/static/css/cards.css", "/static/css/live.css", "/static/css/tally.css"];
 
 self.addEventListener("install", function (event) {
@@ -33,7 +34,11 @@ self.addEventListener("fetch", function (event) {
   if (request.mode === "navigate") {
     event.respondWith(fetch(request).then(function (r) {
       var copy = r.clone();
-      if (r.ok) caches.open(CACHE).then(function (c) { c.put(request, copy); });
+      // A page that shows a secret (an invitation or live link, one's devices) says
+      // no-store: no copy of it stays on the phone for whoever opens it next.
+      if (r.ok && !/no-store/.test(r.headers.get("Cache-Control") || "")) {
+        caches.open(CACHE).then(function (c) { c.put(request, copy); });
+      }
       return r;
     }).catch(function () {
       return caches.match(request).then(function (hit) { return hit || Response.error(); });

@@ -51,8 +51,18 @@ def test_a_new_club_opens_a_season_adds_players_and_seats_them(
     # The founder plays too: the club made him a player named after his account.
     founder = Player.objects.get(user__username="sepp").display_name
     page.goto(f"{live_server.url}/clubs/kartenrunde-graden/evenings/new/")
-    for seat, name in enumerate((founder, "Anna", "Bert", "Carl", "Dora"), start=1):
-        page.select_option(f"#seat{seat}", label=name)
+    # The players tapped in the order they sit: one tap each, not a list per seat.
+    ids = {p.display_name: str(p.pk) for p in Player.objects.all()}
+    seated = (founder, "Anna", "Bert", "Carl", "Dora")
+    for name in seated:
+        page.click(f'#seat-order button[data-player="{ids[name]}"]')
+    # A wrong tap is taken back by tapping again; the ones after move up.
+    page.click(f'#seat-order button[data-player="{ids["Bert"]}"]')
+    page.click(f'#seat-order button[data-player="{ids["Bert"]}"]')
+    assert page.inner_text(f'#seat-order button[data-player="{ids["Bert"]}"]').startswith("5.")
+    chosen = [page.input_value(f"#seat{i}") for i in range(1, 6)]
+    assert chosen == [ids[n] for n in (founder, "Anna", "Carl", "Dora", "Bert")]
+    assert no_horizontal_scroll(page)
     page.click("#evening-form button[type=submit]")
     page.wait_for_url("**/evenings/*/")
     assert "Am Tisch" in page.inner_text("main")
@@ -60,7 +70,15 @@ def test_a_new_club_opens_a_season_adds_players_and_seats_them(
     season = Season.objects.get(name="Fuchsen 2027")
     assert season.status == Season.Status.OPEN
     assert Player.objects.filter(club=season.club).count() == 5
-    assert Evening.objects.get(season=season).seats.count() == 5
+    evening = Evening.objects.get(season=season)
+    assert evening.seats.count() == 5
+    assert [s.player.display_name for s in evening.seats.order_by("position")] == [
+        founder,
+        "Anna",
+        "Carl",
+        "Dora",
+        "Bert",
+    ]
 
 
 def test_an_admin_writes_the_clubs_house_rules_on_a_phone(live_server: Any, phone: Any) -> None:

@@ -58,8 +58,21 @@ def test_a_viewer_on_the_live_link_sees_each_append_pushed(live_server: Any, bro
             viewer.wait_for_selector(f'#live-current[data-seq="{seq}"]', timeout=10_000)
             delays.append(time.perf_counter() - tapped)
         print("tap → shown on the live link: " + ", ".join(f"{d * 1000:.0f} ms" for d in delays))
-        cards = viewer.locator("#live-current .live-card-code").all_inner_texts()
+        # The trick on the table, drawn as card faces named in words.
+        cards = viewer.locator("#live-current .live-card").evaluate_all(
+            "ls => ls.map(l => l.dataset.card)"
+        )
         assert cards == FIRST_TRICK
+        faces = viewer.locator("#live-current .live-card .pc").evaluate_all(
+            "cs => cs.map(c => c.getAttribute('aria-label'))"
+        )
+        assert faces[0] == "Eichel-Ober" and len(faces) == 4
+        assert viewer.locator("#live-current .live-card.winning").count() == 1
+        called = viewer.locator("#live-current .live-facts").inner_text()
+        assert "Eichel-Zehner" in called
+        assert viewer.locator("#live-current .seat.to-act").count() == 1
+        events = viewer.inner_text("#live-current .live-events")
+        assert "E10" not in events
         # Whose turn: the viewer says it as the scorer's table does.
         turn = viewer.locator("#live-current .live-facts dd").first.inner_text()
         assert turn == players[str(table.to_act())].display_name

@@ -82,6 +82,9 @@ class TallyForm:
         self.pick(f"{field}:{self.ids[name]}")
 
     def type_augen(self, augen: int) -> None:
+        if not self.page.eval_on_selector('#tally [data-q="augen"]', "d => d.open"):
+            self.taps += 1  # counted Augen are folded away: open them
+            self.page.click('#tally [data-q="augen"] > summary')
         self.taps += len(str(augen)) + 1  # the digits on the number pad, and leaving it
         with self.page.expect_response(lambda r: "/tally/" in r.url):
             self.page.fill("#tally-augen", str(augen))
@@ -110,7 +113,7 @@ class TallyForm:
         the taps it took."""
         before, saves = self.taps, self.saves
         for what, value in steps:
-            if what in ("macher", "partner", "losers"):
+            if what in ("macher", "partner", "losers", "declarer", "joiner") and value in self.ids:
                 self.who(value, what)
             elif what == "augen":
                 self.type_augen(int(value))
@@ -198,17 +201,19 @@ def test_a_fuchsen_evening_of_nine_deals_entered_by_tally_balances_as_worked_out
     print(f"Fuchsen, Kontra without Re: {taps} taps")
     expected.update(fuchsen_partner(seated, "anna", "bert", False, V["kontra"]))
 
-    # 4. Stilles Spiel at Supp: the opponents took no trick.
+    # 4. Stilles Spiel at Supp: the opponents took no trick ("won, Stilles Spiel": one tap).
+    before = form.taps
     form.pick("macher:" + form.ids["carl"])
     form.pick("called:EA")
     form.who("dora", "partner")
     form.pick("level:supp")
-    form.pick("won:1")
-    form.pick("silent:")
+    form.pick("won:silent")
     shoot(page, "phone-tally-silent")
     assert no_horizontal_scroll(page)
     assert "+70" in form.payouts_shown()  # the engine's payouts, before saving
     form.save()
+    print(f"Fuchsen, Stilles Spiel: {form.taps - before} taps")
+    assert form.taps - before <= 6
     expected.update(fuchsen_partner(seated, "carl", "dora", True, V["supp"] + SILENT_BONUS))
 
     # 5. Re, won — and afterwards it comes out that Anna, the Hilfer, held the Fuchs.
@@ -288,29 +293,56 @@ def test_a_koenigrufen_evening_entered_by_tally_balances_as_worked_out_by_hand(
         d = seated.index(form.dealer())
         return [seated[(d + 1 + i) % 4] for i in range(4)]
 
-    # 1. Vorhand bids a Durchmarsch calling the Eichel-König; the others pass; won with his partner.
+    # Who played what, and won: the engine leads the auction that ends so.
+    # 1. Vorhand played a Durchmarsch calling the Eichel-König; won with his partner.
+    counts = []
     speak = order()
     partner = speak[2]
     taps = form.deal(
         [
-            ("auction", "bid:durchmarsch:EK"),
-            ("auction", "pass"),
-            ("auction", "pass"),
-            ("auction", "pass"),
+            ("declarer", speak[0]),
+            ("contract", "durchmarsch"),
+            ("called", "EK"),
             ("won", "1"),
             ("partner", partner),
         ]
     )
+    counts.append(taps)
     print(f"\nKönigrufen, Durchmarsch won with the partner: {taps} taps, 1 saving request")
-    assert taps <= 7
     for p in seated:
         expected[p] += 40 if p in (speak[0], partner) else -40
     assert _balances(evening, players) == {n: expected[n] for n in seated}
 
-    # 2. Vorhand passes, the next bids Bettler, the others pass; he takes a trick: lost alone.
+    # 2. The second speaker played a Bettler; he took a trick: lost alone.
+    speak = order()
+    taps = form.deal([("declarer", speak[1]), ("contract", "bettler"), ("won", "0")])
+    counts.append(taps)
+    print(f"Königrufen, Bettler lost: {taps} taps")
+    for p in seated:
+        expected[p] += -90 if p == speak[1] else 30
+
+    # 3. All pass: Schurln; two share the most aces and tens.
+    speak = order()
+    taps = form.deal([("declarer", "-"), ("losers", speak[0]), ("losers", speak[3])])
+    counts.append(taps)
+    print(f"Königrufen, Schurln with two losers: {taps} taps")
+    for p in seated:
+        expected[p] += -10 if p in (speak[0], speak[3]) else 10
+
+    # 4. Durchmarsch am Letzten, won alone (he took all six): no partner named.
+    speak = order()
+    taps = form.deal([("declarer", speak[0]), ("contract", "durchmarsch_letzter"), ("won", "1")])
+    counts.append(taps)
+    print(f"Königrufen, Durchmarsch am Letzten won alone: {taps} taps")
+    for p in seated:
+        expected[p] += 120 if p == speak[0] else -40
+
+    # 5. The whole auction, when someone wants it: Vorhand passes, the next bids
+    # Bettler, the others pass; lost.
     speak = order()
     taps = form.deal(
         [
+            ("full", "1"),
             ("auction", "pass"),
             ("auction", "bid:bettler"),
             ("auction", "pass"),
@@ -318,40 +350,18 @@ def test_a_koenigrufen_evening_entered_by_tally_balances_as_worked_out_by_hand(
             ("won", "0"),
         ]
     )
-    print(f"Königrufen, Bettler lost: {taps} taps")
-    assert taps <= 7
+    print(f"Königrufen, Bettler lost, the whole auction tapped: {taps} taps")
     for p in seated:
         expected[p] += -90 if p == speak[1] else 30
-
-    # 3. All pass: Schurln; two share the most aces and tens.
-    speak = order()
-    taps = form.deal([("auction", "pass")] * 4 + [("losers", speak[0]), ("losers", speak[3])])
-    print(f"Königrufen, Schurln with two losers: {taps} taps")
-    assert taps <= 7
-    for p in seated:
-        expected[p] += -10 if p in (speak[0], speak[3]) else 10
-
-    # 4. Durchmarsch am Letzten, won alone (he took all six): no partner named.
-    speak = order()
-    taps = form.deal(
-        [
-            ("auction", "bid:durchmarsch_letzter"),
-            ("auction", "pass"),
-            ("auction", "pass"),
-            ("auction", "pass"),
-            ("won", "1"),
-        ]
-    )
-    print(f"Königrufen, Durchmarsch am Letzten won alone: {taps} taps")
-    assert taps <= 7
-    for p in seated:
-        expected[p] += 120 if p == speak[0] else -40
+    counts.sort()
+    print(f"Königrufen quick results: {counts} taps (min / median / max)")
+    assert max(counts) <= 6 and counts[len(counts) // 2] <= 5
 
     assert sum(expected.values()) == 0
     assert _balances(evening, players) == {n: expected[n] for n in seated}
     _check_settlement(page, evening, players, expected)
     assert no_horizontal_scroll(page)
-    print(f"Königrufen evening: {form.taps} taps for four deals")
+    print(f"Königrufen evening: {form.taps} taps for five deals")
 
 
 def test_the_rest_of_a_game_recorded_card_by_card_is_entered_as_a_tally(

@@ -176,7 +176,9 @@ def test_two_scorers_on_one_game_see_each_others_events_and_a_conflict_reoffers_
         first.play("RA")  # Carl
         # The second phone still shows Carl to act and taps his other card: a 409.
         two.click('#record button[data-act="play"][data-card="RU"]')
-        two.wait_for_selector("#record .stale-note")
+        note = two.wait_for_selector("#record .conflict-note").inner_text()
+        print(f"\nThe second phone says: {note}")
+        assert "Carl" in note and "Rot-Sau" in note  # what the other phone recorded
         assert two.locator("#record .engine-error").count() == 0
         assert second.seq() == 4 and second.to_act() == "dora"
         # The table as it is now: Dora's card goes through, and the push is back.
@@ -185,6 +187,34 @@ def test_two_scorers_on_one_game_see_each_others_events_and_a_conflict_reoffers_
         one.wait_for_function("() => document.getElementById('record').dataset.seq === '5'")
         stored = [e.payload.get("card") for e in game.events.order_by("seq")][1:]
         assert stored == ["E10", "EO", "RA", "R10"]
+    finally:
+        one_context.close()
+        two_context.close()
+
+
+def test_a_conflict_on_the_very_entry_this_phone_tried_says_it_is_in(
+    live_server: Any, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    players, game = _table(live_server)
+    one_context, one = _open(browser, live_server, "schreiber", game)
+    two_context, two = _open(browser, live_server, "zweiter", game)
+    try:
+        first, second = RecordingPage(one, players), RecordingPage(two, players)
+        first.wait_ready()
+        second.wait_ready()
+        one.click('#record button[data-act="pick-call"][data-card="E10"]')
+        first.tap('#record button[data-act="call"]')
+        two.wait_for_function("() => document.getElementById('record').dataset.seq === '2'")
+        # Both phones tap Bert's Eichel-Ober at once; the second hears of the first late.
+        monkeypatch.setattr(HUB, "publish", lambda evening_id: None)
+        first.play("EO")
+        two.click('#record button[data-act="play"][data-card="EO"]')
+        note = two.wait_for_selector("#record .conflict-note").inner_text()
+        print(f"\nThe second phone says: {note}")
+        assert "Schon drin" in note and "Eichel-Ober" in note
+        assert two.locator("#record .stale-note, #record .reoffered").count() == 0
+        assert second.seq() == 3 and second.to_act() == "carl"  # carry on with Carl
+        assert [e.payload.get("card") for e in game.events.order_by("seq")][1:] == ["E10", "EO"]
     finally:
         one_context.close()
         two_context.close()

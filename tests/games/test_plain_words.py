@@ -139,11 +139,11 @@ def test_the_season_table_explains_the_rating_without_jargon(
     with django_capture_on_commit_callbacks(execute=True):  # the table's projection
         record_game(evening, players, RE_PLAYED_OUT)
     german = scorer.get(f"/clubs/{club.slug}/table/", follow=True).content.decode()
-    assert "Wertung: die Spielstärke, vorsichtig geschätzt." in german
+    assert "Wertung: die Spielstärke aus jedem Spiel der Saison, vorsichtig geschätzt" in german
     english = scorer.get(
         f"/clubs/{club.slug}/table/", follow=True, HTTP_ACCEPT_LANGUAGE="en"
     ).content.decode()
-    assert "Rating: the playing strength, a cautious estimate." in english
+    assert "Rating: the playing strength from every game of the season, a cautious" in english
     assert "openskill" not in german + english
 
 

@@ -23,6 +23,8 @@ NAMES = "|".join(["schurln", *CONTRACTS])
 CONTRACT_TEST = re.compile(
     rf'[!=]==\s*"(?:{NAMES})"|"(?:{NAMES})"\s*[!=]==|\[[^\]]*"(?:{NAMES})"[^\]]*\]\s*\.indexOf'
 )
+# Fuchsen's contract compared by name: "alone or not" is the table view's ``alone``.
+FUCHSEN_CONTRACT_TEST = re.compile(r'contract\s*[!=]==\s*"(?:alone|partner)"')
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
@@ -35,6 +37,7 @@ def test_the_recording_scripts_write_no_list_of_cards(script: Path) -> None:
 def test_the_recording_scripts_test_no_contract_by_its_name(script: Path) -> None:
     text = script.read_text(encoding="utf-8")
     assert CONTRACT_TEST.findall(text) == []
+    assert FUCHSEN_CONTRACT_TEST.findall(text) == []
 
 
 def test_the_guards_catch_what_the_scripts_once_held() -> None:
@@ -42,3 +45,4 @@ def test_the_guards_catch_what_the_scripts_once_held() -> None:
     assert CARD_LIST.search('var TRUMPS = ["EO", "GO", "EU"];')
     assert CONTRACT_TEST.search('["zehnermord", "schurln"].indexOf(state.contract)')
     assert CONTRACT_TEST.search('state.contract === "durchmarsch"')
+    assert FUCHSEN_CONTRACT_TEST.search('if (called && state.contract !== "alone")')

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
 from collections.abc import Callable
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from clubs.models import Club, GameKind
+from clubs.models import Club, GameKind, Season
 from engine.generate import NAMES, random_game
 from games.models import Game
 from ledger.models import ProjectionState
@@ -25,10 +26,11 @@ Capture = Callable[..., Any]
 
 def history_file(tmp_path: Path, season_id: int, games: list[int]) -> Path:
     seated = [name.title() for name in NAMES[:5]]
+    opened = Season.objects.get(pk=season_id).start  # the evenings lie within the season
     evenings = [
         {
             "season": season_id,
-            "date": f"2024-0{i + 1}-10",
+            "date": (opened + datetime.timedelta(days=i)).isoformat(),
             "players": seated,
             "games": [random_game(seed, "fuchsen", 5) for seed in range(start, start + count)],
         }

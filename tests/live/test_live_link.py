@@ -115,7 +115,9 @@ def test_the_stream_sends_the_state_at_once_and_again_after_a_push(
 ) -> None:
     from live.push import HUB
 
-    response = anonymous.get(f"/live/{_token(evening)}/events/")
+    # A threaded WSGI server (runserver) streams; a single-threaded worker would not.
+    threaded: dict[str, Any] = {"wsgi.multithread": True}
+    response = anonymous.get(f"/live/{_token(evening)}/events/", **threaded)
     assert response["Content-Type"] == "text/event-stream"
     assert isinstance(response, StreamingHttpResponse)
     chunks = iter(cast(Iterator[bytes], response.streaming_content))
@@ -151,3 +153,15 @@ def test_the_service_worker_is_served_from_the_root_and_the_app_is_installable(
     assert manifest["Content-Type"] == "application/manifest+json"
     assert manifest.json()["start_url"] == "/"
     assert b'rel="manifest"' in anonymous.get("/accounts/login/").content
+
+
+def test_opening_the_live_link_again_shows_the_one_that_exists(
+    evening: Evening, scorer: PersonaClient
+) -> None:
+    scorer.post(f"/evenings/{evening.pk}/live-links/new/")
+    first = LiveLink.objects.get(evening=evening)
+    answer = scorer.post(f"/evenings/{evening.pk}/live-links/new/")
+    assert answer.status_code == 302 and answer["Location"].endswith("#live-links")
+    assert list(LiveLink.objects.filter(evening=evening)) == [first]  # no second link
+    page = scorer.get(f"/evenings/{evening.pk}/").content.decode()
+    assert 'id="live-link-new"' not in page  # the link is shown, not offered anew

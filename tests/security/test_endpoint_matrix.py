@@ -345,6 +345,7 @@ MATRIX: dict[str, Row] = {
     "game-new": Row("get", page("/evenings/" + E + "/new-game/"), SCORERS_ONLY),
     "evening-tally": Row("get", page("/evenings/" + E + "/tally/"), SCORERS_ONLY),
     "game-tally": Row("get", page("/games/" + G + "/tally/"), SCORERS_ONLY),
+    "game-result-change": Row("get", page("/games/" + G + "/change/"), SCORERS_ONLY),
     "game-page": Row("get", page("/games/" + G + "/"), MEMBERS_ONLY),
     "game-rules": Row("get", page("/games/" + G + "/rules/"), MEMBERS_ONLY),
     "evening-rules": Row("get", page("/evenings/" + E + "/rules/"), MEMBERS_ONLY),

@@ -59,6 +59,8 @@ def production_settings() -> dict[str, object]:
         "SESSION_COOKIE_SAMESITE",
         "CSRF_COOKIE_SECURE",
         "CSRF_COOKIE_SAMESITE",
+        "LANGUAGE_COOKIE_SECURE",
+        "LANGUAGE_COOKIE_SAMESITE",
         "SECURE_SSL_REDIRECT",
         "SECURE_HSTS_SECONDS",
         "SECURE_CONTENT_TYPE_NOSNIFF",
@@ -82,6 +84,8 @@ def test_production_cookies_are_secure_http_only_and_same_site() -> None:
     assert values["SESSION_COOKIE_HTTPONLY"] is True
     assert values["SESSION_COOKIE_SAMESITE"] in ("Lax", "Strict")
     assert values["CSRF_COOKIE_SECURE"] is True
+    assert values["LANGUAGE_COOKIE_SECURE"] is True
+    assert values["LANGUAGE_COOKIE_SAMESITE"] in ("Lax", "Strict")
     assert values["SECURE_SSL_REDIRECT"] is True
     assert isinstance(values["SECURE_HSTS_SECONDS"], int)
     assert values["SECURE_HSTS_SECONDS"] >= 31_536_000
