@@ -60,6 +60,7 @@ none: it keeps its meaning from the spec, the lowest card of the called suit);
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any, Self
 
 from engine.cards import INDEX
@@ -266,19 +267,23 @@ def board_at(record: object, index: int | None = None) -> Board | None:
         while k < len(events) and events[k][0] < index:
             k += 1
     before: list[GameState] = []
+    seen = [0]
 
     def keep(state: GameState, _event: object, _i: int) -> None:
-        if len(before) < k:
-            before.append(state)
+        # The fold changes its state in place as cards are played: a copy of the one
+        # state the board starts from.
+        seen[0] += 1
+        if seen[0] == k:
+            before.append(copy.copy(state))
 
     try:
         _state, error = fold(variant, rules, events, -1, visit=keep)
     except NeedPartner:
         return None
-    if k == 0 or len(before) < k:
+    if k == 0 or not before:
         return None  # no deal yet, or an event before the position is illegal
     end = 1 << 30 if error is None else error.index  # the plays stop at an illegal one
-    at = before[k - 1]
+    at = before[0]
     board = at.variant.card_board(at)
     if board is None:
         return None

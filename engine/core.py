@@ -409,8 +409,14 @@ class Variant:
     def handle(self, state: GameState, event: Event, index: int) -> GameState:
         raise NotImplementedError
 
-    def play(self, state: GameState, p: int, card: int, event: Event, index: int) -> GameState:
-        """A card played by active player ``p`` (event fields already checked)."""
+    def play(
+        self, state: GameState, p: int, card: int, event: Event, index: int, own: bool = False
+    ) -> GameState:
+        """A card played by active player ``p`` (event fields already checked).
+
+        ``own``: the caller holds the only reference to ``state`` (the fold's), which
+        may then be changed in place and returned, but only once every check has
+        passed: a refused card leaves it as it was."""
         raise NotImplementedError
 
     # --- results ------------------------------------------------------------------

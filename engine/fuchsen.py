@@ -28,11 +28,11 @@ from engine.core import (
     _is_str_or_bool,
     _is_str_or_none,
     check_hands,
-    check_placement,
     check_tally_partner,
     evolve,
     evolve_with,
     name_of,
+    placement_error,
     unshared,
 )
 from engine.errors import Code, Msg
@@ -526,56 +526,18 @@ class Fuchsen(Variant):
                 )
 
     def _call(self, state: FuchsenState, event: Event, index: int) -> GameState:
-        if state.phase != "call":
-            raise Illegal(Code.OUT_OF_ORDER, Msg.MACHER_HAS_ALREADY_CALLED)
         table = state.table
         know = state.know
         assert table is not None and know is not None
-        rules = state.rules
         p = table.index[event["player"]]
-        name = table.active[p]
         alone = event.get("alone") is True
         card_code = event.get("card")
         turned_field = event.get("turned")
-        turned_card = INDEX[turned_field] if isinstance(turned_field, str) else -1
-        turned = turned_field is True or turned_card >= 0
-        if turned_card >= 0:
-            check_placement(state, p, turned_card)
-        elif turned_field is True and know.blank >= 0:
-            # The record reveals the blank later (its face-down play): in hindsight the
-            # call turned that card, and the turning rules below judge it at the call.
-            turned_card = know.blank
-        if alone and card_code is not None:
-            raise Illegal(Code.INVALID_CALL, Msg.PLAYS_ALONE_SO_CALLS, player=name)
-        holder_eo = know.owner[EO]
-        if holder_eo >= 0 and holder_eo != p:
-            raise Illegal(
-                Code.INVALID_CALL, Msg.MACHER_HOLDS_EO, player=name, other=table.active[holder_eo]
-            )
-        hand = know.known[p]
-        full = hand.bit_count() >= 6  # ``know.full(p)``, without the call
-        if full and not hand >> EO & 1:
-            raise Illegal(Code.INVALID_CALL, Msg.MACHER_SIX_RECORD_SHOWS_FOR, player=name)
-        six_trumps = full and hand & TRUMPS == hand
-        if turned_card >= 0:
-            if turned_card == EO:
-                raise Illegal(Code.INVALID_CALL, Msg.MAY_TURN_EO_MACHER_STAYS, player=name)
-            if TRUMPS >> turned_card & 1:
-                if full and not six_trumps:
-                    raise Illegal(
-                        Code.INVALID_CALL,
-                        Msg.MAY_TURN_TRUMP_SIX_TRUMPS,
-                        player=name,
-                        card=CODES[turned_card],
-                    )
-            elif not (rules["turn_low_plain"] and LOW_PLAIN >> turned_card & 1):
-                msg = (
-                    Msg.TURN_NOT_PLAIN_LOW if rules["turn_low_plain"] else Msg.TURN_NOT_ALLOWED_HERE
-                )
-                raise Illegal(Code.INVALID_CALL, msg, player=name, card=CODES[turned_card])
+        broken = self._call_refusal(state, p, alone, card_code, turned_field)
+        if broken is not None:
+            raise broken
+        turned = turned_field is True or isinstance(turned_field, str)
         if alone:
-            if rules["alone_requires_six_trumps"] and full and not six_trumps:
-                raise Illegal(Code.INVALID_CALL, Msg.MAY_PLAY_ALONE_SIX_TRUMPS, player=name)
             return evolve(
                 state,
                 phase="play",
@@ -589,17 +551,6 @@ class Fuchsen(Variant):
             )
         assert isinstance(card_code, str)
         called = INDEX[card_code]
-        if TRUMPS >> called & 1:
-            raise Illegal(Code.INVALID_CALL, Msg.MAY_CALL_TRUMP, player=name, card=card_code)
-        if called == turned_card:
-            raise Illegal(Code.INVALID_CALL, Msg.MAY_CALL_TURNED, player=name)
-        own = know.owner[called] == p
-        if own and not rules["call_own_card"]:
-            raise Illegal(Code.INVALID_CALL, Msg.CALLS_OWN_CARD, player=name, card=card_code)
-        if full and not self._callable(table, hand, turned, rules["call_own_card"]) >> called & 1:
-            raise Illegal(
-                Code.INVALID_CALL, Msg.MAY_CALL_CALLED_MUST_SUIT, player=name, card=card_code
-            )
         holder = know.owner[called]
         own_card = holder == p
         if own_card:
@@ -613,11 +564,9 @@ class Fuchsen(Variant):
             candidates = tuple(
                 [q for q in range(len(known)) if q != p and known[q].bit_count() < 6]
             )
-            if not candidates:
-                raise Illegal(Code.INVALID_CALL, Msg.NOBODY_HOLDS_CALLED, card=card_code)
-            # Every check above passed without the partner, and none reads who holds
-            # the called card (it is no trump, not turned, not the caller's): for any
-            # candidate the call gives this state with him as the Hilfer.
+            # Every check passed without the partner (``_call_refusal``), and none reads
+            # who holds the called card (it is no trump, not turned, not the caller's):
+            # for any candidate the call gives this state with him as the Hilfer.
             after = evolve_with(
                 state,
                 {
@@ -649,6 +598,86 @@ class Fuchsen(Variant):
                 "said_at": (index,),
             },
         )
+
+    def _call_refusal(
+        self,
+        state: FuchsenState,
+        p: int,
+        alone: bool,
+        card_code: object,
+        turned_field: object,
+    ) -> Illegal | None:
+        """Why ``p`` may not make the call of ``card_code`` (or ``alone``) with the
+        ``turned`` field ``turned_field`` (as the event gives them, the fields' kinds
+        and cards checked), or None: the rule every call goes through (``_call``) and
+        the view's offers ask (``_call_options``)."""
+        if state.phase != "call":
+            return Illegal(Code.OUT_OF_ORDER, Msg.MACHER_HAS_ALREADY_CALLED)
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        rules = state.rules
+        name = table.active[p]
+        turned_card = INDEX[turned_field] if isinstance(turned_field, str) else -1
+        turned = turned_field is True or turned_card >= 0
+        if turned_card >= 0:
+            broken = placement_error(state, p, turned_card)
+            if broken is not None:
+                return broken
+        elif turned_field is True and know.blank >= 0:
+            # The record reveals the blank later (its face-down play): in hindsight the
+            # call turned that card, and the turning rules below judge it at the call.
+            turned_card = know.blank
+        if alone and card_code is not None:
+            return Illegal(Code.INVALID_CALL, Msg.PLAYS_ALONE_SO_CALLS, player=name)
+        holder_eo = know.owner[EO]
+        if holder_eo >= 0 and holder_eo != p:
+            return Illegal(
+                Code.INVALID_CALL, Msg.MACHER_HOLDS_EO, player=name, other=table.active[holder_eo]
+            )
+        hand = know.known[p]
+        full = hand.bit_count() >= 6  # ``know.full(p)``, without the call
+        if full and not hand >> EO & 1:
+            return Illegal(Code.INVALID_CALL, Msg.MACHER_SIX_RECORD_SHOWS_FOR, player=name)
+        six_trumps = full and hand & TRUMPS == hand
+        if turned_card >= 0:
+            if turned_card == EO:
+                return Illegal(Code.INVALID_CALL, Msg.MAY_TURN_EO_MACHER_STAYS, player=name)
+            if TRUMPS >> turned_card & 1:
+                if full and not six_trumps:
+                    return Illegal(
+                        Code.INVALID_CALL,
+                        Msg.MAY_TURN_TRUMP_SIX_TRUMPS,
+                        player=name,
+                        card=CODES[turned_card],
+                    )
+            elif not (rules["turn_low_plain"] and LOW_PLAIN >> turned_card & 1):
+                msg = (
+                    Msg.TURN_NOT_PLAIN_LOW if rules["turn_low_plain"] else Msg.TURN_NOT_ALLOWED_HERE
+                )
+                return Illegal(Code.INVALID_CALL, msg, player=name, card=CODES[turned_card])
+        if alone:
+            if rules["alone_requires_six_trumps"] and full and not six_trumps:
+                return Illegal(Code.INVALID_CALL, Msg.MAY_PLAY_ALONE_SIX_TRUMPS, player=name)
+            return None
+        assert isinstance(card_code, str)
+        called = INDEX[card_code]
+        if TRUMPS >> called & 1:
+            return Illegal(Code.INVALID_CALL, Msg.MAY_CALL_TRUMP, player=name, card=card_code)
+        if called == turned_card:
+            return Illegal(Code.INVALID_CALL, Msg.MAY_CALL_TURNED, player=name)
+        holder = know.owner[called]
+        if holder == p and not rules["call_own_card"]:
+            return Illegal(Code.INVALID_CALL, Msg.CALLS_OWN_CARD, player=name, card=card_code)
+        if full and not self._callable(table, hand, turned, rules["call_own_card"]) >> called & 1:
+            return Illegal(
+                Code.INVALID_CALL, Msg.MAY_CALL_CALLED_MUST_SUIT, player=name, card=card_code
+            )
+        if holder < 0 and state.assumed < 0:
+            known = know.known
+            if not any(q != p and known[q].bit_count() < 6 for q in range(len(known))):
+                return Illegal(Code.INVALID_CALL, Msg.NOBODY_HOLDS_CALLED, card=card_code)
+        return None
 
     def assume_partner(self, need: NeedPartner, q: int) -> tuple[GameState, int] | None:
         """Candidate ``q`` goes on after the call that needed him: the call's state
@@ -761,7 +790,7 @@ class Fuchsen(Variant):
         return check_play(self, state, p, card)
 
     def play(  # type: ignore[override]
-        self, state: FuchsenState, p: int, card: int, event: Event, index: int
+        self, state: FuchsenState, p: int, card: int, event: Event, index: int, own: bool = False
     ) -> GameState:
         broken = self.check_card(state, p, card)
         if broken is not None:
@@ -771,20 +800,9 @@ class Fuchsen(Variant):
         assert table is not None and know is not None
         fuchs = event.get("fuchs") is True
         if fuchs:
-            name = table.active[p]
-            if state.alone or p != state.hilfer:
-                raise Illegal(Code.INVALID_ANNOUNCEMENT, Msg.HILFER_HILFER_SAYS_FUCHS, player=name)
-            if state.first_play[p] >= 0:
-                raise Illegal(
-                    Code.INVALID_ANNOUNCEMENT, Msg.MAY_SAY_FUCHS_FIRST_PLAYED, player=name
-                )
-            go_holder = know.owner[GO]
-            if (go_holder >= 0 and go_holder != p) or (
-                go_holder < 0 and know.full(p) and not know.known[p] >> GO & 1
-            ):
-                raise Illegal(
-                    Code.INVALID_ANNOUNCEMENT, Msg.CANNOT_SAY_FUCHS_RECORD_SHOWS, player=name
-                )
+            broken = self._fuchs_refusal(state, p, know)
+            if broken is not None:
+                raise broken
         is_blank = state.turned and p == state.macher and card == know.blank
         if event.get("turned") is True:
             if not is_blank or state.blank_played:
@@ -805,7 +823,8 @@ class Fuchsen(Variant):
         extra: dict[str, Any] | None = None
         if fuchs or is_blank:
             extra = {"fuchs_said": True} if fuchs else {"blank_played": True}
-        new = add_card(self, state, p, card, index, extra)
+        # ``state`` is not read past this point: it may be changed in place (``own``).
+        new = add_card(self, state, p, card, index, extra, own)
         assert isinstance(new, FuchsenState)
         if ends_raising:
             new = self._end_raising(new)
@@ -816,6 +835,27 @@ class Fuchsen(Variant):
         if h >= 0 and new.raising_ended and not new.fuchs_said and know.owner[GO] == h:
             return self._after(new, index)
         return new
+
+    @staticmethod
+    def _fuchs_refusal(state: FuchsenState, p: int, know: Knowledge) -> Illegal | None:
+        """Why ``p`` may not say the Fuchs with the card he plays now (a card accepted
+        face up), the record's knowledge being ``know`` (the card placed in his hand),
+        or None."""
+        table = state.table
+        assert table is not None
+        name = table.active[p]
+        if state.alone or p != state.hilfer:
+            return Illegal(Code.INVALID_ANNOUNCEMENT, Msg.HILFER_HILFER_SAYS_FUCHS, player=name)
+        if state.first_play[p] >= 0:
+            return Illegal(Code.INVALID_ANNOUNCEMENT, Msg.MAY_SAY_FUCHS_FIRST_PLAYED, player=name)
+        go_holder = know.owner[GO]
+        if (go_holder >= 0 and go_holder != p) or (
+            go_holder < 0 and know.full(p) and not know.known[p] >> GO & 1
+        ):
+            return Illegal(
+                Code.INVALID_ANNOUNCEMENT, Msg.CANNOT_SAY_FUCHS_RECORD_SHOWS, player=name
+            )
+        return None
 
     def _forfeit(self, state: FuchsenState, event: Event, index: int) -> GameState:
         if state.phase == "call":
@@ -1147,30 +1187,33 @@ class Fuchsen(Variant):
             "fuchs": self._fuchs(state, trial),
         }
 
-    @staticmethod
-    def _fuchs(state: FuchsenState, trial: Trial) -> bool:
-        """May the player to act say the Fuchs with a card he plays now: is such a play
-        accepted for some card the view offers him? (The view confirms it on the whole
-        record, ``engine.view``.)
-
-        Saying it adds checks to the same play of an offered card, and those depend on
-        the card only where the card is GO (which places GO in his hand) or the
-        Macher's turned card (which needs ``"turned"``, not tried here): GO and two
-        other offered cards decide for all. Three trial events at most instead of one
-        per card (``tests/engine/test_view_offers_a_move_exactly_when_replay_accepts_it``
-        holds the offer to trying every card).
-        """
+    @classmethod
+    def _fuchs(cls, state: FuchsenState, trial: Trial) -> bool:
+        """May the player to act say the Fuchs with a card he plays now: for some card
+        the view offers him (accepted face up), does the rule of the announcement
+        (``_fuchs_refusal``, which every such play goes through) let him, with that card
+        placed in his hand as the play would place it? (The view confirms it on the
+        whole record, ``engine.view``.)"""
         table = state.table
+        know = state.know
         p = state.to_act
-        if table is None or p < 0 or state.phase != "play":
+        if table is None or know is None or p < 0 or state.phase != "play":
             return False
-        name = table.active[p]
-        others = [c for c in trial.playable if c != "GO"][:2]
-        tried = (["GO"] if "GO" in trial.playable else []) + others
-        return any(
-            trial.accepts(state, {"type": "play", "player": name, "card": c, "fuchs": True})
-            for c in tried
-        )
+        # The rule reads the card only through the knowledge its play adds: none (a
+        # card placed already), GO in his hand, or any other card filling it up by one.
+        # One card of each kind decides for the others of that kind.
+        judged = set()
+        for code in trial.playable:
+            c = INDEX[code]
+            placing = know.owner[c] < 0 and not know.full(p)
+            kind = (c == GO) + 2 * placing if placing else 0
+            if kind in judged:
+                continue
+            judged.add(kind)
+            placed = know.with_card(p, c) if placing else know
+            if cls._fuchs_refusal(state, p, placed) is None:
+                return True
+        return False
 
     def _call_options(self, state: FuchsenState, trial: Trial) -> CallOptions:
         table = state.table
@@ -1184,18 +1227,19 @@ class Fuchsen(Variant):
                 return CallOptions()
             macher = possible[0]
         name = table.active[macher]
+        # Judged by the rule every call goes through: these calls place no card and
+        # name no turned card, so the record's knowledge is the call's.
+        refusal = self._call_refusal
         cards = tuple(
             CODES[c]
             for c in bits(table.deck)
-            if trial.accepts(state, {"type": "call", "player": name, "card": CODES[c]})
+            if refusal(state, macher, False, CODES[c], None) is None
         )
-        alone = trial.accepts(state, {"type": "call", "player": name, "alone": True})
+        alone = refusal(state, macher, True, None, None) is None
         callable_turning = tuple(
             CODES[k]
             for k in bits(table.deck)
-            if trial.accepts(
-                state, {"type": "call", "player": name, "card": CODES[k], "turned": True}
-            )
+            if refusal(state, macher, False, CODES[k], True) is None
         )
         turn = (
             self._turn_options(state, trial, name, callable_turning)

@@ -341,41 +341,12 @@ class Koenigrufen(Variant):
                 raise Illegal(Code.INVALID_BID, Msg.CANNOT_JOIN_BETTLER_OR_PLAUDERER, player=name)
             return self._next_speaker(state, joiner=p, join_card=card, out=state.out | 1 << p)
         contract = event["contract"]
-        rank = RANK.get(contract, 0)
-        if rank == 0:
-            raise Illegal(Code.INVALID_BID, Msg.UNKNOWN_CONTRACT, rcontract=contract)
-        if rank <= state.high:
-            raise Illegal(
-                Code.INVALID_BID,
-                Msg.MUST_BID_HIGHER_THAN,
-                player=name,
-                contract=CONTRACTS[state.high - 1],
-                contract2=contract,
-            )
         called_code = event.get("called")
-        if contract in WITH_CALLED:
-            if called_code is None:
-                raise Illegal(Code.INVALID_BID, Msg.NEEDS_CALLED_CARD, contract=contract)
-        elif called_code is not None:
-            raise Illegal(Code.INVALID_BID, Msg.CALLS_NO_CARD, contract=contract)
-        if card >= 0 and contract not in WITH_FACE_DOWN:
-            raise Illegal(Code.INVALID_BID, Msg.NO_FACE_DOWN, contract=contract)
+        broken = self._bid_refusal(state, p, contract, called_code, card)
+        if broken is not None:
+            raise broken
+        rank = RANK[contract]
         called = INDEX[called_code] if isinstance(called_code, str) else -1
-        if called >= 0:
-            holder = know.owner[called]
-            if holder == p:
-                raise Illegal(Code.INVALID_BID, Msg.CALLS_OWN_CARD, player=name, card=called_code)
-            if holder < 0 and all(know.full(q) for q in range(4) if q != p):
-                raise Illegal(Code.INVALID_BID, Msg.NOBODY_HOLDS_CALLED, card=called_code)
-        if contract in WITH_HUNDERT and know.full(p):
-            hand = know.known[p]
-            if not any(hand & pair == pair for pair in HUNDERT_PAIRS):
-                raise Illegal(
-                    Code.INVALID_BID,
-                    Msg.CANNOT_BID_RECORD_SHOWS_LACKS,
-                    player=name,
-                    contract=contract,
-                )
         face_down = (*state.face_down[:p], card, *state.face_down[p + 1 :])
         return self._next_speaker(
             state,
@@ -386,6 +357,54 @@ class Koenigrufen(Variant):
             join_card=-1,
             face_down=face_down,
         )
+
+    @staticmethod
+    def _bid_refusal(
+        state: KoenigState, p: int, contract: str, called_code: object, card: int
+    ) -> Illegal | None:
+        """Why the speaker ``p`` (his turn in the auction) may not bid ``contract`` with
+        the called card ``called_code`` (as the event gives it) and the face-down
+        ``card`` (-1: none), or None: the rule every bid goes through (``_auction``)
+        and the view's offers ask (``_biddable``)."""
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        name = table.active[p]
+        rank = RANK.get(contract, 0)
+        if rank == 0:
+            return Illegal(Code.INVALID_BID, Msg.UNKNOWN_CONTRACT, rcontract=contract)
+        if rank <= state.high:
+            return Illegal(
+                Code.INVALID_BID,
+                Msg.MUST_BID_HIGHER_THAN,
+                player=name,
+                contract=CONTRACTS[state.high - 1],
+                contract2=contract,
+            )
+        if contract in WITH_CALLED:
+            if called_code is None:
+                return Illegal(Code.INVALID_BID, Msg.NEEDS_CALLED_CARD, contract=contract)
+        elif called_code is not None:
+            return Illegal(Code.INVALID_BID, Msg.CALLS_NO_CARD, contract=contract)
+        if card >= 0 and contract not in WITH_FACE_DOWN:
+            return Illegal(Code.INVALID_BID, Msg.NO_FACE_DOWN, contract=contract)
+        called = INDEX[called_code] if isinstance(called_code, str) else -1
+        if called >= 0:
+            holder = know.owner[called]
+            if holder == p:
+                return Illegal(Code.INVALID_BID, Msg.CALLS_OWN_CARD, player=name, card=called_code)
+            if holder < 0 and all(know.full(q) for q in range(4) if q != p):
+                return Illegal(Code.INVALID_BID, Msg.NOBODY_HOLDS_CALLED, card=called_code)
+        if contract in WITH_HUNDERT and know.full(p):
+            hand = know.known[p]
+            if not any(hand & pair == pair for pair in HUNDERT_PAIRS):
+                return Illegal(
+                    Code.INVALID_BID,
+                    Msg.CANNOT_BID_RECORD_SHOWS_LACKS,
+                    player=name,
+                    contract=contract,
+                )
+        return None
 
     def _next_speaker(self, state: KoenigState, **changes: Any) -> KoenigState:
         """``state`` with ``changes`` (one copy), then the next speaker or the end of
@@ -475,13 +494,14 @@ class Koenigrufen(Variant):
         return None
 
     def play(  # type: ignore[override]
-        self, state: KoenigState, p: int, card: int, event: Event, index: int
+        self, state: KoenigState, p: int, card: int, event: Event, index: int, own: bool = False
     ) -> GameState:
         broken = self.check_card(state, p, card)
         if broken is not None:
             raise broken
-        new = add_card(self, state, p, card, index)
-        if len(new.tricks) > len(state.tricks):
+        done = len(state.tricks)  # ``state`` may be changed in place (``own``)
+        new = add_card(self, state, p, card, index, None, own)
+        if len(new.tricks) > done:
             assert isinstance(new, KoenigState)
             return self._after_trick(new)
         return new
@@ -773,32 +793,32 @@ class Koenigrufen(Variant):
         if state.phase != "auction":
             return {}
         name = table.active[state.to_act]
-        bids = tuple(c for c in CONTRACTS if self._biddable(state, trial, name, c))
+        bids = tuple(c for c in CONTRACTS if self._biddable(state, state.to_act, c))
         return {
             "bids": bids,
             "can_pass": trial.accepts(state, {"type": "pass", "player": name}),
             "can_join": trial.accepts(state, {"type": "join", "player": name}),
         }
 
-    @staticmethod
-    def _biddable(state: KoenigState, trial: Trial, name: str, contract: str) -> bool:
-        """May ``name`` bid ``contract`` now, with some called card where it calls one?
-
-        The bid reads its called card only through who the record says holds it
-        (``know.owner``: ``_auction``, ``_open_play``), so the first card of each holder
-        (nobody included) decides for his others: five trial events at most instead of
-        one per card (``tests/engine/test_view_offers_a_move_exactly_when_replay_accepts_it``
-        holds the offer to trying every card)."""
-        event: dict[str, Any] = {"type": "bid", "player": name, "contract": contract}
+    @classmethod
+    def _biddable(cls, state: KoenigState, p: int, contract: str) -> bool:
+        """May ``p``, the speaker, bid ``contract`` now, with some called card where it
+        calls one? Judged by the rule every bid goes through (``_bid_refusal``); the
+        end of the auction such a bid may bring refuses nothing more (a called card
+        nobody is shown to hold waits for the partner). The rule reads the called card
+        only through who the record says holds it (``know.owner``), so the first card
+        of each holder (nobody included) decides for his others."""
         if contract not in WITH_CALLED:
-            return trial.accepts(state, event)
+            return cls._bid_refusal(state, p, contract, None, -1) is None
         table = state.table
         know = state.know
         assert table is not None and know is not None
         first: dict[int, int] = {}
         for c in bits(table.deck):
             first.setdefault(know.owner[c], c)
-        return any(trial.accepts(state, {**event, "called": CODES[c]}) for c in first.values())
+        return any(
+            cls._bid_refusal(state, p, contract, CODES[c], -1) is None for c in first.values()
+        )
 
     def tally_offer(self, states: Sequence[GameState], trial: Trial) -> dict[str, Any] | None:
         """Between tricks: schurln's losers; any other contract's outcome, and the

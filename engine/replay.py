@@ -3,7 +3,7 @@ and try each candidate partner when the record does not name him."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -32,7 +32,17 @@ from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
 from engine.rules import InvalidRules, effective_rules
 
-__all__ = ["VARIANTS", "RecordError", "apply", "deal_table", "fold", "prepare", "replay"]
+__all__ = [
+    "VARIANTS",
+    "RecordError",
+    "apply",
+    "candidate_folds",
+    "deal_table",
+    "fold",
+    "prepare",
+    "replay",
+    "with_candidates",
+]
 
 VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen()}
 AFTER_DECISION = frozenset({"show", "annul", "undo"})
@@ -45,13 +55,16 @@ _START = {name: unshared(GameState(variant=v, rules={})) for name, v in VARIANTS
 _LAST_START: dict[Variant, tuple[Mapping[str, Any], GameState]] = {}
 
 
-def apply(state: GameState, event: object, index: int) -> GameState:
+def apply(state: GameState, event: object, index: int, own: bool = False) -> GameState:
     """The state after ``event`` (at position ``index`` of the record's events).
 
-    Pure: ``state`` is not changed. Raises ``Illegal`` (code, message) when the event
-    breaks a rule, and ``UndoInFold`` for a well-formed ``undo`` (no move of the game:
-    ``prepare`` resolves them). The deal event yields a state without hindsight
-    knowledge; ``fold`` attaches the knowledge gathered from the whole record.
+    Pure: ``state`` is not changed, unless ``own`` says the caller holds the only
+    reference to it (the fold's state): a card played may then change it in place,
+    once the card is accepted (a refused event leaves it as it was). Raises
+    ``Illegal`` (code, message) when the event breaks a rule, and ``UndoInFold``
+    for a well-formed ``undo`` (no move of the game: ``prepare`` resolves them).
+    The deal event yields a state without hindsight knowledge; ``fold`` attaches
+    the knowledge gathered from the whole record.
     """
     variant = state.variant
     table = state.table
@@ -70,7 +83,7 @@ def apply(state: GameState, event: object, index: int) -> GameState:
             card = INDEX.get(code, -1)
             p = table.index.get(player, -1)
             if card >= 0 and table.deck >> card & 1 and p >= 0:
-                return variant.play(state, p, card, event, index)
+                return variant.play(state, p, card, event, index, own)
     if state.table is None:
         return evolve(state, table=deal_table(state, event))
     typ, spec = check_event_shape(variant, event)
@@ -209,7 +222,9 @@ def fold(
     again.
 
     ``visit`` is called with the state after each event the fold accepts, the event
-    and its index (``engine.statistics`` reads every moment of a game so).
+    and its index (``engine.statistics`` reads every moment of a game so). The fold
+    changes its own state in place as cards are played: a visitor that keeps a state
+    keeps a copy (``copy.copy``).
     """
     if start is None:
         who = -1 if assumed is None else assumed[0]
@@ -224,6 +239,9 @@ def fold(
         position = 0
     else:
         state, position = start
+    # Whether the fold holds the only reference to ``state`` (a state it made, not the
+    # cached start nor a caller's): then a card changes it in place, not a copy.
+    own = False
     stop = len(events)
     if undo_error >= 0:
         stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)
@@ -246,7 +264,7 @@ def fold(
                     know = know.with_card(*assumed)
                 new = variant.initial_state(state, table, know)
             else:
-                new = apply(state, event, i)
+                new = apply(state, event, i, own)
         except Illegal as exc:
             return state, EngineError(i, exc.code, exc.msg, exc.params, exc.field)
         except NeedPartner as need:
@@ -255,7 +273,9 @@ def fold(
             if assumed is None:
                 need.dealt = dealt
             raise
-        state = new
+        if new is not state:
+            own = True  # every state ``apply`` makes is a new one nobody else holds
+            state = new
         if visit is not None:
             visit(state, event, i)
         k += 1
@@ -300,7 +320,7 @@ def _replay_folded(
     except NeedPartner as need:
         if _holds_undo(events):
             return _replay_resolved(record)
-        return _with_candidates(variant, rules, events, undo_error, need)
+        return with_candidates(variant, candidate_folds(variant, rules, events, undo_error, need))
     if error is not None:
         if _holds_undo(events):
             return _replay_resolved(record)
@@ -319,7 +339,7 @@ def _replay_resolved(record: object) -> Result:
     try:
         state, error = fold(variant, rules, events, undo_error)
     except NeedPartner as need:
-        return _with_candidates(variant, rules, events, undo_error, need)
+        return with_candidates(variant, candidate_folds(variant, rules, events, undo_error, need))
     if error is not None:
         return _error_result(error, variant.name)
     if state.table is None:
@@ -327,32 +347,42 @@ def _replay_resolved(record: object) -> Result:
     return variant.result(state)
 
 
-def _with_candidates(
+def candidate_folds(
     variant: Variant,
     rules: Mapping[str, Any],
     events: list[tuple[int, Event]],
     undo_error: int,
     need: NeedPartner,
+) -> Iterator[tuple[GameState, EngineError | None]]:
+    """Hindsight rule 4: the fold once per candidate partner (in ``need.candidates``'
+    order), each the last good state and the error as ``fold`` gives them.
+
+    Where the events before the one that needed the partner do not depend on who holds
+    the called card, the variant says where to go on from instead of folding the deal
+    again (``Variant.assume_partner``)."""
+    for q in need.candidates:
+        start = variant.assume_partner(need, q)
+        yield fold(
+            variant, rules, events, undo_error, (q, need.called), start=start, dealt=need.dealt
+        )
+
+
+def with_candidates(
+    variant: Variant, folds: Iterable[tuple[GameState, EngineError | None]]
 ) -> Result:
-    """Hindsight rule 4: replay once per candidate partner and combine.
+    """Hindsight rule 4: the result over the candidates' folds (``candidate_folds``).
 
     No survivor: the error at the largest first-failure index. One: his result.
     Several with the same result but for ``declarers``: that result without the
     partner. Two that differ: the result waits for the partner, whatever the other
-    candidates give, so the remaining ones need not be replayed.
+    candidates give, so the remaining ones need not be folded (``folds`` is read no
+    further).
     """
     first: Result | None = None
     first_key: dict[str, Any] | None = None
     survivors = 0
     worst: EngineError | None = None
-    for q in need.candidates:
-        # Where the events before the one that needed the partner do not depend on who
-        # holds the called card, the variant says where to go on from instead of
-        # replaying the deal again.
-        start = variant.assume_partner(need, q)
-        state, error = fold(
-            variant, rules, events, undo_error, (q, need.called), start=start, dealt=need.dealt
-        )
+    for state, error in folds:
         if error is not None:
             worst = error if worst is None else worse_error(worst, error)
             continue

@@ -47,20 +47,30 @@ def add_card(
     card: int,
     index: int,
     extra: dict[str, Any] | None = None,
+    own: bool = False,
 ) -> GameState:
     """Put ``card`` on the table; collect the trick when every active player has played.
 
-    Returns the new state (with the ``extra`` field changes of the variant applied in
-    the same copy); ``state.tricks`` grows by one when a trick is complete and the
-    winner leads next.
+    Returns the state after the card (with the ``extra`` field changes of the variant
+    applied in the same step); ``state.tricks`` grows by one when a trick is complete
+    and the winner leads next. ``own``: the caller (the fold) holds the only reference
+    to ``state``, which is then changed in place and returned; otherwise ``state`` is
+    left as it was and a copy is returned.
     """
     table = state.table
     assert table is not None
     trick = (*state.trick, (p, card))
-    # One copy of the frozen state per card: this is the replay's innermost step.
-    d = state.__dict__.copy()
-    new = _new(type(state))
-    _set_attr(new, "__dict__", d)
+    n = len(table.active)
+    # The winner is judged on the state before the card (before it is changed in place).
+    winner = variant.trick_winner(state, trick) if len(trick) == n else -1
+    if own:
+        # The replay's innermost step: no copy of the state per card.
+        new = state
+        d = state.__dict__
+    else:
+        d = state.__dict__.copy()
+        new = _new(type(state))
+        _set_attr(new, "__dict__", d)
     if extra:
         d.update(extra)
     first_play = state.first_play
@@ -68,19 +78,17 @@ def add_card(
         d["first_play"] = (*first_play[:p], index, *first_play[p + 1 :])
     d["played"] = state.played | 1 << card
     d["last_play"] = index
-    n = len(table.active)
-    if len(trick) < n:
+    if winner < 0:
         d["trick"] = trick
         d["to_act"] = p + 1 if p + 1 < n else 0
         return new
-    winner = variant.trick_winner(state, trick)
     mask = 0
     for _, c in trick:
         mask |= 1 << c
     won = state.won_cards
     d["won_cards"] = (*won[:winner], won[winner] | mask, *won[winner + 1 :])
-    d["trick"] = ()
     d["tricks"] = (*state.tricks, (state.leader, trick, winner))
+    d["trick"] = ()
     d["leader"] = d["to_act"] = winner
     return new
 

@@ -13,6 +13,7 @@ from the ``Variant`` hooks for the view (``offers``, ``tally_offer``, ``view_fie
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -29,7 +30,15 @@ from engine.core import (
     place,
 )
 from engine.legal import CallOptions, Legal
-from engine.replay import RecordError, apply, fold, prepare, replay
+from engine.replay import (
+    RecordError,
+    apply,
+    candidate_folds,
+    fold,
+    prepare,
+    replay,
+    with_candidates,
+)
 from engine.result import EngineError, Result
 
 __all__ = ["CallOptions", "Legal", "TableView", "TrickView", "legal_moves", "table_view"]
@@ -314,10 +323,15 @@ def legal_moves(state: GameState, index: int) -> Legal:
         know = state.know
         assert know is not None
         may_hold = 0 if know.full(p) else _unplaced(state)
+        # One copy of the state for the cards the record has not placed, its knowledge
+        # set per card (the copy is this loop's own; ``state`` is not changed).
+        placing = copy.copy(state) if may_hold else state
+        fields = placing.__dict__
         for c in bits(table.deck & ~state.played):
             judged = state
             if may_hold >> c & 1:
-                judged = evolve(state, know=know.with_card(p, c))
+                fields["know"] = know.with_card(p, c)
+                judged = placing
             e = state.variant.check_card(judged, p, c)
             if e is None:
                 cards.append(CODES[c])
@@ -433,9 +447,11 @@ def table_view(record: object) -> TableView:
         # (the recording API builds a view on every append).
         result = _result_of(variant, state, error)
     except NeedPartner as need:
-        result = replay(record)
-        for q in need.candidates:
-            state, error = fold(variant, rules, events, undo_error, assumed=(q, need.called))
+        # The candidates' folds, once: ``replay``'s result is made of them (the same
+        # events, resolved, the same folds), and the view reads their states.
+        folds = list(candidate_folds(variant, rules, events, undo_error, need))
+        result = with_candidates(variant, folds)
+        for state, error in folds:
             if error is None or result.status == "invalid":
                 states.append(state)
         if result.awaiting == "partner" and isinstance(record, dict) and states:

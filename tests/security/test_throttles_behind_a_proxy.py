@@ -90,7 +90,9 @@ def _caches_with(**env: str) -> subprocess.CompletedProcess[str]:
 def test_the_cache_is_redis_when_cache_url_is_set_and_local_otherwise() -> None:
     shared = json.loads(_caches_with(CACHE_URL="redis://127.0.0.1:6379/3").stdout)["default"]
     assert shared == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Redis, falling back to counting in the process while Redis is unreachable
+        # (tests/reliability/test_cache_outage.py).
+        "BACKEND": "stichbuch.cache.FallbackRedisCache",
         "LOCATION": "redis://127.0.0.1:6379/3",
     }
     embedded = json.loads(_caches_with().stdout)["default"]
