@@ -1,7 +1,7 @@
 """Writes of the analysis app: asking for a game's analysis, and storing it.
 
 ``analysis_request`` is called by the one hook that follows a game's changes
-(``ledger.services._game_changed``, in the transaction that finishes, undoes,
+(``analysis.listeners``, the games app's listener, in the transaction that finishes, undoes,
 annuls or corrects a finished game): it enqueues ``analysis.tasks.analyse_game``
 per game once that transaction commits. ``game_analyse`` (the task's work) asks
 the engine and stores its answer at the game's last seq; it is idempotent: a game

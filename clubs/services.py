@@ -27,6 +27,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from clubs import listeners
 from clubs.models import (
     ROLE_RANK,
     ApiToken,
@@ -655,10 +656,6 @@ def season_close(
     it, then the evenings' rows: a recording that holds an evening's lock finishes
     before the evening is closed, and one that comes later finds it closed.
     """
-    # Imported here: the games app builds on this one.
-    from games.models import Evening
-    from live.services import evening_changed
-
     end = end or season.end or timezone.localdate(timezone=season.club.zone)
     if end < season.start:
         raise ValidationError({"end": _("A season cannot end before it starts.")})
@@ -670,13 +667,8 @@ def season_close(
     )
     if locked is None:
         raise ValidationError(_("This season is already closed."))
-    open_evenings = Evening.objects.filter(season_id=season.pk, status=Evening.Status.OPEN)
-    for evening in open_evenings.order_by("pk").select_for_update(no_key=True):
-        # Conditional, as ``evening_close``: a scorer's close at the same moment wins.
-        if Evening.objects.filter(pk=evening.pk, status=Evening.Status.OPEN).update(
-            status=Evening.Status.CLOSED, closed_at=timezone.now()
-        ):
-            evening_changed(evening=evening, kind="closed", user=user)
+    # The games app closes the season's open evenings (``games.services.evenings``).
+    listeners.season_closing(season=locked, user=user)
     Season.objects.filter(pk=season.pk).update(
         status=Season.Status.CLOSED, end=end, closed_at=timezone.now()
     )

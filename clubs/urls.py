@@ -10,7 +10,6 @@ from clubs import views
 from stichbuch.pages import LogoutView
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", LogoutView.as_view(), name="logout"),
@@ -74,16 +73,6 @@ urlpatterns = [
         "clubs/<slug:slug>/seasons/<int:season_id>/reopen/",
         views.season_reopen,
         name="season-reopen-page",
-    ),
-    path(
-        "clubs/<slug:slug>/rules/new/<str:game_kind>/",
-        views.rule_profile_new,
-        name="rule-profile-new-page",
-    ),
-    path(
-        "clubs/<slug:slug>/rules/<int:profile_id>/",
-        views.rule_profile_page,
-        name="rule-profile-page",
     ),
     path(
         "clubs/<slug:slug>/members/<int:membership_id>/role/",

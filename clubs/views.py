@@ -34,17 +34,15 @@ from clubs.forms import (
     form_messages,
     id_param,
 )
+from clubs.house_rules import changes_from_defaults
 from clubs.models import (
     ROLE_RANK,
-    GameKind,
     Invitation,
     Membership,
     Role,
-    RuleProfile,
     role_at_least,
 )
 from clubs.permissions import membership_for
-from clubs.rule_form import HouseRulesForm, changes_from_defaults
 from stichbuch.pages import shows_secret
 from stichbuch.throttling import ClientAddressRateThrottle
 
@@ -56,26 +54,6 @@ def _next_url(request: HttpRequest, default: str = "/") -> str:
     ):
         return candidate
     return default
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    """My clubs, each with its book, its table and the evenings open now."""
-    if not request.user.is_authenticated:
-        return render(request, "clubs/home.html", {"clubs": []})
-    # games depends on clubs, so its selectors are imported where they are needed.
-    from games.selectors import open_evenings_of
-
-    clubs = list(selectors.club_list_for_user(user=request.user))
-    evenings = open_evenings_of(clubs=clubs)
-    return render(
-        request,
-        "clubs/home.html",
-        {
-            "clubs": [(club, evenings[club.pk]) for club in clubs],
-            # The next step where it can be taken: "Neuer Spielabend".
-            "can_open": selectors.clubs_to_open_an_evening_in(user=request.user),
-        },
-    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -601,92 +579,3 @@ def password_link(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
     # The link is as good as the password: no cache keeps it (nor the service worker).
     response["Cache-Control"] = "no-store"
     return response
-
-
-# --- House rules -------------------------------------------------------------------------
-
-
-def _rule_profile_page(
-    request: HttpRequest,
-    membership: Membership,
-    form: HouseRulesForm,
-    profile: RuleProfile | None,
-    *,
-    status: int = 200,
-) -> HttpResponse:
-    club = membership.club
-    context = {
-        "club": club,
-        "profile": profile,
-        "game_kind": GameKind(form.game_kind),
-        "form": form,
-        "can_edit": role_at_least(membership.role, Role.ADMIN),
-    }
-    return render(request, "clubs/rule_profile.html", context, status=status)
-
-
-def _rules_saved(
-    request: HttpRequest,
-    form: HouseRulesForm,
-    save: Callable[[str, dict[str, Any]], RuleProfile],
-) -> HttpResponse | None:
-    """Save a valid form's name and overrides with ``save``; the redirect to the saved
-    profile, or None with the refusal put on the form."""
-    if not form.is_valid():
-        return None
-    try:
-        profile = save(form.cleaned_data["name"], form.cleaned_overrides())
-    except ValidationError as error:
-        _form_errors(form, error)
-        return None
-    messages.success(request, _("The house rules %(name)s are saved.") % {"name": profile.name})
-    return redirect("rule-profile-page", slug=profile.club.slug, profile_id=profile.pk)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def rule_profile_new(request: HttpRequest, slug: str, game_kind: str) -> HttpResponse:
-    """New house rules for one game, starting from the defaults."""
-    membership = membership_for(request.user, slug, Role.ADMIN)
-    club = membership.club
-    if game_kind not in GameKind.values:
-        raise Http404
-    if request.method != "POST":
-        form = HouseRulesForm(game_kind=game_kind, face=club.card_face)
-        return _rule_profile_page(request, membership, form, None)
-    form = HouseRulesForm(request.POST, game_kind=game_kind, face=club.card_face)
-    saved = _rules_saved(
-        request,
-        form,
-        lambda name, overrides: services.rule_profile_create(
-            club=club, game_kind=game_kind, name=name, overrides=overrides
-        ),
-    )
-    return saved or _rule_profile_page(request, membership, form, None, status=400)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def rule_profile_page(request: HttpRequest, slug: str, profile_id: int) -> HttpResponse:
-    """Every member reads a profile's rules; an admin changes them (later games only)."""
-    membership = membership_for(request.user, slug)
-    club = membership.club
-    profile = get_object_or_404(selectors.rule_profile_list(club=club), pk=profile_id)
-    if request.method != "POST":
-        form = HouseRulesForm(
-            game_kind=profile.game_kind,
-            face=club.card_face,
-            overrides=profile.overrides,
-            initial={"name": profile.name},
-        )
-        return _rule_profile_page(request, membership, form, profile)
-    membership = membership_for(request.user, slug, Role.ADMIN)
-    form = HouseRulesForm(request.POST, game_kind=profile.game_kind, face=club.card_face)
-    saved = _rules_saved(
-        request,
-        form,
-        lambda name, overrides: services.rule_profile_update(
-            rule_profile=profile, name=name, overrides=overrides
-        ),
-    )
-    return saved or _rule_profile_page(request, membership, form, profile, status=400)

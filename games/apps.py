@@ -8,3 +8,10 @@ class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The clubs app's seam upwards (``clubs.listeners``).
+        from clubs import listeners
+        from games.club_listeners import SeasonEvenings
+
+        listeners.register(SeasonEvenings())

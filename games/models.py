@@ -11,7 +11,7 @@ service refreshes in the same transaction that appends events, and
 
 from __future__ import annotations
 
-from typing import Any, NoReturn, TypeVar
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -20,8 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, GameKind, Player, RuleProfile, Season
 from games.events import CURRENT_SCHEMA_VERSION, to_event
-
-_M = TypeVar("_M", bound=models.Model)
+from stichbuch.append_only import AppendOnlyModel, AppendOnlyQuerySet
 
 
 class Evening(models.Model):
@@ -180,54 +179,6 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.number} ({self.get_game_kind_display()}, {self.evening_id})"
-
-
-class AppendOnlyError(Exception):
-    """Someone tried to change or delete a row of an append-only table."""
-
-
-class AppendOnlyQuerySet(models.QuerySet[_M]):
-    """Rows are appended, never changed: bulk update and delete refuse.
-
-    Subclasses name their rows in ``noun`` ("game events") for the message.
-    (Django's cascade machinery uses private paths; foreign keys into these
-    tables are PROTECT, so nothing cascades into them.)
-    """
-
-    noun = "rows"
-
-    def update(self, **kwargs: Any) -> NoReturn:
-        raise AppendOnlyError(f"{self.noun} are append-only: they cannot be updated")
-
-    def delete(self) -> NoReturn:
-        raise AppendOnlyError(f"{self.noun} are append-only: they cannot be deleted")
-
-
-class AppendOnlyModel(models.Model):
-    """A model whose stored rows never change: ``save()`` only inserts, ``delete()`` refuses.
-
-    Corrections are new rows (an ``undo`` event, a reversal entry), never edits.
-    """
-
-    append_only_noun = "rows"
-    append_only_one = "row"
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise AppendOnlyError(
-                f"{self.append_only_noun} are append-only: "
-                f"a stored {self.append_only_one} cannot change"
-            )
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise AppendOnlyError(
-            f"{self.append_only_noun} are append-only: "
-            f"a stored {self.append_only_one} cannot be deleted"
-        )
 
 
 class GameEventQuerySet(AppendOnlyQuerySet["GameEvent"]):

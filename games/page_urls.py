@@ -4,36 +4,31 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import change_pages, pages, rules_pages, tally_pages
-from ledger import pages as ledger_pages
+from games import change_pages, pages, rule_profile_pages, rules_pages, tally_pages
 
 urlpatterns = [
-    path("clubs/<slug:slug>/book/", pages.club_book, name="club-book"),
+    path(
+        "clubs/<slug:slug>/rules/new/<str:game_kind>/",
+        rule_profile_pages.rule_profile_new,
+        name="rule-profile-new-page",
+    ),
+    path(
+        "clubs/<slug:slug>/rules/<int:profile_id>/",
+        rule_profile_pages.rule_profile_page,
+        name="rule-profile-page",
+    ),
     path("clubs/<slug:slug>/rules/<slug:game>/", rules_pages.club_rules, name="club-rules"),
     path("evenings/<int:evening_id>/rules/", rules_pages.evening_rules, name="evening-rules"),
     path("games/<int:game_id>/rules/", rules_pages.game_rules, name="game-rules"),
     path("clubs/<slug:slug>/evenings/", pages.evening_archive, name="evening-archive"),
     path("clubs/<slug:slug>/evenings/new/", pages.evening_new, name="evening-new"),
-    path("evenings/<int:evening_id>/", pages.evening_page, name="evening-page"),
     path("evenings/<int:evening_id>/close/", pages.evening_close, name="evening-close-page"),
     path("evenings/<int:evening_id>/reopen/", pages.evening_reopen, name="evening-reopen-page"),
     path("evenings/<int:evening_id>/delete/", pages.evening_delete, name="evening-delete-page"),
-    path("evenings/<int:evening_id>/settle/", ledger_pages.evening_settle, name="evening-settle"),
-    path("evenings/<int:evening_id>/seats/add/", pages.seat_add, name="seat-add-page"),
     path(
         "evenings/<int:evening_id>/seats/<int:player_id>/leave/",
         pages.seat_leave,
         name="seat-leave-page",
-    ),
-    path(
-        "evenings/<int:evening_id>/transfers/<int:transfer_id>/paid/",
-        ledger_pages.evening_transfer_paid,
-        name="transfer-paid",
-    ),
-    path(
-        "evenings/<int:evening_id>/payments/new/",
-        ledger_pages.evening_payment_new,
-        name="payment-new-page",
     ),
     path("evenings/<int:evening_id>/import/", pages.evening_import, name="evening-import-page"),
     path("evenings/<int:evening_id>/new-game/", pages.game_new, name="game-new"),

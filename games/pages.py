@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib import messages
@@ -25,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
 from clubs.forms import form_messages, id_param
-from clubs.models import Club, GameKind, Membership, Role, Season, role_at_least
+from clubs.models import Club, GameKind, Role, Season, role_at_least
 from clubs.permissions import membership_for
 from engine.view import table_view
 from games import selectors, services
@@ -34,20 +35,17 @@ from games.change_pages import entry_change_strings
 from games.checks import check_import_records
 from games.engine_text import explain
 from games.errors import EngineRejected, GamesError
-from games.forms import EveningNewForm, SeatAddForm
+from games.forms import EveningNewForm
 from games.models import Evening, Game
 from games.presenters import (
     deck_rows,
-    fuchsen_values,
     game_detail_data,
     game_summary,
-    koenig_values,
     safe_rules,
 )
-from games.tally_pages import evening_form
 from games.vocabulary import (
-    AUGEN,
     CONTRACTS,
+    KOENIG_CONTRACTS,
     WITH_CALLED,
     WITH_FACE_DOWN,
     card_view,
@@ -58,10 +56,8 @@ from games.vocabulary import (
     rank_labels,
     rank_names,
     reason_names,
-    signed_money,
     suit_names,
 )
-from ledger.presenters import evening_ledger
 
 # --- Access --------------------------------------------------------------------------------------
 
@@ -92,47 +88,6 @@ def _report(request: HttpRequest, error: Exception, club: Club | None = None, at
     elif isinstance(error, ValidationError):
         for message in error.messages:
             messages.error(request, message, extra_tags=at)
-
-
-# --- Club book -----------------------------------------------------------------------------------
-
-
-@login_required
-def club_book(request: HttpRequest, slug: str) -> HttpResponse:
-    """The club's score book: open evenings, the current tables, the latest games."""
-    membership = membership_for(request.user, slug)
-    club = membership.club
-    names = player_names(club)
-    evenings = list(selectors.evening_list(club=club)[:20])
-    open_evenings = [e for e in evenings if e.is_open]
-    recent = list(
-        Game.objects.filter(evening__club=club)
-        .exclude(status=Game.Status.IN_PROGRESS)
-        .select_related("evening")
-        .order_by("-finished_at", "-id")[:8]
-    )
-    from ledger import selectors as ledger_selectors
-
-    tables = []
-    # The game the club played last first (an untouched open season after it).
-    open_seasons = club_selectors.season_list(club=club).filter(status=Season.Status.OPEN)
-    for season in ledger_selectors.seasons_by_last_play(open_seasons):
-        rows = [
-            {"row": row, "net": signed_money(row.net, club)}
-            for row in ledger_selectors.standing_list(season=season)[:10]
-        ]
-        tables.append({"season": season, "rows": rows})
-    context = {
-        "club": club,
-        "membership": membership,
-        "can_record": role_at_least(membership.role, Role.SCORER),
-        "open_evenings": open_evenings,
-        "past_evenings": [e for e in evenings if not e.is_open][:8],
-        "tables": tables,
-        "recent": [game_summary(g, names, club) for g in recent],
-        "seasons": club_selectors.season_list(club=club),
-    }
-    return render(request, "games/club_book.html", context)
 
 
 # Evenings on one page of the club's list: a season of weekly evenings fits on one.
@@ -236,77 +191,6 @@ def evening_new(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-# --- Evening -------------------------------------------------------------------------------------
-
-
-@login_required
-def evening_page(request: HttpRequest, evening_id: int) -> HttpResponse:
-    """The evening: the table, the games and their results, balances, settlement."""
-    evening, membership = evening_for(request, evening_id)
-    return evening_page_render(request, evening, membership)
-
-
-def evening_page_render(
-    request: HttpRequest,
-    evening: Evening,
-    membership: Membership,
-    *,
-    refused: str = "",
-    status: int = 200,
-) -> HttpResponse:
-    """The evening page; ``refused`` names the form ("payment", "seats") whose post was
-    refused: it is drawn open with the posted values and its messages, answered
-    ``status``."""
-    club = evening.club
-    names = player_names(club)
-    seats = selectors.evening_seats(evening=evening)
-    games = list(selectors.evening_games(evening=evening))
-    proposal = selectors.next_deal(evening=evening) if evening.is_open else None
-    ledger = evening_ledger(evening)
-    in_progress = [g for g in games if g.status == Game.Status.IN_PROGRESS]
-    # The house rules a new game starts with (selectors.evening_house_rules' choice).
-    profile = evening.rule_profile or evening.season.rule_profile
-    # Who may be named in a payment typed here: everyone who sat at the evening.
-    history = selectors.evening_seats(evening=evening, active_only=False)
-    payers = {seat.player.pk: seat.player for seat in history}
-    can_record = role_at_least(membership.role, Role.SCORER)
-    tally = None
-    if can_record and evening.is_open and proposal is not None and proposal.event is not None:
-        tally = evening_form(request, evening)
-    context = {
-        "club": club,
-        "evening": evening,
-        "tally": tally,
-        "tally_action": reverse("evening-tally", args=[evening.pk]),
-        "payers": sorted(payers.values(), key=lambda p: p.display_name.lower()),
-        "rule_profile": profile if profile and profile.game_kind == evening.game_kind else None,
-        "membership": membership,
-        "can_record": role_at_least(membership.role, Role.SCORER),
-        "can_reopen": role_at_least(membership.role, Role.ADMIN) and evening.season.is_open,
-        # Nothing recorded yet (games, money, a plan): a scorer may take it back.
-        "can_delete": role_at_least(membership.role, Role.SCORER)
-        and not games
-        and not ledger["balances"]
-        and ledger["plan"] is None,
-        "seats": seats,
-        "proposal": proposal,
-        "games": [game_summary(g, names, club) for g in reversed(games)],
-        "in_progress": in_progress,
-        **ledger,
-        "records_api": reverse("evening-records", args=[evening.pk]),
-        "benched": [
-            p
-            for p in club_selectors.player_list(club=club, active=True)
-            if p.pk not in {seat.player_id for seat in seats}
-        ],
-        "refused": refused,
-        "posted": request.POST if refused else {},
-        # The page's own address, also when a refused post draws it.
-        "page_url": reverse("evening-page", args=[evening.pk]),
-    }
-    return render(request, "games/evening.html", context, status=status)
-
-
 def _evening_done(
     request: HttpRequest,
     evening_id: int,
@@ -367,33 +251,6 @@ def evening_delete(request: HttpRequest, evening_id: int) -> HttpResponse:
         _("The evening is deleted."),
         then=lambda evening: redirect("club-book", slug=evening.club.slug),
     )
-
-
-@login_required
-@require_POST
-def seat_add(request: HttpRequest, evening_id: int) -> HttpResponse:
-    """A player sits down between games, at the chosen place (the others move on)."""
-    evening, membership = evening_for(request, evening_id, Role.SCORER)
-    form = SeatAddForm(request.POST)
-    player = (
-        club_selectors.player_list(club=evening.club).filter(pk=form.cleaned_data["player"]).first()
-        if form.is_valid()
-        else None
-    )
-    if not form.is_valid():
-        form_messages(request, form, extra_tags="at-seats")
-    elif player is None:
-        messages.error(request, _("Choose a player."), extra_tags="at-seats")
-    else:
-        try:
-            services.evening_seat_add(
-                evening=evening, player=player, position=form.cleaned_data["position"]
-            )
-        except (ValidationError, GamesError) as error:
-            _report(request, error, at="at-seats")
-        else:
-            return redirect(reverse("evening-page", args=[evening.pk]) + "#seats")
-    return evening_page_render(request, evening, membership, refused="seats", status=422)
 
 
 @login_required
@@ -744,6 +601,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     data = game_detail_data(game)
     names = player_names(club)
     names.update(data.get("players") or {})
+    values = (data.get("state") or {}).get("values") or {}
     strings = {**record_strings(), **entry_change_strings()}
     if club.currency_unit == Club.CurrencyUnit.POINTS:
         strings["money"] = _("%(v)s pt")
@@ -762,8 +620,12 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "bids": list(CONTRACTS) if game.game_kind == GameKind.KOENIGRUFEN else [],
         "readonly": not role_at_least(membership.role, Role.SCORER) or not game.evening.is_open,
         "removed_cards": rules.get("removed_cards", ["S7", "G7"]),
-        "level_values": fuchsen_values(rules) if game.game_kind == GameKind.FUCHSEN else {},
-        "contract_values": koenig_values(rules) if game.game_kind == GameKind.KOENIGRUFEN else {},
+        # The game's value at each level or contract under its house rules, as the
+        # engine's table view gives it (Königrufen: the contracts the page lists).
+        "level_values": values if game.game_kind == GameKind.FUCHSEN else {},
+        "contract_values": {c: values.get(c, 0) for c in KOENIG_CONTRACTS}
+        if game.game_kind == GameKind.KOENIGRUFEN
+        else {},
         "with_called": list(WITH_CALLED),
         "with_face_down": list(WITH_FACE_DOWN),
         # The deck of this game as the engine's table view lays it out: offline, the
@@ -796,155 +658,150 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 # --- Replay --------------------------------------------------------------------------------------
 
 
-def _augen(code: str, kind: str) -> int:
-    if kind != GameKind.FUCHSEN:
-        return 0
-    if code == "EO":
-        return 4
-    return AUGEN.get(code[1:], 0)
+@dataclass(frozen=True)
+class _Words:
+    """What the replay's sentences need: the club's names and cards, the game's words."""
+
+    names: dict[str, str]
+    face: str
+    kind: str
+    levels: dict[str, str]
+    contracts: dict[str, str]
+
+    def who(self, pid: Any) -> str:
+        return self.names.get(str(pid), str(pid))
+
+    def card(self, code: str) -> dict[str, Any]:
+        return card_view(code, self.face, self.kind)
 
 
-@login_required
-def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Step through a game trick by trick: who played what, the raises, the Augen, the payout."""
-    game, _membership = game_for(request, game_id)
-    club = game.evening.club
-    face, kind = club.card_face, game.game_kind
-    names = player_names(club)
-    record = selectors.game_record(game=game)
-    view = table_view(record).to_dict()
-    result = view["result"]
-    declarers = set(result.get("declarers") or view.get("declarers") or [])
-    stand: list[dict[str, Any]] = []
-    for event in record["events"]:
-        if event.get("type") == "undo":
-            if stand:
-                stand.pop()
+def _event_text(event: dict[str, Any], words: _Words) -> tuple[str, str]:
+    """A standing event as the replay shows it: (its kind for the page's styling, its
+    sentence), or ("", "") for an event the page does not tell (a plain card, the deal)."""
+    typ = event.get("type")
+    p = words.who(event.get("player"))
+    if typ == "call":
+        if event.get("alone"):
+            text = _("%(p)s plays alone") % {"p": p}
         else:
-            stand.append(event)
-
-    def who(pid: Any) -> str:
-        return names.get(str(pid), str(pid))
-
-    levels, contracts = level_names(), contract_names()
-
-    def describe(event: dict[str, Any]) -> tuple[str, str]:
-        typ = event.get("type")
-        p = who(event.get("player"))
-        if typ == "deal":
-            return "", ""  # the step shows the dealer and the seats already
-        if typ == "call":
-            if event.get("alone"):
-                text = _("%(p)s plays alone") % {"p": p}
-            else:
-                text = _("%(p)s calls %(c)s") % {
-                    "p": p,
-                    "c": card_view(event["card"], face, kind)["name"],
-                }
-            if event.get("turned"):
-                text += " · " + _("turned a card")
-            return "call", text
-        if typ == "raise":
-            return "raise", _("%(p)s says %(l)s") % {
-                "p": p,
-                "l": levels.get(event.get("level", ""), ""),
-            }
-        if typ == "bid":
-            text = _("%(p)s bids %(b)s") % {
-                "p": p,
-                "b": contracts.get(event.get("contract", ""), ""),
-            }
-            if event.get("called"):
-                text += " · " + _("calls %(c)s") % {
-                    "c": card_view(event["called"], face, kind)["name"]
-                }
-            return "bid", text
-        if typ == "pass":
-            return "pass", _("%(p)s passes") % {"p": p}
-        if typ == "join":
-            return "join", _("%(p)s joins") % {"p": p}
-        if typ == "show":
-            cards = ", ".join(card_view(c, face, kind)["name"] for c in event.get("cards", []))
-            return "show", _("%(p)s shows %(c)s") % {"p": p, "c": cards}
-        if typ == "forfeit":
-            return "forfeit", _("%(p)s forfeits") % {"p": p}
-        if typ == "annul":
-            return "annul", _("The game is annulled")
-        if typ == "end_raising":
-            return "end", _("Trick done, the raising is over")
-        if typ == "play" and event.get("fuchs"):
-            return "raise", _("%(p)s: Fuchs!") % {"p": p}
-        if typ == "tally":
-            return "tally", tally_text(event)
-        return "", ""
-
-    def tally_text(event: dict[str, Any]) -> str:
-        """What the table counted, in words (the fields the tally gave, nothing more)."""
-        parts: list[str] = []
-        if "level" in event:
-            level = event.get("level")
-            parts.append(
-                levels.get(level, str(level))
-                if level
-                else pgettext("tally in the replay", "no raise")
-            )
-        if event.get("fuchs"):
-            parts.append(pgettext("tally in the replay", "Fuchs announced"))
-        if "won" in event:
-            parts.append(
-                pgettext("tally in the replay", "won")
-                if event["won"]
-                else pgettext("tally in the replay", "lost")
-            )
-        if "augen" in event:
-            parts.append(pgettext("tally in the replay", "%(n)s Augen") % {"n": event["augen"]})
-        if event.get("silent"):
-            parts.append(pgettext("tally in the replay", "Stilles Spiel"))
-        if event.get("partner"):
-            # Fuchsen calls him the Hilfer, Königrufen the partner.
-            partner = (
-                pgettext("tally in the replay", "Hilfer %(p)s")
-                if kind == GameKind.FUCHSEN
-                else pgettext("tally in the replay", "partner %(p)s")
-            )
-            parts.append(partner % {"p": who(event["partner"])})
-        if event.get("losers"):
-            parts.append(
-                pgettext("tally in the replay", "losers: %(p)s")
-                % {"p": ", ".join(who(x) for x in event["losers"])}
-            )
-        return pgettext("tally in the replay", "As the table counted it: %(what)s") % {
-            "what": " · ".join(parts) or "–"
+            text = _("%(p)s calls %(c)s") % {"p": p, "c": words.card(event["card"])["name"]}
+        if event.get("turned"):
+            text += " · " + _("turned a card")
+        return "call", text
+    if typ == "raise":
+        return "raise", _("%(p)s says %(l)s") % {
+            "p": p,
+            "l": words.levels.get(event.get("level", ""), ""),
         }
+    if typ == "bid":
+        text = _("%(p)s bids %(b)s") % {
+            "p": p,
+            "b": words.contracts.get(event.get("contract", ""), ""),
+        }
+        if event.get("called"):
+            text += " · " + _("calls %(c)s") % {"c": words.card(event["called"])["name"]}
+        return "bid", text
+    simple = {
+        "pass": ("pass", _("%(p)s passes")),
+        "join": ("join", _("%(p)s joins")),
+        "forfeit": ("forfeit", _("%(p)s forfeits")),
+    }
+    if typ in simple:
+        style, sentence = simple[typ]
+        return style, sentence % {"p": p}
+    if typ == "show":
+        cards = ", ".join(words.card(c)["name"] for c in event.get("cards", []))
+        return "show", _("%(p)s shows %(c)s") % {"p": p, "c": cards}
+    if typ == "annul":
+        return "annul", _("The game is annulled")
+    if typ == "end_raising":
+        return "end", _("Trick done, the raising is over")
+    if typ == "play" and event.get("fuchs"):
+        return "raise", _("%(p)s: Fuchs!") % {"p": p}
+    if typ == "tally":
+        return "tally", _tally_text(event, words)
+    return "", ""  # the deal: the step shows the dealer and the seats already
 
-    # Split the standing events into the part before the first card and one part per trick.
-    active = len(view.get("active") or []) or 4
-    opening: list[str] = []
-    per_trick: list[list[tuple[str, str]]] = [[] for _ in range(7)]
-    plays = 0
-    # A tally ends the recorded part: what it said is shown after the tricks.
-    tally_notes: list[str] = []
-    for event in stand:
-        kind_text = describe(event)
+
+def _tally_text(event: dict[str, Any], words: _Words) -> str:
+    """What the table counted, in words (the fields the tally gave, nothing more)."""
+    parts: list[str] = []
+    if "level" in event:
+        level = event.get("level")
+        parts.append(
+            words.levels.get(level, str(level))
+            if level
+            else pgettext("tally in the replay", "no raise")
+        )
+    if event.get("fuchs"):
+        parts.append(pgettext("tally in the replay", "Fuchs announced"))
+    if "won" in event:
+        parts.append(
+            pgettext("tally in the replay", "won")
+            if event["won"]
+            else pgettext("tally in the replay", "lost")
+        )
+    if "augen" in event:
+        parts.append(pgettext("tally in the replay", "%(n)s Augen") % {"n": event["augen"]})
+    if event.get("silent"):
+        parts.append(pgettext("tally in the replay", "Stilles Spiel"))
+    if event.get("partner"):
+        # Fuchsen calls him the Hilfer, Königrufen the partner.
+        partner = (
+            pgettext("tally in the replay", "Hilfer %(p)s")
+            if words.kind == GameKind.FUCHSEN
+            else pgettext("tally in the replay", "partner %(p)s")
+        )
+        parts.append(partner % {"p": words.who(event["partner"])})
+    if event.get("losers"):
+        parts.append(
+            pgettext("tally in the replay", "losers: %(p)s")
+            % {"p": ", ".join(words.who(x) for x in event["losers"])}
+        )
+    return pgettext("tally in the replay", "As the table counted it: %(what)s") % {
+        "what": " · ".join(parts) or "–"
+    }
+
+
+@dataclass
+class _Notes:
+    """The standing events' sentences, placed as the engine's view places them: before
+    the first card, in a trick, or (a tally) after the tricks."""
+
+    opening: list[str] = field(default_factory=list)
+    per_trick: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
+    tally: list[str] = field(default_factory=list)
+
+
+def _notes(record: dict[str, Any], view: dict[str, Any], words: _Words) -> _Notes:
+    """The sentences of the record's standing events (the view's ``effective``: undos
+    resolved), each in the trick the view puts it in (``event_tricks``)."""
+    notes = _Notes()
+    events = record["events"]
+    standing = zip(view.get("effective") or [], view.get("event_tricks") or [], strict=True)
+    for index, trick in standing:
+        event = events[index]
+        style, text = _event_text(event, words)
+        if not text:
+            continue
         if event.get("type") == "tally":
-            tally_notes.append(kind_text[1])
-            continue
-        if event.get("type") == "play":
-            if kind_text[1]:
-                per_trick[min(plays // active, 6)].append(kind_text)
-            plays += 1
-            continue
-        if not kind_text[1]:
-            continue
-        if plays == 0:
-            opening.append(kind_text[1])
+            notes.tally.append(text)
+        elif trick < 0:
+            notes.opening.append(text)
         else:
-            per_trick[min((plays - 1) // active, 6)].append(kind_text)
+            notes.per_trick.setdefault(trick, []).append((style, text))
+    return notes
 
+
+def _steps(
+    view: dict[str, Any], words: _Words, notes: _Notes, declarers: set[str]
+) -> list[dict[str, Any]]:
+    """One step per trick: its cards, its winner, its Augen (the engine's) and the
+    running Augen of the declarers' side and the others'."""
     steps = []
     ours = theirs = 0
     for i, trick in enumerate(view.get("tricks") or []):
-        augen = sum(_augen(code, kind) for _p, code in trick["cards"])
+        augen = trick.get("augen") or 0
         if trick["winner"] in declarers:
             ours += augen
         else:
@@ -953,30 +810,44 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
             {
                 "no": i + 1,
                 "cards": [
-                    {
-                        "who": who(p),
-                        "card": card_view(code, face, kind),
-                        "won": p == trick["winner"],
-                    }
+                    {"who": words.who(p), "card": words.card(code), "won": p == trick["winner"]}
                     for p, code in trick["cards"]
                 ],
-                "winner": who(trick["winner"]),
+                "winner": words.who(trick["winner"]),
                 "augen": augen,
                 "ours": ours,
                 "theirs": theirs,
-                "notes": per_trick[i],
+                "notes": notes.per_trick.get(i, []),
             }
         )
-    leftover = [
-        {"who": who(p), "card": card_view(code, face, kind), "won": False}
-        for p, code in view.get("trick") or []
-    ]
-    payouts = [
-        {"who": who(p), "amount": amount, "text": money(amount, club)}
-        for p, amount in (result.get("payouts") or {}).items()
-    ]
-    payouts.sort(key=lambda row: -row["amount"])
-    summary = game_summary(game, names, club)
+    return steps
+
+
+@login_required
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through a game trick by trick: who played what, the raises, the Augen, the payout."""
+    game, _membership = game_for(request, game_id)
+    club = game.evening.club
+    words = _Words(
+        names=player_names(club),
+        face=club.card_face,
+        kind=game.game_kind,
+        levels=level_names(),
+        contracts=contract_names(),
+    )
+    record = selectors.game_record(game=game)
+    view = table_view(record).to_dict()
+    result = view["result"]
+    declarers = set(result.get("declarers") or view.get("declarers") or [])
+    notes = _notes(record, view, words)
+    steps = _steps(view, words, notes, declarers)
+    payouts = sorted(
+        (
+            {"who": words.who(p), "amount": amount, "text": money(amount, club)}
+            for p, amount in (result.get("payouts") or {}).items()
+        ),
+        key=lambda row: -row["amount"],
+    )
     return render(
         request,
         "games/replay.html",
@@ -986,17 +857,25 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "evening": game.evening,
             "view": view,
             "result": result,
-            "summary": summary,
-            "opening": opening,
+            "summary": game_summary(game, words.names, club),
+            "opening": notes.opening,
             "steps": steps,
-            "leftover": leftover,
-            "late_notes": [note for notes in per_trick[len(steps) :] for note in notes],
-            "tally_notes": tally_notes,
+            "leftover": [
+                {"who": words.who(p), "card": words.card(code), "won": False}
+                for p, code in view.get("trick") or []
+            ],
+            "late_notes": [
+                note
+                for trick, trick_notes in sorted(notes.per_trick.items())
+                if trick >= len(steps)
+                for note in trick_notes
+            ],
+            "tally_notes": notes.tally,
             "payouts": payouts,
-            "declarers": ", ".join(who(p) for p in result.get("declarers") or []),
-            "is_fuchsen": kind == GameKind.FUCHSEN,
-            "players": [who(p) for p in view.get("players") or []],
-            "dealer": who(view.get("dealer")) if view.get("dealer") else "",
+            "declarers": ", ".join(words.who(p) for p in result.get("declarers") or []),
+            "is_fuchsen": words.kind == GameKind.FUCHSEN,
+            "players": [words.who(p) for p in view.get("players") or []],
+            "dealer": words.who(view.get("dealer")) if view.get("dealer") else "",
             "augen": result.get("augen"),
             # "Ergebnis ändern" beside the result (games.change_pages decides how).
             "can_change": role_at_least(_membership.role, Role.SCORER)

@@ -19,32 +19,16 @@ from django.utils.translation import ngettext, pgettext
 from clubs.models import Club, GameKind
 from engine import fuchsen, koenigrufen
 from engine.cards import ALL_CARDS, INDEX
-from engine.rules import FUCHSEN_LEVELS, effective_rules
+from engine.rules import effective_rules
 from games import engine_text, selectors
 from games.events import upcast
 from games.models import Evening, Game
 from games.vocabulary import (
-    KOENIG_CONTRACTS,
     contract_names,
     level_names,
     money,
     reason_names,
 )
-
-
-def fuchsen_values(rules: dict[str, Any]) -> dict[str, int]:
-    """V(L) for every level (``""``: no level yet), under the game's house rules."""
-    values: dict[str, int] = {"": int(rules["min_value"]), "kontra": int(rules["min_value"])}
-    for level in FUCHSEN_LEVELS[1:]:
-        value = int(rules["level_values"][level]) + int(rules["game_cost"])
-        if level == "end":
-            value += int(rules["end_bonus"])
-        values[level] = value
-    return values
-
-
-def koenig_values(rules: dict[str, Any]) -> dict[str, int]:
-    return {contract: int(rules["values"].get(contract, 0)) for contract in KOENIG_CONTRACTS}
 
 
 def safe_rules(kind: str, overrides: dict[str, Any] | None) -> dict[str, Any]:
@@ -151,14 +135,13 @@ def iso_datetime(value: datetime.datetime, tz: datetime.tzinfo) -> str:
 
 def _event_data(row: selectors.EventRow, tz: datetime.tzinfo) -> dict[str, Any]:
     """One event as ``GameEventOutputSerializer`` writes it, from a ``game_event_rows`` row."""
-    seq, event_type, payload, schema_version, username, recorded_at = row
     return {
-        "seq": seq,
-        "type": event_type,
-        "payload": upcast(event_type, payload, schema_version),
-        "schema_version": schema_version,
-        "recorded_by": username,
-        "recorded_at": iso_datetime(recorded_at, tz),
+        "seq": row.seq,
+        "type": row.type,
+        "payload": upcast(row.type, row.payload, row.schema_version),
+        "schema_version": row.schema_version,
+        "recorded_by": row.recorded_by_name,
+        "recorded_at": iso_datetime(row.recorded_at, tz),
     }
 
 

@@ -10,25 +10,30 @@ import datetime
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from django.db.models import (
+    Aggregate,
+    CharField,
     Count,
+    Exists,
     F,
+    JSONField,
     Max,
+    Model,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
     Subquery,
 )
+from django.db.models.functions import Cast
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, GameKind, Membership, Player, RuleProfile, Season
 from engine import Result, replay, table_view
 from games.events import to_event
 from games.models import Evening, EveningSeat, Game, GameEvent
-from stichbuch import sql
 
 logger = logging.getLogger(__name__)
 
@@ -146,28 +151,63 @@ def game_get_with_role(*, game_id: int, user: Any) -> Game:
     )
 
 
-# A stored event as ``game_event_rows`` reads it: ``(seq, type, payload, schema_version,
-# recorded_by's username or None, recorded_at)``; no model instance, no JSON re-wrapping.
-EventRow = tuple[int, str, dict[str, Any], int, str | None, datetime.datetime]
+class EventRow(NamedTuple):
+    """A stored event as ``game_event_rows`` reads it: no model instance, no JSON
+    re-wrapping. ``recorded_by_name``: the recording user's username, or None."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+    schema_version: int
+    recorded_by_name: str | None
+    recorded_at: datetime.datetime
 
 
 def game_event_rows(*, game_id: int) -> list[EventRow]:
-    """The game's stored events in seq order, as ``EventRow`` tuples (one statement: an
+    """The game's stored events in seq order, as ``EventRow`` rows (one statement: an
     append reads them on every card, so no model instances are built)."""
     rows = (
         GameEvent.objects.filter(game_id=game_id)
         .order_by("seq")
-        .values_list(
-            "seq", "type", "payload", "schema_version", "recorded_by__username", "recorded_at"
-        )
+        .annotate(recorded_by_name=F("recorded_by__username"))
+        .values_list(*EventRow._fields, named=True)
     )
-    return list(rows)
+    # Django's row class has ``EventRow``'s fields, in its order.
+    return cast(list[EventRow], list(rows))
+
+
+class _JSONObjectAgg(Aggregate):
+    """``{key: value}`` of a group's rows, as one JSON object (the vendor's own aggregate)."""
+
+    function = "JSONB_OBJECT_AGG"
+    output_field = JSONField()
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="JSON_GROUP_OBJECT", **extra)
+
+
+def _seat_names() -> Subquery:
+    """``{str(player id): display name}`` of the club's players seated at the outer game's
+    evening (ever, also those who got up): the append's answer's legend."""
+    seats = (
+        EveningSeat.objects.filter(
+            evening_id=OuterRef("evening_id"), player__club_id=OuterRef("evening__club_id")
+        )
+        .order_by()
+        .values("evening_id")
+        .annotate(names=_JSONObjectAgg(Cast("player_id", CharField()), "player__display_name"))
+        .values("names")
+    )
+    return Subquery(seats, output_field=JSONField())
+
+
+def _attnames(model: type[Model]) -> list[str]:
+    return [field.attname for field in model._meta.concrete_fields]
 
 
 def game_for_append(*, game_id: int, user: Any, members_only: bool) -> Game | None:
     """Lock the game's row (inside the caller's transaction) and read what an append
-    needs first, in one statement (``stichbuch.sql.game_for_append``, hand-written:
-    its queryset was most of an append's CPU).
+    needs first, in one statement.
 
     The game comes with its evening and club, and with ``member_role`` (``user``'s
     role in the club, None for a stranger) and ``seat_names`` (``{str(pk):
@@ -176,14 +216,55 @@ def game_for_append(*, game_id: int, user: Any, members_only: bool) -> Game | No
     member of the club finds nothing and locks nothing (None, as for an unknown
     game).
 
-    The lock is the game row's only (``FOR UPDATE OF``): it serialises appends to
-    one game. Of two scorers who both saw seq 7, the second waits for it and then
-    sees last_seq 8, so he gets a 409 instead of both appending seq 8 (the unique
-    (game, seq) is the last guard).
+    The lock is the game row's only (``select_for_update(of=("self",))``): it
+    serialises appends to one game. Of two scorers who both saw seq 7, the second
+    waits for it and then sees last_seq 8, so he gets a 409 instead of both
+    appending seq 8 (the unique (game, seq) is the last guard). The row comes as
+    ``values()`` and the three instances are built from it as a queryset builds
+    them (``Model.from_db``): ``select_related`` would build the same, through
+    more of Django's machinery on every card (``bench/append_profile.py`` prints
+    the CPU an append costs).
     """
-    # ``user`` None (a service's own caller) is no member: its role reads None.
-    user_id = user.pk if getattr(user, "is_authenticated", False) else None
-    return sql.game_for_append(game_id=game_id, user_id=user_id, members_only=members_only)
+    # ``user`` None (a service's own caller) is no member (``user_id IS NULL`` matches
+    # no membership): its role reads None.
+    user_id: Any = user.pk if getattr(user, "is_authenticated", False) else None
+    membership = Membership.objects.filter(
+        club_id=OuterRef("evening__club_id"), user_id=user_id
+    ).order_by()
+    games = Game.objects.filter(pk=game_id)
+    if members_only:
+        games = games.filter(Exists(membership))
+    game_fields, evening_fields, club_fields = _attnames(Game), _attnames(Evening), _attnames(Club)
+    rows = (
+        games.select_for_update(of=("self",))
+        .annotate(
+            member_role=Subquery(membership.values("role")[:1]),
+            seat_names=_seat_names(),
+        )
+        .values(
+            *game_fields,
+            *(f"evening__{name}" for name in evening_fields),
+            *(f"evening__club__{name}" for name in club_fields),
+            "member_role",
+            "seat_names",
+        )
+    )
+    # Unordered (``first()`` would sort by the key): one row or none.
+    row = next(iter(rows), None)
+    if row is None:
+        return None
+    alias = games.db
+    game: Any = Game.from_db(alias, game_fields, [row[name] for name in game_fields])
+    evening = Evening.from_db(
+        alias, evening_fields, [row[f"evening__{name}"] for name in evening_fields]
+    )
+    evening.club = Club.from_db(
+        alias, club_fields, [row[f"evening__club__{name}"] for name in club_fields]
+    )
+    game.evening = evening
+    game.member_role = row["member_role"]
+    game.seat_names = row["seat_names"]
+    return game
 
 
 def record_from_rows(*, game: Game, rows: list[EventRow]) -> dict[str, Any]:
@@ -191,7 +272,7 @@ def record_from_rows(*, game: Game, rows: list[EventRow]) -> dict[str, Any]:
     return {
         "game": game.game_kind,
         "rules": dict(game.house_rules) or None,
-        "events": [to_event(row[1], row[2], row[3]) for row in rows],
+        "events": [to_event(row.type, row.payload, row.schema_version) for row in rows],
     }
 
 

@@ -25,7 +25,6 @@ WITH_CALLED = tuple(c for c in CONTRACTS if c in koenigrufen.WITH_CALLED)
 WITH_FACE_DOWN = tuple(c for c in CONTRACTS if c in koenigrufen.WITH_FACE_DOWN)
 # The engine's contracts and Schurln (all passed), as the recording page lists their values.
 KOENIG_CONTRACTS = (*CONTRACTS, "schurln")
-AUGEN = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2}
 
 
 def suit_names(face: str) -> dict[str, str]:

@@ -29,8 +29,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player, Season
-from games.models import AppendOnlyModel, AppendOnlyQuerySet
 from ledger.standings import DEFAULT_TIE_BREAK
+from stichbuch.append_only import AppendOnlyModel, AppendOnlyQuerySet
 
 # --- The books -----------------------------------------------------------------------
 

@@ -7,6 +7,12 @@ from django.urls import path
 from ledger import pages
 
 urlpatterns = [
+    path("evenings/<int:evening_id>/settle/", pages.evening_settle, name="evening-settle"),
+    path(
+        "evenings/<int:evening_id>/transfers/<int:transfer_id>/paid/",
+        pages.evening_transfer_paid,
+        name="transfer-paid",
+    ),
     path("clubs/<slug:slug>/table/", pages.season_current, name="season-current"),
     path(
         "clubs/<slug:slug>/seasons/<int:season_id>/table/",

@@ -27,7 +27,6 @@ from clubs.models import Club, GameKind, Membership, Role, Season, role_at_least
 from clubs.permissions import membership_for
 from games.access import evening_for
 from games.models import Evening, Game
-from games.pages import evening_page_render
 from games.presenters import game_summary
 from games.vocabulary import contract_names, money, signed_money
 from ledger import selectors, services
@@ -548,17 +547,6 @@ def evening_transfer_paid(request: HttpRequest, evening_id: int, transfer_id: in
         raise Http404
     services.settlement_transfer_mark_paid(transfer=transfer, paid_by=request.user)
     return redirect(reverse("evening-page", args=[evening.pk]) + "#settlement")
-
-
-@login_required
-@require_POST
-def evening_payment_new(request: HttpRequest, evening_id: int) -> HttpResponse:
-    """Book money one player handed another at the table, for this evening."""
-    evening, membership = evening_for(request, evening_id, Role.SCORER)
-    if book_payment(request, evening.club, evening=evening, at="at-payment"):
-        return redirect(reverse("evening-page", args=[evening.pk]) + "#payment")
-    # Refused: the form comes back open, filled and with the reason next to it.
-    return evening_page_render(request, evening, membership, refused="payment", status=422)
 
 
 # --- The season's settlement ---------------------------------------------------------------

@@ -603,3 +603,12 @@ def rating_values(*, season_id: int, computed: SeasonProjections) -> list[dict[s
         }
         for player, rating in computed.ratings.items()
     ]
+
+
+# A game's place in game order: (played_at, game id).
+GameKey = tuple[datetime, int]
+
+
+def game_key(row: Mapping[str, Any]) -> tuple[Any, int]:
+    """A projection row's place in game order (``GameKey``)."""
+    return row["played_at"], row["game_id"]

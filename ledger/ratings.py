@@ -104,9 +104,8 @@ class RatingStep:
     of its cost.
 
     ``rate`` checks its arguments, deep-copies the teams and gives every rating object
-    a fresh ``uuid4`` (also in ``model.rating``): three quarters of its cost. Measured
-    over 20,000 games of five (two sides, or each alone): ``model.rating`` and
-    ``rate`` 1.37 s of CPU, this step 0.33 s. The step here does what ``rate`` does
+    a fresh ``uuid4`` (also in ``model.rating``): three quarters of its cost, paid once
+    per game of a rebuild (``bench/rebuild.py``). The step here does what ``rate`` does
     for ranks without scores, weights or ``limit_sigma`` — add ``tau`` to each sigma,
     order the teams by rank, the model's own ``_compute``, order them back — on one
     reused rating object per player. A model with ``limit_sigma`` goes through ``rate`` itself.

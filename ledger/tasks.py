@@ -25,32 +25,10 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from clubs.models import Season
-from ledger import selectors, services
+from ledger import selectors
+from ledger.services.season_projections import season_projections_recompute
 
 logger = logging.getLogger(__name__)
-
-
-# kombu's connection pool per (app, broker URL), see ``_connection_pool``.
-_POOLS: dict[tuple[int, str, str], Any] = {}
-
-
-def _connection_pool(app: Any) -> Any:
-    """kombu's pool of connections to ``app``'s broker, found once per broker URL.
-
-    kombu keys its pools by connection, so finding the pool meant building a
-    ``Connection`` (URL parsing, transport lookup) on every finished game: about
-    0.35 ms of the request a table waits for after its last card. The broker is
-    configured once per process; tests that point the app elsewhere change the
-    URL, and so the key. A pool kombu has since let go of (``kombu.pools.reset``
-    closes its pools and forgets them, as after a fork) is found afresh.
-    """
-    conf = app.conf
-    key = (id(app), str(conf.broker_write_url or ""), str(conf.broker_url or ""))
-    pool = _POOLS.get(key)
-    group = kombu.pools.connections
-    if pool is None or not any(held is pool for held in group.values()):
-        pool = _POOLS[key] = group[app.connection_for_write()]
-    return pool
 
 
 def send_quietly(task: Task[Any, Any], *args: Any) -> bool:
@@ -68,12 +46,12 @@ def send_quietly(task: Task[Any, Any], *args: Any) -> bool:
         if task.app.conf.task_always_eager:
             task.apply_async(args=args)
             return True
-        # A pooled connection: opening a new one per game cost some 3 ms of CPU
-        # (about 0.4 ms reused). A link that failed is dropped, not pooled again,
-        # so the next game after an outage connects afresh.
-        # kombu's pools are keyed by the broker's address, so a changed broker URL
-        # (tests do it) gets a pool of its own rather than the old broker's links.
-        pool = _connection_pool(task.app)
+        # A pooled connection, reused from one finished game to the next rather than
+        # a connection opened per game. A link that failed is dropped, not pooled
+        # again, so the next game after an outage connects afresh. kombu keys its
+        # pools by the broker's address, so a changed broker URL (tests do it) gets
+        # a pool of its own rather than the old broker's links.
+        pool = kombu.pools.connections[task.app.connection_for_write()]
         with pool.acquire(block=True, timeout=2) as connection:
             try:
                 connection.ensure_connection(
@@ -106,7 +84,7 @@ def project_season(season_id: int) -> int | None:
     if not Season.objects.filter(pk=season_id).exists():
         logger.info("season %s is gone; nothing to project", season_id)
         return None
-    state = services.season_projections_recompute(season_id=season_id)
+    state = season_projections_recompute(season_id=season_id)
     return state.computed_from
 
 
@@ -121,7 +99,7 @@ def repair_projections() -> list[int]:
     repaired: list[int] = []
     for season_id in list(selectors.seasons_behind().values_list("season_id", flat=True)):
         try:
-            services.season_projections_recompute(season_id=season_id)
+            season_projections_recompute(season_id=season_id)
         except Exception:
             logger.exception("repairing the projections of season %s failed", season_id)
             continue

@@ -13,7 +13,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import AppendOnlyModel, AppendOnlyQuerySet, Evening
+from games.models import Evening
+from stichbuch.append_only import AppendOnlyModel, AppendOnlyQuerySet
 
 
 class EveningChangeQuerySet(AppendOnlyQuerySet["EveningChange"]):

@@ -93,15 +93,14 @@ def game_history(*, game: Game) -> GameHistory:
         if typ in CHANGING or i == len(events) - 1:
             before = _status(record, events[:i]) if i else "in_progress"
             after = _status(record, events[: i + 1])
-        recorded_at = row[5]
         history.events.append(
             HistoryEvent(
-                seq=row[0],
+                seq=row.seq,
                 type=typ,
                 payload={k: v for k, v in event.items() if k != "type"},
-                recorded_by=row[4],
-                recorded_at=recorded_at,
-                undone_by=rows[removed[i]][0] if i in removed else None,
+                recorded_by=row.recorded_by_name,
+                recorded_at=row.recorded_at,
+                undone_by=rows[removed[i]].seq if i in removed else None,
                 annulled=i < annul_at and i not in removed and typ != "undo",
                 after_decision=typ == "show" and before in DECIDED,
                 status=after if after != before else None,

@@ -279,7 +279,7 @@ REST_FRAMEWORK: dict[str, Any] = {
     # Token first: its WWW-Authenticate header makes an anonymous request a 401, not a 403.
     # Per-device tokens stored as digests (clubs.models.ApiToken, see there).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "stichbuch.authentication.TokenAuthentication",
+        "clubs.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

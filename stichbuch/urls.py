@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/", include("live.api_urls")),
     path("api/", include("tournaments.api_urls")),
     path("api/", include("analysis.api_urls")),
+    path("", include("web.urls")),
     path("", include("clubs.urls")),
     path("", include("games.page_urls")),
     path("", include("ledger.page_urls")),

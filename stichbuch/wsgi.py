@@ -16,17 +16,17 @@ def _warm_and_freeze() -> None:
     """Load what the first requests would load, then take it out of the collector's sight.
 
     A full (oldest-generation) garbage collection walks every object the process
-    holds: with Django, DRF, Celery and the engine's tables loaded that is some
-    50 ms during which the worker answers nobody (measured in process, two such
-    pauses per ~1,400 appends), and it was the recording API's latency tail.
+    holds: with Django, DRF, Celery and the engine's tables loaded that is a pause
+    during which the worker answers nobody, and it was the recording API's latency
+    tail (``bench/pauses.py``).
     The URLconf (every view module) and both languages' catalogues are loaded
     here, then ``gc.freeze()`` moves everything alive into the permanent
     generation, which collections skip: the code and tables of a long-running
     process are never garbage. What requests create is collected as before.
 
     The broker's transport is resolved here too (imports only, no connection:
-    the broker may be down): the first finished game of a worker used to spend
-    some 60 ms importing it.
+    the broker may be down): else the first finished game of a worker would wait
+    for those imports.
     """
     from django.conf import settings
     from django.urls import get_resolver

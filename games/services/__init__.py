@@ -14,7 +14,6 @@ from games.services.append import (
     Appended,
     Judged,
     game_append_check,
-    game_entry_correct,
     game_events_append,
 )
 from games.services.correction import corrected_events
@@ -65,7 +64,6 @@ __all__ = [
     "evening_seat_add",
     "evening_seat_remove",
     "game_append_check",
-    "game_entry_correct",
     "game_entry_replace",
     "game_events_append",
     "game_result_reenter",

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 import engine
 from clubs.models import Player
 from clubs.permissions import require_role
-from games import presenters, selectors
+from games import listeners, presenters, selectors
 from games.errors import (
     MAX_GAME_EVENTS,
     EngineRejected,
@@ -23,6 +23,7 @@ from games.errors import (
     StaleSequence,
     TooManyEvents,
 )
+from games.listeners import LockedGame
 from games.models import Evening, Game, GameEvent, IdempotencyRecord
 from games.services.correction import corrected_events
 from games.services.idempotency import (
@@ -35,12 +36,10 @@ from games.services.recording import (
     _apply_result,
     _event_rows,
     _game_update,
-    _ledger_sync,
     _new_events,
     _player_id,
     _replay,
 )
-from live.push import evening_changed_push
 
 # --- Append: check, then do ------------------------------------------------------------------
 
@@ -169,8 +168,8 @@ def game_events_append(
 
     Raises ``game_append_check``'s errors (nothing written), ``IdempotencyKeyReused``
     if the key answered a different request, ``Game.DoesNotExist`` for an unknown id.
-    A game in progress before and after holds no money; any change of status syncs
-    the ledger in the same transaction.
+    The listeners (``games.listeners``: the ledger, the live views) hear of the
+    change in the same transaction.
     """
     key = None if dry_run else idempotency_key
     game_id = game if isinstance(game, int) else game.pk
@@ -217,6 +216,7 @@ def _append(
     if locked is None:
         raise Game.DoesNotExist(f"no game {game_id}")
     names: dict[str, str] = locked.seat_names or {}  # type: ignore[attr-defined]
+    club_players = {int(pk) for pk in names}
     try:
         # A retry of an append that was stored finds the game moved on (or its evening
         # closed since): refused before the events are read, then answered from its
@@ -230,7 +230,7 @@ def _append(
             expected_seq=expected_seq,
             events=events,
             correct=correct,
-            club_players={int(pk) for pk in names},
+            club_players=club_players,
             with_state=True,
         )
     except (GamesError, ValidationError):
@@ -251,12 +251,12 @@ def _append(
     )
     if dry_run:
         return appended
-    if locked.status != Game.Status.IN_PROGRESS or judged.game.status != Game.Status.IN_PROGRESS:
-        _ledger_sync(
-            judged.game,
-            club_players={int(pk) for pk in names},
-            record_changed=locked.status == judged.game.status == Game.Status.FINISHED,
-        )
+    # The listeners (the ledger books a finished game's money) write in this transaction.
+    listeners.game_changed(
+        locked=LockedGame(game=judged.game, evening=locked.evening),
+        previous_status=locked.status,
+        club_players=club_players,
+    )
     GameEvent.objects.bulk_create(new)
     _game_update(judged.game)
     if key is not None:
@@ -272,7 +272,7 @@ def _append(
             response_body=body,
         )
         appended.answer = IdempotentAnswer(status=201, body=body, replayed=False)
-    evening_changed_push(locked.evening_id)
+    listeners.evening_changed(evening_id=locked.evening_id)
     return appended
 
 
@@ -308,30 +308,3 @@ def _error_dict(result: engine.Result) -> dict[str, Any]:
     if result.error is None:  # pragma: no cover - the engine always explains an invalid record
         return {"index": -1, "code": "invalid", "message": "The engine rejected the record."}
     return result.error.to_dict(detail=True)
-
-
-def game_entry_correct(
-    *,
-    game: Game,
-    user: Any,
-    expected_seq: int,
-    index: int,
-    replacement: dict[str, Any],
-    then: list[dict[str, Any]] | None = None,
-    idempotency_key: str | None = None,
-) -> Game:
-    """Correct the record's event ``index`` (an entry found wrong in hindsight) to
-    ``replacement`` in one append: undo back to it, the correction, the later events
-    again, then ``then`` (say the card whose tap showed the mistake). All or nothing:
-    the engine judges the whole result, and a refusal (``StaleSequence``,
-    ``EngineRejected``, ``GamesError``) writes nothing."""
-    with transaction.atomic():
-        record = selectors.game_record(game=game)
-        events = corrected_events(stored=record["events"], index=index, replacement=replacement)
-        return game_events_append(
-            game=game,
-            user=user,
-            expected_seq=expected_seq,
-            events=[*events, *(then or [])],
-            idempotency_key=idempotency_key,
-        ).game

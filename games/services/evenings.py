@@ -7,19 +7,18 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import ProtectedError
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, GameKind, Player, RuleProfile, Season
-from games import selectors
+from games import listeners, selectors
 from games.errors import (
     EveningClosed,
     EveningNotEmpty,
     EveningOpen,
 )
 from games.models import Evening, EveningSeat, Game
-from ledger.models import LedgerEntry, Payment, SettlementPlan
-from live.services import evening_changed
 
 # --- Evenings -------------------------------------------------------------------------------
 
@@ -153,7 +152,7 @@ def evening_close(*, evening: Evening, user: Any | None = None) -> Evening:
     )
     if changed != 1:
         raise EveningClosed(_("This evening is already closed."))
-    evening_changed(evening=evening, kind="closed", user=user)
+    listeners.evening_closed_or_reopened(evening=evening, kind="closed", user=user)
     evening.refresh_from_db()
     return evening
 
@@ -181,7 +180,7 @@ def evening_reopen(*, evening: Evening, user: Any | None = None) -> Evening:
     )
     if changed != 1:
         raise EveningOpen(_("This evening is open."))
-    evening_changed(evening=evening, kind="reopened", user=user)
+    listeners.evening_closed_or_reopened(evening=evening, kind="reopened", user=user)
     evening.refresh_from_db()
     return evening
 
@@ -198,16 +197,16 @@ def evening_delete(*, evening: Evening) -> None:
     locked = Evening.objects.select_for_update(of=("self",)).filter(pk=evening.pk).first()
     if locked is None:
         return  # deleted already: a second tap changes nothing
-    if (
-        Game.objects.filter(evening=locked).exists()
-        or Payment.objects.filter(evening=locked).exists()
-        or LedgerEntry.objects.filter(evening=locked).exists()
-        or SettlementPlan.objects.filter(evening=locked).exists()
-    ):
-        raise EveningNotEmpty(
-            _("Only an evening without games or payments can be deleted: close it instead.")
-        )
-    locked.delete()
+    refusal = _("Only an evening without games or payments can be deleted: close it instead.")
+    if Game.objects.filter(evening=locked).exists():
+        raise EveningNotEmpty(refusal)
+    try:
+        # What the apps above keep of an evening that must outlive it (payments, ledger
+        # entries, settlement plans) refers to it ``on_delete=PROTECT``: Django refuses
+        # before it deletes anything.
+        locked.delete()
+    except ProtectedError:
+        raise EveningNotEmpty(refusal) from None
 
 
 @transaction.atomic
@@ -260,3 +259,16 @@ def evening_seat_remove(*, evening: Evening, player: Player) -> EveningSeat:
 def evening_lock(*, evening: Evening) -> Evening:
     """Lock the evening row (inside the caller's transaction), refusing a closed evening."""
     return _lock_evening(evening)
+
+
+def season_evenings_close(*, season: Season, user: Any | None = None) -> None:
+    """Close the season's open evenings (each on its change log, by ``user``), inside
+    the transaction that closes the season and holds its row lock
+    (``clubs.services.season_close``, through ``games.club_listeners``)."""
+    open_evenings = Evening.objects.filter(season_id=season.pk, status=Evening.Status.OPEN)
+    for evening in open_evenings.order_by("pk").select_for_update(no_key=True):
+        # Conditional, as ``evening_close``: a scorer's close at the same moment wins.
+        if Evening.objects.filter(pk=evening.pk, status=Evening.Status.OPEN).update(
+            status=Evening.Status.CLOSED, closed_at=timezone.now()
+        ):
+            listeners.evening_closed_or_reopened(evening=evening, kind="closed", user=user)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 import engine
 from clubs.models import Player
 from engine.rules import effective_rules
-from games import selectors
+from games import listeners, selectors
 from games.engine_text import explain
 from games.errors import (
     MAX_GAME_EVENTS,
@@ -28,11 +28,6 @@ from games.models import Evening, Game, GameEvent
 from games.services.append import _error_dict
 from games.services.evenings import _lock_evening
 from games.services.recording import EVENT_FIELDS, _apply_result, _numbered, _replay
-from ledger.services import (
-    ledger_book_new_games,
-    projection_requests_deferred,
-)
-from live.push import evening_changed_push
 from stichbuch import sql
 
 # --- Import ---------------------------------------------------------------------------------
@@ -329,7 +324,7 @@ def games_import(
     # the whole call back. The evening stays locked for the call, so a game started
     # meanwhile waits for it and the numbers run on. The projections are asked for
     # once, after the commit: one run applies every imported game.
-    with projection_requests_deferred(), transaction.atomic():
+    with listeners.bulk(), transaction.atomic():
         _lock_evening(evening)
         judged = [
             _import_one(
@@ -361,8 +356,8 @@ def _new_games(
     with their events and ledger entries: the rows ``_new_game`` writes for each, with
     the same numbers, seqs, authors and the same order of their times, in a constant
     number of statements: the games in batches of ``IMPORT_BATCH``, the events in one
-    COPY, the entries as ``ledger_book_new_games`` writes them. The caller holds the
-    evening's lock.
+    COPY, the listeners told once (``games_added``: the ledger books them in bulk).
+    The caller holds the evening's lock.
     """
     if not accepted:
         return []
@@ -386,9 +381,9 @@ def _new_games(
         stamps.append((timezone.now(), timezone.now()))
     Game.objects.bulk_create(games, batch_size=IMPORT_BATCH)
     # The events as plain rows through COPY (``stichbuch.sql.rows_insert``), not model
-    # instances through ``bulk_create``: measured in process on PostgreSQL
-    # (``bench/import_rate.py``'s setup, the 4,950 events of 200 Fuchsen records, best
-    # of five), ``bulk_create`` took 363 ms (301 ms of CPU), COPY 96 ms (66 ms of CPU).
+    # instances through ``bulk_create``: an import writes thousands of events, and
+    # building and adapting an instance per event was most of its writing's CPU
+    # (``bench/import_rate.py`` prints an import's rate).
     author_id = author.pk if author is not None else None
     sql.rows_insert(
         model=GameEvent,
@@ -401,7 +396,7 @@ def _new_games(
     )
     # A game in progress holds no money (see ``_record``): only a record that is
     # already over has anything to book.
-    ledger_book_new_games(
+    listeners.games_added(
         evening=evening,
         games=[
             (game, booked_at)
@@ -410,5 +405,5 @@ def _new_games(
         ],
         club_players=frozenset().union(*(ready.club_players for ready in accepted)),
     )
-    evening_changed_push(evening.pk)
+    listeners.evening_changed(evening_id=evening.pk)
     return games

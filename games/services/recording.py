@@ -1,8 +1,4 @@
-"""Replaying a record and storing its new events: the steps every write of a game shares.
-
-The ledger hook lives here too: a finished (or changed) game's money is booked
-inside the transaction that stores its events.
-"""
+"""Replaying a record and storing its new events: the steps every write of a game shares."""
 
 from __future__ import annotations
 
@@ -17,39 +13,12 @@ from clubs.models import Player
 from games import selectors
 from games.events import CURRENT_SCHEMA_VERSION, split_event
 from games.models import Game, GameEvent
-from ledger.services import (
-    ledger_sync_game,
-)
 
 logger = logging.getLogger(__name__)
 
 
-# The engine's result statuses that end a game (and make the ledger write entries).
+# The engine's result statuses that end a game.
 DONE_STATUSES = frozenset({Game.Status.FINISHED, Game.Status.ANNULLED})
-
-
-# --- The ledger hook ------------------------------------------------------------------------
-
-
-def _ledger_sync(
-    game: Game, *, club_players: Collection[int] = (), record_changed: bool = False
-) -> None:
-    """Write the game's payouts into the ledger, inside the caller's transaction.
-
-    Money is never lost because a queue is down: the ledger's entries for a
-    finished (or annulled, or undone) game are written in the same transaction
-    that appends its events. Any error inside the hook rolls the append back.
-    Every caller holds the game's row lock (or has just created the row) with
-    the evening loaded, inside the transaction that writes the events.
-    ``club_players``: as for ``_apply_result``; ``record_changed``: as for
-    ``ledger_sync_game``.
-    """
-    ledger_sync_game(
-        game=game, locked=True, club_players=club_players, record_changed=record_changed
-    )
-
-
-# --- Replaying and storing ------------------------------------------------------------------
 
 
 def _replay(record: Any) -> engine.Result:
@@ -155,13 +124,15 @@ EVENT_FIELDS = (
 def _event_rows(new: list[GameEvent]) -> list[selectors.EventRow]:
     """The new events as ``selectors.game_event_rows`` reads them back once written."""
     return [
-        (
-            event.seq,
-            event.type,
-            event.payload,
-            event.schema_version,
-            event.recorded_by.get_username() if event.recorded_by is not None else None,
-            event.recorded_at,
+        selectors.EventRow(
+            seq=event.seq,
+            type=event.type,
+            payload=event.payload,
+            schema_version=event.schema_version,
+            recorded_by_name=(
+                event.recorded_by.get_username() if event.recorded_by is not None else None
+            ),
+            recorded_at=event.recorded_at,
         )
         for event in new
     ]

@@ -13,22 +13,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
-from games import selectors
+from games import listeners, selectors
 from games.errors import (
     EngineRejected,
 )
+from games.listeners import LockedGame
 from games.models import Evening, Game
 from games.services.append import _check_deals_seat_club_players, _deal_names, _error_dict
 from games.services.evenings import _lock_evening
 from games.services.recording import (
     _apply_result,
     _event_rows,
-    _ledger_sync,
     _new_events,
     _replay,
     _store_events,
 )
-from live.push import evening_changed_push
 
 
 def _new_game(
@@ -58,12 +57,13 @@ def _new_game(
     last = Game.objects.filter(evening_id=evening.pk).aggregate(number=Max("number"))["number"]
     game.number = (last or 0) + 1
     game.save(force_insert=True)
-    evening_changed_push(evening.pk)
+    listeners.evening_changed(evening_id=evening.pk)
     rows = _store_events(game, events, first_seq=1, user=user, key=None)
-    # A game in progress holds no money (see ``_record``): only an imported record
-    # that is already over has anything to book.
-    if game.status != Game.Status.IN_PROGRESS:
-        _ledger_sync(game, club_players=club_players)
+    listeners.game_changed(
+        locked=LockedGame(game=game, evening=evening),
+        previous_status=Game.Status.IN_PROGRESS,
+        club_players=club_players,
+    )
     return game, rows
 
 

@@ -3,8 +3,10 @@
 Money is written here and nowhere else, always as new ``LedgerEntry`` rows
 whose amounts sum to zero per write:
 
-- ``ledger_sync_game`` is the recording service's hook: it makes a game's
-  entries match its current result (diff-based, idempotent).
+- ``ledger_sync_locked_game`` books a game as the games app records it (through
+  ``ledger.listeners``, the games app's seam upwards): it makes a game's entries
+  match its current result (diff-based, idempotent); ``ledger_sync_game`` takes
+  the game's lock itself first.
 - ``payment_record`` books a payment between two players.
 - ``ledger_book_prizes`` books a tournament's entry fees and prizes (zero-sum).
 - ``settlement_plan_create`` / ``settlement_transfer_mark_paid`` turn open
@@ -33,6 +35,7 @@ from ledger.services.booking import (
     ledger_book_new_games,
     ledger_repair_season,
     ledger_sync_game,
+    ledger_sync_locked_game,
     wanted_amounts,
 )
 from ledger.services.payments import payment_record, payment_reverse
@@ -59,6 +62,7 @@ __all__ = [
     "ledger_book_prizes",
     "ledger_repair_season",
     "ledger_sync_game",
+    "ledger_sync_locked_game",
     "payment_record",
     "payment_reverse",
     "projection_request",

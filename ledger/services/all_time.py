@@ -18,7 +18,6 @@ from ledger.models import (
     PlayerRating,
     StandingRow,
 )
-from ledger.services.booking import _GameKey, _key
 from stichbuch.sql import rows_insert
 
 FIGURES = projections.STANDING_FIGURES
@@ -112,7 +111,9 @@ def all_time_rebuild(*, club_id: int | None = None) -> int:
     return len(fresh)
 
 
-def _all_time_ratings_fold(*, club_id: int, game_kind: str, first: _GameKey | None) -> None:
+def _all_time_ratings_fold(
+    *, club_id: int, game_kind: str, first: projections.GameKey | None
+) -> None:
     """Bring the club's all-time rating of ``game_kind`` up to date from the game
     ``first`` on (``None``: from the club's first game, the rebuild), under the
     caller's lock of the club's row and inside its transaction.
@@ -144,7 +145,7 @@ def _all_time_ratings_fold(*, club_id: int, game_kind: str, first: _GameKey | No
     old_steps = [
         r
         for r in steps.values("pk", "game_id", "player_id", "played_at")
-        if first is None or _key(r) >= first
+        if first is None or projections.game_key(r) >= first
     ]
     refold = [projections.rating_outcome_from_rows(rows_of) for rows_of in later_games.values()]
     refold.sort(key=lambda outcome: (outcome.played_at, outcome.game_id))
@@ -183,7 +184,9 @@ def _all_time_ratings_fold(*, club_id: int, game_kind: str, first: _GameKey | No
                 .order_by("-played_at", "-game_id")
                 .values("played_at", "game_id", "mu", "sigma", "ordinal")
             )
-            last = next(r for r in before.iterator(chunk_size=20) if _key(r) < first)
+            last = next(
+                r for r in before.iterator(chunk_size=20) if projections.game_key(r) < first
+            )
             states[player] = projections.PlayerState(
                 last["mu"], last["sigma"], last["ordinal"], 0, rated
             )

@@ -13,6 +13,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from clubs.models import Player
+from games.listeners import LockedGame, game_lock
 from games.models import Evening, Game
 from ledger.models import (
     LedgerEntry,
@@ -25,9 +26,6 @@ logger = logging.getLogger(__name__)
 
 
 GAME_KINDS = (LedgerEntry.Kind.RESULT, LedgerEntry.Kind.REVERSAL)
-
-# A game's place in game order: (played_at, game id).
-_GameKey = tuple[datetime, int]
 
 
 class LedgerError(ValueError):
@@ -136,35 +134,40 @@ def _check_players_of_club(
         )
 
 
-def ledger_sync_game(
+def ledger_sync_game(*, game: Game, record_changed: bool = False) -> None:
+    """Make the ledger hold exactly what ``game``'s current result says, and no more.
+
+    Its own transaction: takes the game's row lock (two syncs of one game must not
+    both see the old sums and both write the difference), then
+    ``ledger_sync_locked_game``. For a repair and for tests; the recording service
+    books through the games listeners (``ledger.listeners``) with the lock it holds.
+    """
+    with transaction.atomic():
+        ledger_sync_locked_game(locked=game_lock(game=game), record_changed=record_changed)
+
+
+def ledger_sync_locked_game(
     *,
-    game: Game,
-    locked: bool = False,
+    locked: LockedGame,
     club_players: Collection[int] = (),
     record_changed: bool = False,
 ) -> None:
-    """Make the ledger hold exactly what ``game``'s current result says, and no more.
+    """Make the ledger hold exactly what the locked game's current result says.
 
-    Called by the recording service inside the transaction that appends the
-    game's events, with the game as it now stands (``status`` and ``result``
-    set, saved or not). Idempotent and diff-based: the amounts already booked
-    for the game are summed per player and compared with the wanted ones
-    (``game_wanted_amounts``); if they differ, the booked amounts are reversed
-    and the wanted ones booked (``_sync_entries``), else nothing is written.
-    So finishing writes result entries, an undo back into play or an
-    annulment writes reversals, a re-finish writes results again, and calling
-    it twice writes nothing the second time.
+    Runs inside the transaction that holds the game's row lock (``locked`` is the
+    proof: see ``games.listeners.LockedGame``), with the game as it now stands
+    (``status`` and ``result`` set, saved or not); any error rolls that whole
+    transaction back. Idempotent and diff-based: the amounts already booked for the
+    game are summed per player and compared with the wanted ones
+    (``game_wanted_amounts``); if they differ, the booked amounts are reversed and
+    the wanted ones booked (``_sync_entries``), else nothing is written. So
+    finishing writes result entries, an undo back into play or an annulment writes
+    reversals, a re-finish writes results again, and calling it twice writes
+    nothing the second time.
 
     When it writes, it bumps the season's projection version and asks for the
     season's projections on commit. It never talks to the broker itself.
     Raises ``LedgerError`` for a result that cannot be booked.
-
-    ``locked=True`` is the caller's word (the recording service's) that it runs
-    this inside its own transaction, holds the game's row lock (or created the
-    row in it), has ``game.evening`` loaded, and lets any error here roll its
-    whole transaction back: then the row is not locked again, the evening not
-    read again and no savepoint is taken (four round trips fewer on the append
-    that finishes a game). Any other caller gets all three.
 
     ``club_players``: ids the caller has read, in its transaction, as players of
     the game's club (the recording service: the evening's seated players); a
@@ -176,23 +179,14 @@ def ledger_sync_game(
     the raises per chance) changed, so the game's projection is asked for even when
     no entry is written: one more projection run for such an append, which is rare.
     """
-    if locked:
-        if not transaction.get_connection().in_atomic_block:
-            raise RuntimeError("ledger_sync_game(locked=True) needs the caller's transaction")
-        _sync_game(
-            game=game,
-            evening=game.evening,
-            club_players=club_players,
-            record_changed=record_changed,
-        )
-        return
-    with transaction.atomic():
-        # Two syncs of one game must not both see the old sums and both write the
-        # difference: the game's row lock serialises them (the recording service
-        # holds it already and says so with ``locked``).
-        Game.objects.select_for_update().filter(pk=game.pk).values_list("pk").first()
-        evening = Evening.objects.only("pk", "club_id", "season_id").get(pk=game.evening_id)
-        _sync_game(game=game, evening=evening, record_changed=record_changed)
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("ledger_sync_locked_game needs the transaction that holds the lock")
+    _sync_game(
+        game=locked.game,
+        evening=locked.evening,
+        club_players=club_players,
+        record_changed=record_changed,
+    )
 
 
 def _sync_game(
@@ -216,7 +210,6 @@ def _sync_game(
     projection_version_bump(season_id=evening.season_id)
     ProjectionChange.objects.create(season_id=evening.season_id, game_id=game.pk)
     projection_request(season_id=evening.season_id)
-    _game_changed(game_ids=[game.pk])
 
 
 # A ledger entry's columns, for a write of plain rows.
@@ -248,7 +241,7 @@ def ledger_book_new_games(
 
     Each game is ``(game, booked_at)``, ``booked_at`` the time its entries are stamped
     with (when the game's own sync would have run). A new game has no entries yet, so
-    nothing booked is read. Like ``ledger_sync_game(locked=True)``: runs inside the
+    nothing booked is read. Like ``ledger_sync_locked_game``: runs inside the
     caller's transaction, which any error here rolls back whole; ``club_players`` as
     there. The season's version counts one change per game that booked anything, as
     one sync per game would; its projections are asked for once. Raises
@@ -284,26 +277,6 @@ def ledger_book_new_games(
         batch_size=BULK_BATCH,
     )
     projection_request(season_id=evening.season_id)
-    _game_changed(game_ids=changed)
-
-
-def _game_changed(*, game_ids: list[int]) -> None:
-    """The games finished, or their finished record changed (or went back into play,
-    or were annulled), in the current transaction: ask for what follows a game's
-    record besides the ledger — its analysis (``analysis.services.analysis_request``,
-    enqueued on commit).
-
-    The one place this happens, until a registry of such hooks (set up in
-    ``AppConfig.ready``) takes its place: the analysis app depends on the games,
-    and neither ``games`` nor ``clubs`` imports it.
-    """
-    from analysis.services import analysis_request
-
-    analysis_request(game_ids=game_ids)
-
-
-def _key(row: Mapping[str, Any]) -> tuple[Any, int]:
-    return row["played_at"], row["game_id"]
 
 
 def ledger_repair_season(*, season_id: int) -> int:
@@ -337,7 +310,11 @@ def ledger_repair_season(*, season_id: int) -> int:
             continue
         if wanted != booked.get(game_id, {}):
             with transaction.atomic():
-                fresh = Game.objects.select_for_update().get(pk=game_id)
-                ledger_sync_game(game=fresh)
+                fresh = (
+                    Game.objects.select_for_update(of=("self",))
+                    .select_related("evening")
+                    .get(pk=game_id)
+                )
+                ledger_sync_locked_game(locked=LockedGame(game=fresh, evening=fresh.evening))
             repaired += 1
     return repaired

@@ -9,13 +9,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player, Season
+from games import listeners
 from games.models import Evening
 from ledger.models import (
     LedgerEntry,
     Payment,
     SettlementTransfer,
 )
-from live.push import evening_changed_push
 
 # --- Payments --------------------------------------------------------------------------------
 
@@ -80,7 +80,7 @@ def payment_record(
     )
     _payment_entries(payment)
     if payment.evening_id is not None:
-        evening_changed_push(payment.evening_id)
+        listeners.evening_changed(evening_id=payment.evening_id)
     return payment
 
 
@@ -130,7 +130,7 @@ def payment_reverse(*, payment: Payment, recorded_by: Any | None) -> Payment:
     )
     _payment_entries(reversal)
     if reversal.evening_id is not None:
-        evening_changed_push(reversal.evening_id)
+        listeners.evening_changed(evening_id=reversal.evening_id)
     SettlementTransfer.objects.filter(payment=locked).update(
         paid_at=None, paid_by=None, payment=None
     )

@@ -36,7 +36,6 @@ from ledger.services.all_time import (
     _replace_changed,
     _season_figures,
 )
-from ledger.services.booking import _GameKey, _key
 from ledger.standings import PlayerStanding, season_table
 from ledger.standings import StandingsConfig as StandingsRules
 from stichbuch.sql import rows_insert
@@ -114,7 +113,7 @@ def season_projections_recompute(
     return state
 
 
-def _rebuild_season(season_id: int, series: SeasonSeries) -> tuple[int, _GameKey | None]:
+def _rebuild_season(season_id: int, series: SeasonSeries) -> tuple[int, projections.GameKey | None]:
     """Recompute every projection of the season from its finished games' results
     (``projections.compute_season``); returns the number of games projected and the
     first game whose rows may have changed (the season's first, before or after).
@@ -143,7 +142,7 @@ def _rebuild_season(season_id: int, series: SeasonSeries) -> tuple[int, _GameKey
         key=("player_id",),
     )
     keys = [
-        _key(dict(zip(projections.PLAYER_GAME_FIELDS, row, strict=True)))
+        projections.game_key(dict(zip(projections.PLAYER_GAME_FIELDS, row, strict=True)))
         for row in computed.player_games[:1]
     ]
     stored_first = (
@@ -153,7 +152,7 @@ def _rebuild_season(season_id: int, series: SeasonSeries) -> tuple[int, _GameKey
         .first()
     )
     if stored_first is not None:
-        keys.append(_key(stored_first))
+        keys.append(projections.game_key(stored_first))
     PlayerGame.objects.filter(season_id=season_id).delete()
     player_games_insert(season_id=season_id, rows=computed.player_games)
     series.head_to_head = computed.head_to_head
@@ -213,7 +212,7 @@ def _facts_of_record(game_id: int, record: dict[str, Any] | None) -> dict[str, A
 
 def _apply_game_changes(
     season_id: int, series: SeasonSeries, game_ids: set[int]
-) -> tuple[int, _GameKey | None]:
+) -> tuple[int, projections.GameKey | None]:
     """Apply the changes of ``game_ids`` (each finished, taken back, annulled or with
     a new result) to the stored projections; returns the change in finished games and
     the first changed game's key (``None``: nothing changed).
@@ -249,7 +248,7 @@ def _apply_game_changes(
         for r in PlayerGame.objects.filter(season_id=season_id, played_at__gte=first[0])
         .exclude(game_id__in=game_ids)
         .values(*projections.PLAYER_GAME_FIELDS)
-        if _key(r) >= first
+        if projections.game_key(r) >= first
     ]
     # The games after the first changed one are folded from their own rows: a result
     # read from the games now could hold a change committed since the changes were
@@ -336,7 +335,7 @@ def _states_before(
             .values("played_at", "game_id", "mu", "sigma", "ordinal")
         )
         # The newest row before ``first``: the first one, but for rows at its instant.
-        last = next(r for r in before.iterator(chunk_size=20) if _key(r) < first)
+        last = next(r for r in before.iterator(chunk_size=20) if projections.game_key(r) < first)
         states[player] = projections.PlayerState(
             last["mu"], last["sigma"], last["ordinal"], net, rated
         )

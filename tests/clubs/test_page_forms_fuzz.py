@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import engine
 from clubs.models import Club, Membership, Player, RuleProfile, Season
-from clubs.rule_form import SEP, HouseRulesForm
+from games.rule_form import SEP, HouseRulesForm
 from tests.conftest import PersonaClient
 
 # Fifteen forms per test: each is a request with its writes; the suite's time is

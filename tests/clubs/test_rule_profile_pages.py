@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from clubs.models import Club, GameKind, RuleProfile
-from clubs.rule_form import SEP, HouseRulesForm
+from games.rule_form import SEP, HouseRulesForm
 from tests.conftest import PersonaClient
 from tests.factories import ClubFactory, RuleProfileFactory
 

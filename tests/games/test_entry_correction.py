@@ -65,14 +65,13 @@ def test_the_corrected_record_is_the_deal_as_played(
     game: Game, as_ids: Any, players: dict[str, Player]
 ) -> None:
     stored_before = GameEvent.objects.filter(game=game).count()
-    game = services.game_entry_correct(
+    game = services.game_events_append(
         game=game,
         user=None,
         expected_seq=game.last_seq,
-        index=WRONG,
-        replacement=as_ids(_plays("carl:RU"))[0],
-        then=as_ids(_plays("carl:GK")),
-    )
+        correct=WRONG,
+        events=as_ids(_plays("carl:RU carl:GK")),
+    ).game
     record = selectors.game_record(game=game)
     # Every step is on record: the undos, the correction, the later events again.
     later = len(BEFORE) + 1 - WRONG
@@ -92,25 +91,25 @@ def test_the_corrected_record_is_the_deal_as_played(
 def test_a_correction_the_rules_refuse_writes_nothing(game: Game, as_ids: Any) -> None:
     stored = GameEvent.objects.filter(game=game).count()
     with pytest.raises(EngineRejected):
-        services.game_entry_correct(
+        services.game_events_append(
             game=game,
             user=None,
             expected_seq=game.last_seq,
-            index=WRONG,
+            correct=WRONG,
             # EO: the call and the lead put it in Bert's hand, never in Carl's.
-            replacement=as_ids(_plays("carl:EO"))[0],
+            events=as_ids(_plays("carl:EO")),
         )
     assert GameEvent.objects.filter(game=game).count() == stored
 
 
 def test_a_stale_sequence_is_refused(game: Game, as_ids: Any) -> None:
     with pytest.raises(StaleSequence):
-        services.game_entry_correct(
+        services.game_events_append(
             game=game,
             user=None,
             expected_seq=game.last_seq - 1,
-            index=WRONG,
-            replacement=as_ids(_plays("carl:RU"))[0],
+            correct=WRONG,
+            events=as_ids(_plays("carl:RU")),
         )
 
 

@@ -11,8 +11,9 @@ from clubs.models import Player
 from games import events as event_schema
 from games import services
 from games.errors import EngineRejected
-from games.models import AppendOnlyError, Evening, Game, GameEvent
+from games.models import Evening, Game, GameEvent
 from ledger.models import LedgerEntry
+from stichbuch.append_only import AppendOnlyError
 from tests.factories import ClubFactory, SeasonFactory, UserFactory
 from tests.games import records
 

@@ -16,9 +16,8 @@ from hypothesis import strategies as st
 import engine
 from clubs.models import Club, GameKind, Player
 from engine.generate import random_game
-from games import services
+from games import listeners, services
 from games.models import Evening, Game, GameEvent
-from games.services import importing
 from ledger.models import LedgerEntry, ProjectionChange, ProjectionState
 from tests.conftest import PersonaClient
 from tests.games import records
@@ -164,14 +163,15 @@ def test_a_refused_record_anywhere_writes_nothing_and_the_others_are_numbered_on
         transaction.set_rollback(True)
 
 
-def test_an_import_whose_writing_fails_writes_nothing(
-    evening: Evening, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def fail(**kwargs: Any) -> None:
-        raise RuntimeError("the ledger failed")
+class FailsOnAdding(listeners.GamesListener):
+    """A listener whose write dies after the games and their events were written."""
 
-    monkeypatch.setattr(importing, "ledger_book_new_games", fail)
-    with pytest.raises(RuntimeError):
+    def games_added(self, **kwargs: Any) -> None:
+        raise RuntimeError("the listener failed")
+
+
+def test_an_import_whose_writing_fails_writes_nothing(evening: Evening) -> None:
+    with listeners.only(*listeners.registered(), FailsOnAdding()), pytest.raises(RuntimeError):
         services.games_import(
             evening=evening,
             user=None,

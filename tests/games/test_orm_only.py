@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("clubs", "games", "ledger", "stichbuch")
+APPS = ("clubs", "games", "ledger", "live", "web", "stichbuch")
 RAW = re.compile(r"\.cursor\(|\.raw\(|RawSQL\(|\.extra\(|import psycopg")
 
 

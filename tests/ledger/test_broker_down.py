@@ -11,13 +11,12 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import kombu.pools
 import pytest
 
 from clubs.models import Club
 from ledger.models import ProjectionState
 from ledger.selectors import seasons_behind
-from ledger.tasks import _connection_pool, project_season, repair_projections, send_quietly
+from ledger.tasks import project_season, repair_projections, send_quietly
 from stichbuch.celery import app
 from tests.conftest import PersonaClient
 from tests.ledger.factories import Table, finish, make_table
@@ -82,28 +81,3 @@ def test_a_game_recorded_with_the_broker_down_is_in_the_balances_at_once(
         (table.players[2].pk, -20),
     ]
     assert repair_projections() == []  # nothing left behind: a second repair does nothing
-
-
-def test_the_broker_connection_pool_is_found_once_per_broker_url() -> None:
-    saved = app.conf.broker_url
-    try:
-        app.conf.update(broker_url="redis://127.0.0.1:2/0")
-        first = _connection_pool(app)
-        assert _connection_pool(app) is first
-        app.conf.update(broker_url=DEAD_BROKER)
-        other = _connection_pool(app)
-        assert other is not first
-        assert other is kombu.pools.connections[app.connection_for_write()]
-    finally:
-        app.conf.update(broker_url=saved)
-
-
-def test_a_pool_kombu_has_let_go_of_is_not_used_again() -> None:
-    first = _connection_pool(app)
-    # Forgotten by kombu, as ``kombu.pools.reset`` and a fork leave it (not closed
-    # here: Celery's own ``app.pool`` is that very pool, and other tests use it).
-    kombu.pools.connections.clear()
-    again = _connection_pool(app)
-    assert again is not first
-    with again.acquire(block=True, timeout=2):
-        pass  # an open pool

@@ -9,11 +9,13 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.models import AppendOnlyError, Game
+from games.listeners import game_lock
+from games.models import Game
 from ledger import services as ledger_services
 from ledger.models import LedgerEntry, ProjectionState
 from ledger.selectors import balance_map, game_entry_totals
-from ledger.services import LedgerError, booking, ledger_sync_game
+from ledger.services import LedgerError, booking, ledger_sync_game, ledger_sync_locked_game
+from stichbuch.append_only import AppendOnlyError
 from tests.ledger.factories import Table, annul, finish, fuchsen_result, make_table, reopen
 
 pytestmark = pytest.mark.django_db
@@ -208,7 +210,7 @@ def test_players_the_caller_read_as_the_clubs_are_not_looked_up_again(table: Tab
     game.result = fuchsen_result(payouts(table, 40, -20, -20, 0))
     known = {player.pk for player in table.players}
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-        ledger_sync_game(game=game, locked=True, club_players=known)
+        ledger_sync_locked_game(locked=game_lock(game=game), club_players=known)
     assert not [q for q in queries if 'FROM "clubs_player"' in q["sql"]]
     assert game_entry_totals(game=game) == by_player(table, 40, -20, -20)
 
@@ -220,7 +222,7 @@ def test_a_stranger_among_known_players_is_still_refused(table: Table) -> None:
     game.result = fuchsen_result({table.pk(0): 10, str(stranger.pk): -10})
     known = {player.pk for player in table.players}
     with pytest.raises(LedgerError, match="not players of club"), transaction.atomic():
-        ledger_sync_game(game=game, locked=True, club_players=known)
+        ledger_sync_locked_game(locked=game_lock(game=game), club_players=known)
     assert not LedgerEntry.objects.filter(game=game).exists()
 
 

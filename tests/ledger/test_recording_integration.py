@@ -15,10 +15,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import services as games
+from games.listeners import LockedGame
 from games.models import Game
 from ledger.models import LedgerEntry, ProjectionState
 from ledger.selectors import balance_map, game_entry_totals, standing_list
-from ledger.services import ledger_sync_game
+from ledger.services import ledger_sync_locked_game
 from tests.games.records import RE_PLAYED_OUT, RE_PLAYED_OUT_PAYOUTS
 from tests.ledger.factories import Table, make_table
 
@@ -134,9 +135,9 @@ def test_the_finishing_append_books_without_a_savepoint_or_a_second_lock(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_sync_that_says_it_holds_the_lock_refuses_to_run_outside_a_transaction() -> None:
+def test_a_sync_of_a_locked_game_refuses_to_run_outside_a_transaction() -> None:
     table = make_table(players=4)
     game = table.new_game()
-    with pytest.raises(RuntimeError, match="caller's transaction"):
-        ledger_sync_game(game=game, locked=True)
+    with pytest.raises(RuntimeError, match="holds the lock"):
+        ledger_sync_locked_game(locked=LockedGame(game=game, evening=game.evening))
     assert not LedgerEntry.objects.filter(game=game).exists()

@@ -17,6 +17,7 @@ from django.core.management import call_command
 from games import services
 from games.models import Game, GameEvent
 from ledger import services as ledger_services
+from ledger import tasks
 from ledger.models import LedgerEntry, PlayerRating, ProjectionState, SeasonSeries, StandingRow
 from ledger.selectors import balance_map, seasons_behind
 from ledger.services import booking
@@ -124,7 +125,7 @@ def test_the_repair_task_run_twice_after_a_failure_repairs_every_season_once(
             raise Boom("the first season's run died")
         return real(season_id=season_id, force=force)
 
-    monkeypatch.setattr(ledger_services, "season_projections_recompute", dies_on_the_first)
+    monkeypatch.setattr(tasks, "season_projections_recompute", dies_on_the_first)
     assert repair_projections.run() == [tables[1].evening.season_id]
     monkeypatch.undo()
     assert repair_projections.run() == [first_season]

@@ -17,8 +17,8 @@ from rest_framework import exceptions
 from rest_framework.test import APIClient, APIRequestFactory
 
 from clubs import services
+from clubs.authentication import TokenAuthentication
 from clubs.models import ApiToken
-from stichbuch.authentication import TokenAuthentication
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -25,23 +25,6 @@ REMOVABLE = ("E9", "E8", "E7", "G9", "G8", "G7", "S9", "S8", "S7")
 SEP = "__"  # between a table's key and an entry's key in a field name
 
 
-def changes_from_defaults(game_kind: str, overrides: dict[str, Any]) -> int:
-    """How many rules (a table's entries one by one) ``overrides`` really set apart
-    from the defaults; an override equal to the default changes nothing."""
-    count = 0
-    for key, rule in engine.house_rules(game_kind).items():
-        if key not in overrides:
-            continue
-        value, default = overrides[key], rule.default
-        if isinstance(default, dict) and isinstance(value, dict):
-            count += sum(1 for entry, amount in value.items() if default.get(entry) != amount)
-        elif isinstance(default, list) and isinstance(value, list):
-            count += sorted(value) != sorted(default)
-        else:
-            count += value != default
-    return count
-
-
 def rule_labels() -> dict[str, Any]:
     return {
         "removed_cards": _("Cards taken out with five at the table"),

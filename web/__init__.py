@@ -1,0 +1,1 @@
+"""Pages above the apps: see ``web.pages``."""
