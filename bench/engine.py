@@ -51,7 +51,6 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 from engine import replay, table_view
 from engine.generate import random_game
@@ -231,7 +230,7 @@ def main() -> None:
     args = parser.parse_args()
     old_runs: dict[str, Callable[[list[str]], int]] = {}
     if args.old:
-        from old_engine import load
+        from bench.old_engine import load
 
         old = load(args.old)
         old_runs = {"view": _counting(old.table_view), "replay": _counting(old.replay)}

@@ -25,9 +25,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(1, str(ROOT / "bench"))
 
-from old_engine import load  # noqa: E402
+from bench.old_engine import load  # noqa: E402
 
 import engine  # noqa: E402
 

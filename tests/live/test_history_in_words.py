@@ -34,6 +34,7 @@ def test_a_result_typed_in_is_said_in_words(
     from games import selectors
 
     deal = selectors.next_deal(evening=evening).event
+    assert deal is not None
     bert, carl = str(players["bert"].pk), str(players["carl"].pk)
     game = services.game_started(
         evening=evening,
