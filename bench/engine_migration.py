@@ -26,11 +26,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import engine  # noqa: E402
 from bench.old_engine import load  # noqa: E402
 
-import engine  # noqa: E402
-
-SHARED = ROOT.parent / "shared"
+# The project's own copy of the reference records (tests/reference/README.md).
+SHARED = ROOT / "tests" / "reference"
 
 
 def _strip(view: dict[str, Any], ignore: set[str]) -> dict[str, Any]:

@@ -24,9 +24,9 @@ Work that must wait for the commit (a push, a task) uses ``transaction.on_commit
 This is the only place the games app calls upwards (the clubs app has its own,
 ``clubs.listeners``, on the same pattern: a closing season closes its evenings); any
 other call from a lower app into a higher one is a wrong import, and
-``tests/test_app_graph.py`` refuses it. The ledger, one app higher, calls ``evening_changed`` here too (a
-payment changes what an evening shows), so ``live`` hears of it without the ledger
-importing ``live``.
+``tests/test_app_graph.py`` refuses it. The ledger, one app higher, calls
+``evening_changed`` here too (a payment changes what an evening shows), so ``live``
+hears of it without the ledger importing ``live``.
 """
 
 from __future__ import annotations
