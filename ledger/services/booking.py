@@ -17,6 +17,7 @@ from games.listeners import LockedGame, game_lock
 from games.models import Evening, Game
 from ledger.models import (
     LedgerEntry,
+    PlayerGame,
     ProjectionChange,
 )
 from ledger.services.projection_requests import projection_request, projection_version_bump
@@ -200,7 +201,11 @@ def _sync_game(
     wanted = game_wanted_amounts(game=game)
     booked = _booked_amounts(game_id=game.pk)
     entries = _sync_entries(game=game, evening=evening, wanted=wanted, booked=booked)
-    if not entries and not record_changed:
+    if (
+        not entries
+        and not record_changed
+        and not _projected_elsewhere(game=game, season_id=evening.season_id)
+    ):
         return
     if entries:
         _check_players_of_club(
@@ -210,6 +215,33 @@ def _sync_game(
     projection_version_bump(season_id=evening.season_id)
     ProjectionChange.objects.create(season_id=evening.season_id, game_id=game.pk)
     projection_request(season_id=evening.season_id)
+
+
+def _projected_elsewhere(*, game: Game, season_id: int) -> bool:
+    """Whether the game's projection rows are not where the game now puts them: rows
+    of a finished game at another time than its finish (``finished_at``, else its
+    creation, as ``selectors.season_game_rows`` reads it), rows of a game no longer
+    finished, or a finished game neither projected nor waiting to be. Games are in
+    the order they were finished, so a game finished again later with the same
+    money (no entry written) must still be projected again, at its new place.
+
+    Made only by a sync that books nothing and was not told the record changed: one
+    indexed query (the ``(game, player)`` key), two for a finished game with no rows.
+    A game whose change is still waiting is left to that change's run, which reads
+    the game as it then stands."""
+    projected = set(
+        PlayerGame.objects.filter(game_id=game.pk)
+        .values_list("played_at", flat=True)
+        .distinct()
+        .order_by()
+    )
+    if game.status != Game.Status.FINISHED:
+        return bool(projected)
+    if not projected:
+        # The season's waiting changes (its index), few but while a run is behind.
+        waiting = ProjectionChange.objects.filter(season_id=season_id, game_id=game.pk)
+        return not waiting.exists()
+    return projected != {game.finished_at or game.created_at}
 
 
 # A ledger entry's columns, for a write of plain rows.
