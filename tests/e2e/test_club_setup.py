@@ -3,6 +3,7 @@ founded, opens a season, adds its players and seats them."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
@@ -30,7 +31,9 @@ def test_a_new_club_opens_a_season_adds_players_and_seats_them(
     assert page.is_visible("#season-form")
     page.fill("#id_name", "Fuchsen 2027")
     page.select_option("#id_game_kind", "fuchsen")
-    page.fill("#id_start", "2027-01-06")
+    # Begun a month ago: the evening opened below is today's, and an evening must lie
+    # within its season.
+    page.fill("#id_start", (datetime.date.today() - datetime.timedelta(days=30)).isoformat())
     page.click("#season-form button[type=submit]")
     page.wait_for_load_state()
     assert "Die Saison Fuchsen 2027 ist eröffnet." in page.inner_text("#seasons .form-message")
