@@ -12,10 +12,8 @@ followed from the message its confirmation sends.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import json
-import queue
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -48,8 +46,9 @@ class FanIn:
 
     def __init__(self, loop: asyncio.AbstractEventLoop | None) -> None:
         self.loop = loop
-        self._async: asyncio.Queue[int] | None = asyncio.Queue() if loop is not None else None
-        self._sync: queue.SimpleQueue[int] = queue.SimpleQueue()
+        # The one inbox, a hub subscription's own queue, never registered with the hub:
+        # the subscriptions below deliver into it (``Subscription.get``/``wait`` read it).
+        self._inbox = Subscription(HUB, 0, loop)
         self._subs: dict[int, Subscription] = {}
         # Set by a message on the tournament's own channel (a series confirmed: new
         # evenings to follow); the stream then reads the channels again.
@@ -67,32 +66,13 @@ class FanIn:
     def _deliver(self, source: int, number: int) -> None:
         if source < 0:
             self.stale = True
-        if self.loop is not None and self._async is not None:
-            with contextlib.suppress(RuntimeError):
-                self.loop.call_soon_threadsafe(self._async.put_nowait, number)
-        else:
-            self._sync.put(number)
+        self._inbox.deliver(number)
 
     async def get(self, timeout: float) -> int | None:
-        assert self._async is not None
-        try:
-            number = await asyncio.wait_for(self._async.get(), timeout)
-        except TimeoutError:
-            return None
-        while not self._async.empty():
-            number = self._async.get_nowait()
-        return number
+        return await self._inbox.get(timeout)
 
     def wait(self, timeout: float) -> int | None:
-        try:
-            number = self._sync.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        while True:
-            try:
-                number = self._sync.get_nowait()
-            except queue.Empty:
-                return number
+        return self._inbox.wait(timeout)
 
     def close(self) -> None:
         for sub in self._subs.values():

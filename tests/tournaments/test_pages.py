@@ -14,6 +14,7 @@ import pytest
 from django.http import StreamingHttpResponse
 
 from clubs.models import Club, Player
+from live.push import HUB
 from tests.conftest import PersonaClient
 from tests.factories import PlayerFactory
 from tests.tournaments.conftest import record_tally
@@ -135,7 +136,8 @@ def test_the_live_ranking_behind_a_link_is_pushed_again_after_an_append_at_a_tab
     key = services.ranking_link_create(tournament=drawn).key
     page = anonymous.get(f"/turnier/{key}/")
     assert page.status_code == 200 and b"ranking-table" in page.content
-    frames = _frames(anonymous.get(f"/turnier/{key}/events/"))
+    stream = anonymous.get(f"/turnier/{key}/events/")
+    frames = _frames(stream)
     first = _state(next(frames))
     assert {row["total"] for row in first["rows"]} == {0}
     table = series.tables.get(number=1)
@@ -148,6 +150,9 @@ def test_the_live_ranking_behind_a_link_is_pushed_again_after_an_append_at_a_tab
     progress = {row["table"]: row["finished"] for row in pushed["progress"]}
     assert progress == {1: 1, 2: 0}
     assert anonymous.get("/turnier/not-a-key/").status_code == 404
+    # Closed as a browser going away closes it: the stream leaves the hub.
+    stream.close()
+    assert HUB.viewers() == 0
 
 
 def test_the_print_pages_are_a4_and_list_every_seat(
