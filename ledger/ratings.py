@@ -100,12 +100,12 @@ def rating_teams(outcome: GameOutcome) -> tuple[list[tuple[str, ...]], list[floa
 
 class RatingStep:
     """``model.rate(teams, ranks=ranks)`` of openskill, game after game, with the very
-    same floats (``tests/ledger/test_rating_step.py`` holds them equal), at a quarter
-    of its cost.
+    same floats (``tests/ledger/test_rating_step.py`` holds them equal), without the
+    work ``rate`` repeats for every game.
 
     ``rate`` checks its arguments, deep-copies the teams and gives every rating object
-    a fresh ``uuid4`` (also in ``model.rating``): three quarters of its cost, paid once
-    per game of a rebuild (``bench/rebuild.py``). The step here does what ``rate`` does
+    a fresh ``uuid4`` (also in ``model.rating``): most of its cost, paid once per game
+    of a rebuild (``bench/rebuild.py`` times a rebuild). The step here does what ``rate`` does
     for ranks without scores, weights or ``limit_sigma`` — add ``tau`` to each sigma,
     order the teams by rank, the model's own ``_compute``, order them back — on one
     reused rating object per player. A model with ``limit_sigma`` goes through ``rate`` itself.

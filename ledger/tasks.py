@@ -37,8 +37,8 @@ def send_quietly(task: Task[Any, Any], *args: Any) -> bool:
     Used from on-commit hooks, after the money is safely committed: a dead
     broker must not turn a recorded game into an error page. Celery's own
     publish would retry the connection for seconds while the request waits,
-    so the connection is checked first with one quick attempt (about 0.1 s to
-    a refused port). With no broker configured (eager mode) the task runs
+    so the connection is checked first with one quick attempt, which a dead
+    broker refuses at once. With no broker configured (eager mode) the task runs
     here, and its failure is logged the same way; the periodic repair catches
     up either way. Returns True when the task was handed over (or ran).
     """
