@@ -36,7 +36,7 @@ from ledger.services.all_time import (
     _replace_changed,
     _season_figures,
 )
-from ledger.standings import PlayerStanding, season_table
+from ledger.standings import GameOutcome, PlayerStanding, season_table
 from ledger.standings import StandingsConfig as StandingsRules
 from stichbuch.sql import rows_insert
 
@@ -230,7 +230,7 @@ def _apply_game_changes(
     old_rows = list(
         PlayerGame.objects.filter(game_id__in=game_ids).values(*projections.PLAYER_GAME_FIELDS)
     )
-    new_outcomes: list[tuple[int, projections.GameOutcome]] = []
+    new_outcomes: list[tuple[int, GameOutcome]] = []
     for row in _with_facts(selectors.season_game_rows(season_id=season_id, game_ids=game_ids)):
         outcome = projections.readable_outcome(row)
         if outcome is not None:
