@@ -1,6 +1,4 @@
-"""The clubs API's accounts: logging in for a token, signing up, changing the
-password, and who one is.
-"""
+"""Accounts: logging in for a token, signing up, changing the password, who one is."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The clubs API's clubs and seasons: listing, making and changing a club; listing,
-opening, closing and reopening its seasons.
-"""
+"""Clubs and their seasons: list, make and change a club; open, close, reopen a season."""
 
 from __future__ import annotations
 

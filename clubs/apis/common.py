@@ -1,6 +1,4 @@
-"""What the clubs API's views share: the 404 for a missing object, and the output
-serializers several views answer with.
-"""
+"""What the clubs API's views share: the 404 for a missing object, the output serializers."""
 
 from __future__ import annotations
 

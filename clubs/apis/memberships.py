@@ -1,6 +1,4 @@
-"""The clubs API's memberships and invitations: the members, a member's role, a
-password link, removing a member; inviting, and accepting an invitation.
-"""
+"""Members, their roles and password links, and the invitations that make a member."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The clubs API's players: the list, adding one, renaming or retiring one."""
+"""A club's players: the list, adding one, renaming or retiring one."""
 
 from __future__ import annotations
 

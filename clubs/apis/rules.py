@@ -1,4 +1,4 @@
-"""The clubs API's rules: the club's rule profiles and the house rules there are."""
+"""A club's rule profiles, and the house rules there are."""
 
 from __future__ import annotations
 

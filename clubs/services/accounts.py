@@ -1,6 +1,4 @@
-"""Writes of a user's account: the password, API tokens, and the one-time links
-that let a club's admin hand a member a new password.
-"""
+"""A user's account: the password, API tokens, and the password links an admin hands on."""
 
 from __future__ import annotations
 

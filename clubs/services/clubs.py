@@ -1,6 +1,4 @@
-"""Writes of a club and its seasons: making and changing a club, opening,
-closing and reopening a season.
-"""
+"""Clubs and their seasons: make and change a club; open, close and reopen a season."""
 
 from __future__ import annotations
 

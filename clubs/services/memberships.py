@@ -1,6 +1,4 @@
-"""Writes of who belongs to a club: a member's role, leaving or being removed,
-and the invitations that make a member.
-"""
+"""Who belongs to a club: a member's role, removing a member, and invitations."""
 
 from __future__ import annotations
 

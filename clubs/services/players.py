@@ -1,4 +1,4 @@
-"""Writes of a club's players: the names on the score sheet, a member's own player."""
+"""A club's players: the names on the score sheet, and a member's own player."""
 
 from __future__ import annotations
 

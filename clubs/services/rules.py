@@ -1,4 +1,4 @@
-"""Writes of a club's rule profiles: the house rules a season plays under."""
+"""A club's rule profiles: the house rules a season plays under."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The account pages: signing up, changing the password, resetting it by mail or
-by a link an admin handed on, and revoking an API token.
-"""
+"""Account pages: sign up, the password (changed, reset, by an admin's link), API tokens."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The club pages: making a club, its page and settings, and opening, closing and
-reopening its seasons; the helpers the club page's forms share.
-"""
+"""A club's page and settings, and its seasons; the helpers the club page's forms share."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The club page's member forms: inviting and revoking an invitation, accepting
-one, a member's role, removing a member, and a password link for a member.
-"""
+"""The club page's member forms: invitations, a member's role, removal, a password link."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The club page's player forms: adding a player, retiring or bringing one back,
-renaming one.
-"""
+"""The club page's player forms: add a player, retire or bring one back, rename one."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ledger API's balances: who owes how much, as JSON or CSV."""
+"""Balances: who owes how much, of the club, an evening or a season, as JSON or CSV."""
 
 from __future__ import annotations
 

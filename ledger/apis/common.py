@@ -1,7 +1,4 @@
-"""What the ledger API's views share: ids and the 404 for a missing one, the scope
-of a balance, a plan or a payment (an evening or a season), the club's unit, CSV
-answers, and how fresh a projection is.
-"""
+"""What the ledger API's views share: ids, the scope of a read, the unit, CSV, freshness."""
 
 from __future__ import annotations
 

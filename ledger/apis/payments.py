@@ -1,4 +1,4 @@
-"""The ledger API's payments: the list, recording one, reversing one."""
+"""Payments: the list, recording one, reversing one."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The ledger API's figures per player: a season's ratings and a player's rating
-history, a player's statistics (a season or all time), and a season's chart series.
-"""
+"""Per player: a season's ratings and a rating's history, statistics, the chart series."""
 
 from __future__ import annotations
 

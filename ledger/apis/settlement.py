@@ -1,6 +1,4 @@
-"""The ledger API's settlement: plans that turn open balances into transfers,
-and marking a transfer paid.
-"""
+"""Settlement plans (open balances as the fewest transfers), and a transfer marked paid."""
 
 from __future__ import annotations
 

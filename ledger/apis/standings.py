@@ -1,6 +1,4 @@
-"""The ledger API's tables: a season's standings, the all-time table, and the
-club's standings configuration (how ties are broken).
-"""
+"""Tables: a season's standings, the all-time table, the club's standings configuration."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The books: the ledger's append-only, zero-sum entries."""
+"""The books: the ledger's entries, append-only and zero-sum."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The books: a payment between two players (and its reversal)."""
+"""The books: a payment between two players, and its reversal."""
 
 from __future__ import annotations
 

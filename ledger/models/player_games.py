@@ -1,7 +1,4 @@
-"""Projections per game: each finished game's contribution per player
-(``PlayerGame``), what its record says (``GameFacts``), and the all-time table and its
-per-game rows.
-"""
+"""Projections per game: each player's contribution, the game's facts, the all-time rows."""
 
 from __future__ import annotations
 

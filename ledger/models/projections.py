@@ -1,6 +1,4 @@
-"""Projections: a club's standings configuration, a season's standings, ratings
-and chart series, their checkpoint, and the outbox of changes not yet applied.
-"""
+"""Projections: how a club ranks; a season's standings, ratings, series, checkpoint, outbox."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The books: settlement plans, the fewest transfers that clear open balances,
-and each transfer as it is paid.
-"""
+"""The books: settlement plans and their transfers, each marked paid as it is paid."""
 
 from __future__ import annotations
 

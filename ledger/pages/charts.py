@@ -1,6 +1,4 @@
-"""The ledger pages' charts: inline SVG line charts drawn on the server, and their
-round ticks.
-"""
+"""The ledger pages' charts: inline SVG line charts drawn on the server, with round ticks."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The money of an evening: settling it in transfers and marking a transfer
-paid.
-"""
+"""An evening's money: settling it in transfers, and marking a transfer paid."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The ledger's payment pages: booking a payment typed on a page (a season's or an
-evening's) and reversing one booked by mistake.
-"""
+"""Payments typed on a page (a season's or an evening's), and reversing one."""
 
 from __future__ import annotations
 

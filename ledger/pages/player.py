@@ -1,6 +1,4 @@
-"""The ledger's player page: a player's standing, rating chart and statistics,
-for a season or all time.
-"""
+"""A player's page: his standing, rating chart and statistics, for a season or all time."""
 
 from __future__ import annotations
 

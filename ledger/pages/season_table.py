@@ -1,6 +1,4 @@
-"""The ledger's season pages: a season's table with its charts and its
-settlement (and the transfers marked paid), the current season, and the all-time table.
-"""
+"""A season's table with its charts and settlement, the current season, the all-time table."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Head-to-head as exact numerators per pair of players: from games or stored
-rows, added and subtracted game by game, stored as JSON, read as fractions.
-"""
+"""Head-to-head as exact numerators per pair: summed game by game, stored as JSON."""
 
 from __future__ import annotations
 

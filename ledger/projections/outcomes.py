@@ -1,7 +1,4 @@
-"""A game as the projections read it: its stored result or its players' rows as a
-``GameOutcome``, whether it can be read and rated, a player's role in it, and the
-key that orders the games.
-"""
+"""A stored game as the projections read it: its outcome, its players' roles, its order."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""The per-game projection: one ``PlayerGame`` row per player and game (its
-contribution to the standings and the running net), and the rating folded game by
-game.
-"""
+"""Per game: each player's ``PlayerGame`` row and the rating, folded game by game."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The rebuild: a season's projections from all its finished games, and the rows
-they are stored as.
-"""
+"""The rebuild: a season's projections from all its finished games, and their rows."""
 
 from __future__ import annotations
 
