@@ -5,6 +5,10 @@ for anything a user can get wrong; the API turns that into a 400. Permission
 to call them is checked by the caller (``clubs.permissions``), except the rules
 that depend on *who* acts on *whom* — an admin may not make an owner — which
 live here, next to the write they guard.
+
+One module per use case: ``accounts`` (the password, API tokens, password links),
+``clubs`` (clubs and their seasons), ``memberships`` (roles and invitations),
+``players``, ``rules`` (rule profiles); this package re-exports their functions.
 """
 
 from clubs.services.accounts import (

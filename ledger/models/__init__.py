@@ -17,6 +17,10 @@ Two kinds of tables live here:
   ``ProjectionChange``. They are derived from the games' stored results by the
   Celery task in ``ledger.tasks``, game by game, and can be rebuilt at any time
   from the results alone (``manage.py rebuild_projections``).
+
+The books are in ``payments``, ``bookings`` and ``settlement``; the projections in
+``projections`` (per season) and ``player_games`` (per game, and all time). This
+package imports every model, so ``ledger.models.X`` stays each one's address.
 """
 
 from ledger.models.bookings import LedgerEntry, LedgerEntryQuerySet
