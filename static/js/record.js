@@ -836,7 +836,7 @@
         return '<button type="button" class="btn-raise' + (l === e.level && who === e.player ? " picked" : "") + '" data-act="edit-level" data-level="' + esc(l) + '">' + esc(W.levels[l]) + "</button>";
       }).join("") + "</div>";
     } else if (e.type === "call") {
-      out += '<p class="meta">' + esc(gettext("Who is the Macher, and which card did he call (or alone)?")) + "</p>" + players +
+      out += '<p class="meta">' + esc(gettext("Who is the Macher, and which card was called (or alone)?")) + "</p>" + players +
         gridHtml({ act: "edit-pick", hidePlayed: false, enabled: function () { return true; }, picked: function (c) { return c === e.card; } }) +
         '<button type="button" class="btn-quiet" data-act="edit-alone">' + esc(gettext("Play alone")) + "</button>";
     } else {
