@@ -24,7 +24,7 @@ import hashlib
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import translation
-from django.utils.cache import quote_etag
+from django.utils.http import quote_etag
 from django.utils.translation.trans_real import DjangoTranslation
 from django.views.decorators.http import condition, require_GET
 from django.views.i18n import JavaScriptCatalog
