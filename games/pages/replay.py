@@ -200,8 +200,8 @@ def _payouts(result: dict[str, Any], words: _Words, club: Club) -> list[dict[str
     return sorted(rows, key=_amount_descending)
 
 
-def _amount_descending(row: dict[str, Any]) -> int:
-    return -int(row["amount"])
+def _amount_descending(row: dict[str, Any]) -> float:
+    return -float(row["amount"])
 
 
 def _late_notes(notes: _Notes, tricks: int) -> list[tuple[str, str]]:

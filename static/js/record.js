@@ -626,9 +626,13 @@
   function joinLabel() {
     var bids = effectiveEvents().filter(function (e) { return e.type === "bid"; });
     var top = bids.length ? bids[bids.length - 1].contract : "";
-    if (top === "bettler") return gettext("Join the Bettler (mitbetteln)");
-    if (top === "plauderer") return gettext("Join the Plauderer (mitplaudern)");
-    return gettext("Join (mitbetteln / mitplaudern)");
+    // The join's words by the contract joined (words only: whether one may join is
+    // the engine's ``legal``).
+    var joinAs = {
+      bettler: gettext("Join the Bettler (mitbetteln)"),
+      plauderer: gettext("Join the Plauderer (mitplaudern)")
+    };
+    return joinAs[top] || gettext("Join (mitbetteln / mitplaudern)");
   }
 
   function auctionHtml() {
