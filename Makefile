@@ -63,6 +63,9 @@ test: venv
 # Refresh the German/English catalogues after changing texts (needs gettext).
 messages: venv
 	DEBUG=1 $(PY) manage.py makemessages --locale de --locale en --ignore '.venv/*'
+	# The scripts' sentences (gettext in static/js): German only, English is the msgid.
+	DEBUG=1 $(PY) manage.py makemessages -d djangojs --locale de --ignore '.venv/*' \
+		--ignore 'tests/*' --ignore 'staticfiles/*' --ignore 'static/js/htmx.min.js'
 	DEBUG=1 $(PY) manage.py compilemessages --ignore '.venv/*'
 
 # Copy the reference records again from ../shared (tests/reference/README.md).

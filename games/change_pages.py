@@ -191,33 +191,3 @@ def game_result_change(request: HttpRequest, game_id: int) -> HttpResponse:
             "changing": True,
         },
     )
-
-
-def entry_change_strings() -> dict[str, str]:
-    """The texts of "ändern" in "Alle Einträge" and of another phone's entry met on the
-    way (static/js/record.js), translated here."""
-    return {
-        "edit": _("change"),
-        "edit_label": _("Change: %(e)s"),
-        "edit_title": _("Change: %(e)s"),
-        "edit_card": _("Tap the right card. The later entries are entered again."),
-        "edit_raise": _("Who said it, and which level? The later entries are entered again."),
-        "edit_call": _("Who is the Macher, and which card did he call (or alone)?"),
-        "edit_bid": _("What did %(p)s really say? The later entries are entered again."),
-        "edit_pass": _("passes"),
-        "edit_join": _("joins"),
-        "edit_result": _("Change the result"),
-        "left_out": _(
-            "Changed. The entry “%(e)s” no longer fits the game as it is now: it and "
-            "the %(n)s after it were not entered again. Enter them as they really were."
-        ),
-        "conflict_same": _("Already in: %(e)s — another phone recorded it. Carry on."),
-        "conflict_other": _(
-            "Another phone recorded first: %(e)s. Your tap was not entered; enter it "
-            "again only if it is still to come."
-        ),
-        "left_out_one": _(
-            "Changed. The entry “%(e)s” no longer fits the game as it is now and was not "
-            "entered again. Enter it as it really was."
-        ),
-    }

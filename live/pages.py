@@ -171,31 +171,16 @@ def _link_evening(token: str) -> Evening:
     return link.evening
 
 
-def live_strings() -> dict[str, Any]:
-    return {
-        "game": _("Game %(n)s"),
-        "no_game": _("No game in progress."),
-        "turn": _("Whose turn"),
-        "trick": _("Trick"),
-        "level": _("Level"),
-        "contract": _("Contract"),
-        "tricks_done": _("Tricks done"),
-        "called": _("Called card"),
-        "on_table": _("On the table"),
-        "games": _("Games"),
-        "balances": _("Balances tonight"),
-        "no_balance": _("No finished game yet."),
-        "live": _("live"),
-        "polling": _("no push connection: updated every few seconds"),
-        "levels": level_names(),
-        "contracts": contract_names(),
-        "events": event_labels(),
-    }
+def live_words() -> dict[str, Any]:
+    """The names live.js shows for the engine's codes (levels, contracts, kinds of
+    entry), in the page's language: data keyed by code, as the history pages name them.
+    The view's sentences are the JS catalogue's (``/jsi18n/<language>/``)."""
+    return {"levels": level_names(), "contracts": contract_names(), "events": event_labels()}
 
 
 def _live_context(evening: Evening, state_url: str, stream_url: str) -> dict[str, Any]:
     return {
-        "live_config": {"state": state_url, "stream": stream_url, "t": live_strings()},
+        "live_config": {"state": state_url, "stream": stream_url, "words": live_words()},
         "live_state": json.loads(stream.state_json(evening.pk)),
     }
 

@@ -6,6 +6,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from stichbuch.js_catalogue import javascript_catalogue
+
 
 class ApiDocsView(SpectacularSwaggerSplitView):
     """Swagger UI from the app's own static files (drf-spectacular-sidecar), its start
@@ -17,6 +19,8 @@ class ApiDocsView(SpectacularSwaggerSplitView):
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The scripts' sentences (the djangojs catalogue) in the language the URL names.
+    path("jsi18n/<str:language>/", javascript_catalogue, name="javascript-catalog"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("clubs.api_urls")),

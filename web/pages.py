@@ -26,7 +26,7 @@ from games.access import evening_for, player_names
 from games.errors import GamesError
 from games.forms import SeatAddForm
 from games.models import Evening, Game
-from games.pages import _report
+from games.pages.refusals import report_refusal
 from games.presenters import (
     game_summary,
 )
@@ -187,7 +187,7 @@ def seat_add(request: HttpRequest, evening_id: int) -> HttpResponse:
                 evening=evening, player=player, position=form.cleaned_data["position"]
             )
         except (ValidationError, GamesError) as error:
-            _report(request, error, at="at-seats")
+            report_refusal(request, error, at="at-seats")
         else:
             return redirect(reverse("evening-page", args=[evening.pk]) + "#seats")
     return evening_page_render(request, evening, membership, refused="seats", status=422)

@@ -9,7 +9,10 @@
   var stateEl = document.getElementById("live-state");
   if (!configEl || !stateEl) return;
   var config = JSON.parse(configEl.textContent);
-  var t = config.t;
+  // Sentences from the JS catalogue (loaded before this file; English without it);
+  // the names of the engine's codes are data from the server (config.words).
+  var gettext = window.gettext || function (msgid) { return msgid; };
+  var words = config.words;
   var POLL_MS = 5000;
   var pollTimer = null;
   var source = null;
@@ -30,10 +33,10 @@
     dl.appendChild(el("dd", null, value));
   }
   function eventText(event) {
-    var parts = [t.events[event.type] || event.type];
+    var parts = [words.events[event.type] || event.type];
     if (event.player) parts.push(event.player);
-    if (event.level) parts.push(t.levels[event.level] || event.level);
-    if (event.contract) parts.push(t.contracts[event.contract] || event.contract);
+    if (event.level) parts.push(words.levels[event.level] || event.level);
+    if (event.contract) parts.push(words.contracts[event.contract] || event.contract);
     if (event.card) parts.push(event.card_name || event.card);
     if (event.cards) parts.push((event.cards_names || event.cards).join(", "));
     return parts.join(" · ");
@@ -60,29 +63,29 @@
     var box = document.getElementById("live-current");
     clear(box);
     if (!current) {
-      heading.textContent = t.no_game;
+      heading.textContent = gettext("No game in progress.");
       return;
     }
     // The seats round the table, whose turn it is marked (the engine's to_act).
     var seats = el("ul", "seats live-seats");
-    seats.setAttribute("aria-label", t.turn);
+    seats.setAttribute("aria-label", gettext("Whose turn"));
     ((current.state || {}).active || []).forEach(function (name) {
       var li = el("li", "seat" + (name === current.to_act ? " to-act" : ""), name);
       if (name === current.to_act) li.setAttribute("aria-current", "true");
       seats.appendChild(li);
     });
     box.appendChild(seats);
-    heading.textContent = fmt(t.game, { n: current.number });
+    heading.textContent = fmt(gettext("Game %(n)s"), { n: current.number });
     var state = current.state || {};
     var dl = el("dl", "live-facts");
-    row(dl, t.turn, state.to_act);
-    row(dl, t.contract, state.contract ? (t.contracts[state.contract] || state.contract) : "");
-    row(dl, t.level, state.level ? (t.levels[state.level] || state.level) : "");
-    row(dl, t.called, current.called);
-    row(dl, t.tricks_done, current.tricks_done);
+    row(dl, gettext("Whose turn"), state.to_act);
+    row(dl, gettext("Contract"), state.contract ? (words.contracts[state.contract] || state.contract) : "");
+    row(dl, gettext("Level"), state.level ? (words.levels[state.level] || state.level) : "");
+    row(dl, gettext("Called card"), current.called);
+    row(dl, gettext("Tricks done"), current.tricks_done);
     box.appendChild(dl);
     var trick = el("ol", "live-trick");
-    trick.setAttribute("aria-label", t.on_table);
+    trick.setAttribute("aria-label", gettext("On the table"));
     current.trick.forEach(function (play) {
       var li = el("li", "live-card" + (play.winning ? " winning" : ""));
       li.setAttribute("data-card", play.card);
@@ -104,7 +107,7 @@
       var li = el("li", "live-game " + game.status);
       li.setAttribute("value", game.number);
       li.setAttribute("data-game", game.id);
-      li.appendChild(el("strong", null, fmt(t.game, { n: game.number })));
+      li.appendChild(el("strong", null, fmt(gettext("Game %(n)s"), { n: game.number })));
       li.appendChild(document.createTextNode(" · " + [game.outcome, game.what].filter(Boolean).join(" · ")));
       if (game.payouts.length) {
         li.appendChild(el("span", "meta live-payouts", " " + game.payouts.map(function (p) {
@@ -120,7 +123,7 @@
     clear(body);
     if (!balances.length) {
       var tr = el("tr");
-      tr.appendChild(el("td", "meta", t.no_balance));
+      tr.appendChild(el("td", "meta", gettext("No finished game yet.")));
       body.appendChild(tr);
       return;
     }
@@ -152,7 +155,7 @@
       .catch(function () { /* offline: try again at the next tick */ });
   }
   function startPolling() {
-    status(t.polling, false);
+    status(gettext("no push connection: updated every few seconds"), false);
     if (pollTimer === null) pollTimer = window.setInterval(poll, POLL_MS);
   }
   function stopPolling() {
@@ -164,7 +167,7 @@
     source = new EventSource(config.stream);
     source.addEventListener("state", function (e) {
       stopPolling();
-      status(t.live, true);
+      status(gettext("live"), true);
       draw(JSON.parse(e.data));
     });
     source.onerror = function () {

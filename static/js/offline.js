@@ -16,7 +16,8 @@
   var cfgEl = document.getElementById("record-config");
   if (!root || !cfgEl) return;
   var cfg = JSON.parse(cfgEl.textContent);
-  var strings = (document.getElementById("offline-strings") || { dataset: {} }).dataset;
+  // Its words are the JS catalogue's (loaded before this file; English without it).
+  var gettext = window.gettext || function (msgid) { return msgid; };
   var busy = false;
   var seq = Number(root.getAttribute("data-seq") || 0);
 
@@ -49,7 +50,7 @@
     if (empty) slot.replaceChild(card, empty); else slot.insertBefore(card, slot.firstChild);
     slot.classList.remove("empty", "next");
     slot.classList.add("unconfirmed");
-    slot.setAttribute("title", strings.unconfirmed || "");
+    slot.setAttribute("title", gettext("not yet confirmed"));
   }
 
   function noteStale(events) {
@@ -58,7 +59,7 @@
       var note = document.createElement("p");
       note.className = "notice stale-note";
       note.setAttribute("role", "status");
-      note.textContent = strings.stale || "";
+      note.textContent = gettext("Another phone recorded in the meantime: the table is as it is now — tap again.");
       root.insertBefore(note, root.firstChild);
     }
     events.forEach(function (event) {
@@ -102,7 +103,7 @@
   var box = document.getElementById("offline-entry");
   if (!root || !cfgEl || !box || !window.StichbuchOutbox) return;
   var cfg = JSON.parse(cfgEl.textContent);
-  var t = box.dataset;
+  var gettext = window.gettext || function (msgid) { return msgid; };
   var flushing = false;
 
   var tx = window.StichbuchOutbox.tx;
@@ -144,12 +145,12 @@
         li.className = item.failed ? "offline-failed" : "offline-waiting";
         li.setAttribute("data-seq", item.expected_seq + item.events.length);
         if (item.failed) li.setAttribute("role", "alert");
-        li.textContent = item.events.map(describe).join(" · ") + " — " + (item.failed ? item.failed : t.unsent);
+        li.textContent = item.events.map(describe).join(" · ") + " — " + (item.failed ? item.failed : gettext("not yet sent / unchecked"));
         if (item.failed) {
           var drop = document.createElement("button");
           drop.type = "button";
           drop.className = "btn-quiet offline-drop";
-          drop.textContent = t.drop;
+          drop.textContent = gettext("Drop it");
           drop.addEventListener("click", function () { dropItem(item); });
           li.appendChild(drop);
         }
@@ -182,7 +183,7 @@
         var item = list[0];
         if (!item || item.failed) return null;
         var body = JSON.stringify({ expected_seq: item.expected_seq, events: item.events, answer: "new" });
-        return window.StichbuchOutbox.send(item, cfg.events_api, body, root.getAttribute("data-csrf") || "", t.refused)
+        return window.StichbuchOutbox.send(item, cfg.events_api, body, root.getAttribute("data-csrf") || "", gettext("refused"))
           .then(function (ok) {
             if (!ok) { refused = true; return null; }
             sent += 1;

@@ -1,8 +1,9 @@
 /* Stichbuch: recording a game at the table.
  *
  * The page embeds its configuration (#record-config: the game, the player names,
- * the card faces, every text already translated) and the table as the server saw
- * it (#record-data: {state, last_seq, events}). Every tap that records something
+ * the card faces, the names of the engine's codes in the page's language) and the
+ * table as the server saw it (#record-data: {state, last_seq, events}). Its
+ * sentences are the JS catalogue's (gettext, /jsi18n/<language>/). Every tap that records something
  * sends ONE POST to /api/games/{id}/events/ with the sequence number we last saw;
  * the answer (or a fresh GET) is the table we draw next. Nothing of the game is
  * decided here: the engine says what is legal, this file only shows it.
@@ -14,7 +15,13 @@
   if (!root) return;
   var cfg = JSON.parse(document.getElementById("record-config").textContent);
   var boot = JSON.parse(document.getElementById("record-data").textContent);
-  var T = cfg.t;
+  // The page's sentences come from the JS catalogue (/jsi18n/<language>/, loaded
+  // before this file); without it (never cached, no network) they stay English.
+  var gettext = window.gettext || function (msgid) { return msgid; };
+  var pgettext = window.pgettext || function (context, msgid) { return msgid; };
+  // The names of the engine's codes (suits, ranks, levels, contracts, reasons, error
+  // headings): data from the server, as its own pages name them (games.vocabulary).
+  var W = cfg.words;
   cfg.csrf = root.getAttribute("data-csrf") || "";
 
   var state = boot.state;
@@ -63,7 +70,7 @@
     return template.replace(/%\((\w+)\)s/g, function (_, k) { return values[k] == null ? "" : values[k]; });
   }
   function name(pid) { return cfg.names[pid] || pid; }
-  function money(v) { return fmt(T.money, { v: v }); }
+  function money(v) { return fmt(cfg.points ? gettext("%(v)s pt") : gettext("%(v)s ct"), { v: v }); }
   function suitOf(code) { return code.charAt(0); }
   function rankOf(code) { return code.slice(1); }
   // The contracts bid with a card laid face down (the engine's).
@@ -72,12 +79,11 @@
   function isTrump(code) { return (state.trumps || []).indexOf(code) >= 0; }
   function rankLabel(code) {
     var r = rankOf(code);
-    return (cfg.face === "french" ? T.rank_f : T.rank_g)[r] || r;
+    return W.rank_labels[r] || r;
   }
   function cardName(code) {
     if (!code) return "";
-    var names = cfg.face === "french" ? T.suit_f : T.suit_g;
-    return fmt(T.card_name, { suit: names[suitOf(code)], rank: (cfg.face === "french" ? T.rank_name_f : T.rank_name_g)[rankOf(code)] });
+    return fmt(gettext("%(rank)s of %(suit)s"), { suit: W.suits[suitOf(code)], rank: W.rank_names[rankOf(code)] });
   }
   function suitSvg(code) {
     return '<svg class="s" aria-hidden="true"><use href="#' + (cfg.face === "french" ? "f-" : "g-") + suitOf(code) + '"></use></svg>';
@@ -86,7 +92,7 @@
     return '<span class="r">' + esc(rankLabel(code)) + "</span>" + suitSvg(code) + (extra || "");
   }
   function cardSpan(code, cls) {
-    if (code === true || code === "?") return '<span class="pc back ' + (cls || "") + '" title="' + esc(T.face_down) + '"><span class="r">?</span></span>';
+    if (code === true || code === "?") return '<span class="pc back ' + (cls || "") + '" title="' + esc(gettext("face down")) + '"><span class="r">?</span></span>';
     return '<span class="pc s-' + suitOf(code) + (isTrump(code) ? " trump" : "") + " " + (cls || "") +
       '" title="' + esc(cardName(code)) + '">' + cardFace(code) + "</span>";
   }
@@ -120,21 +126,21 @@
     if (!e || typeof e !== "object") return "";
     var p = name(e.player);
     switch (e.type) {
-      case "deal": return fmt(T.ev_deal, { p: name(e.dealer) });
+      case "deal": return fmt(gettext("%(p)s deals"), { p: name(e.dealer) });
       case "call":
-        if (e.alone) return fmt(T.ev_alone, { p: p }) + (e.turned ? " · " + T.turned_short : "");
-        return fmt(T.ev_call, { p: p, c: cardName(e.card) }) + (e.turned ? " · " + T.turned_short : "");
-      case "play": return fmt(T.ev_play, { p: p, c: cardName(e.card) }) + (e.fuchs ? " · " + T.fuchs_said : "") + (e.turned ? " · " + T.turned_short : "");
-      case "raise": return fmt(T.ev_raise, { p: p, l: T.levels[e.level] || e.level });
-      case "end_raising": return T.ev_end_raising;
-      case "bid": return fmt(T.ev_bid, { p: p, b: T.contracts[e.contract] || e.contract }) + (e.called ? " · " + fmt(T.calls_card, { c: cardName(e.called) }) : "") +
-        (e.card ? " · " + fmt(T.lays_down, { c: cardName(e.card) }) : "");
-      case "pass": return fmt(T.ev_pass, { p: p });
-      case "join": return fmt(T.ev_join, { p: p }) + (e.card ? " · " + fmt(T.lays_down, { c: cardName(e.card) }) : "");
-      case "show": return fmt(T.ev_show, { p: p, c: (e.cards || []).map(cardName).join(", ") });
-      case "forfeit": return fmt(T.ev_forfeit, { p: p });
-      case "annul": return T.ev_annul;
-      case "undo": return T.ev_undo;
+        if (e.alone) return fmt(gettext("%(p)s plays alone"), { p: p }) + (e.turned ? " · " + gettext("turned a card") : "");
+        return fmt(gettext("%(p)s calls %(c)s"), { p: p, c: cardName(e.card) }) + (e.turned ? " · " + gettext("turned a card") : "");
+      case "play": return fmt(gettext("%(p)s plays %(c)s"), { p: p, c: cardName(e.card) }) + (e.fuchs ? " · " + gettext("Fuchs!") : "") + (e.turned ? " · " + gettext("turned a card") : "");
+      case "raise": return fmt(gettext("%(p)s says %(l)s"), { p: p, l: W.levels[e.level] || e.level });
+      case "end_raising": return gettext("Trick done, the raising is over");
+      case "bid": return fmt(gettext("%(p)s bids %(b)s"), { p: p, b: W.contracts[e.contract] || e.contract }) + (e.called ? " · " + fmt(gettext("calls %(c)s"), { c: cardName(e.called) }) : "") +
+        (e.card ? " · " + fmt(gettext("face down: %(c)s"), { c: cardName(e.card) }) : "");
+      case "pass": return fmt(gettext("%(p)s passes"), { p: p });
+      case "join": return fmt(gettext("%(p)s joins"), { p: p }) + (e.card ? " · " + fmt(gettext("face down: %(c)s"), { c: cardName(e.card) }) : "");
+      case "show": return fmt(gettext("%(p)s shows %(c)s"), { p: p, c: (e.cards || []).map(cardName).join(", ") });
+      case "forfeit": return fmt(gettext("%(p)s forfeits"), { p: p });
+      case "annul": return gettext("The game is annulled");
+      case "undo": return gettext("Undo");
     }
     return String(e.type);
   }
@@ -148,9 +154,9 @@
   // The gist of an engine message in the page's language: which card proves it, whose turn.
   function hint(code, message) {
     var held = /(\S+) holds ([EGRS](?:10|[AKOU987]))\b/.exec(message || "");
-    if (held && /^must_/.test(code)) return fmt(T.hint_holds, { p: name(held[1]), c: cardName(held[2]) });
+    if (held && /^must_/.test(code)) return fmt(gettext("The record shows %(p)s holds %(c)s."), { p: name(held[1]), c: cardName(held[2]) });
     var turn = /it is (.+?)'s turn/.exec(withNames(message));
-    if (turn && code === "not_your_turn") return fmt(T.hint_turn, { p: turn[1] });
+    if (turn && code === "not_your_turn") return fmt(gettext("It is %(p)s's turn."), { p: turn[1] });
     return "";
   }
 
@@ -202,9 +208,9 @@
     var what = sending.map(function (e) {
       if (e.type !== "undo") return describe(e);
       var last = effectiveEvents().slice(-1)[0];
-      return last ? fmt(T.undoing, { e: describe(last) }) : describe(e);
+      return last ? fmt(gettext("Taking back: %(e)s"), { e: describe(last) }) : describe(e);
     }).join(" · ");
-    return what + " — " + T.unconfirmed;
+    return what + " — " + gettext("not yet confirmed");
   }
   // The tap painted at once, before the page is drawn again: the tapped button and
   // the line under the table say what is on its way, not yet confirmed.
@@ -303,19 +309,19 @@
         // (trick, player, card) and offer to correct it.
         var stored = local < 0 && err.index >= 0 ? events[err.index] : null;
         var fix = stored && stored.type === "play" ? { index: err.index, event: stored, trick: trickOf(err.index) } : null;
-        problem = { title: T.errors[err.code] || T.err_generic, code: err.code, event: ev ? describe(ev) : "",
+        problem = { title: W.errors[err.code] || gettext("Not accepted"), code: err.code, event: ev ? describe(ev) : "",
           hint: said ? "" : hint(err.code, err.message), detail: said || withNames(err.message), fix: fix };
         return;
       }
       var detail = (res.data && (res.data.detail || JSON.stringify(res.data))) || String(res.status);
-      problem = { title: res.status === 403 ? T.err_forbidden : T.err_generic, detail: detail };
+      problem = { title: res.status === 403 ? gettext("Only scorers may record games.") : gettext("Not accepted"), detail: detail };
     }).catch(function () {
       pending = { body: body, key: key };
       // offline.js queues it (same key: a retry from here is answered, not stored twice).
       document.dispatchEvent(new CustomEvent("record:network-error", { detail: { body: body, key: key } }));
       // With an outbox the event waits there, listed as not yet sent; without one
       // (no IndexedDB) the scorer sends it again.
-      problem = window.StichbuchOutbox ? null : { title: T.err_network, detail: "", retry: true };
+      problem = window.StichbuchOutbox ? null : { title: gettext("No connection. Nothing was lost: send again when you have a signal."), detail: "", retry: true };
     }).then(function () {
       busy = false;
       sending = null;
@@ -351,14 +357,14 @@
   function seatsHtml() {
     var players = state.players || [];
     var decl = state.declarers || [];
-    return '<ul class="seats' + (players.length >= 6 ? " n6" : "") + '" aria-label="' + esc(T.seats) + '">' + players.map(function (p) {
+    return '<ul class="seats' + (players.length >= 6 ? " n6" : "") + '" aria-label="' + esc(gettext("Seats, clockwise")) + '">' + players.map(function (p) {
       var tags = [];
-      if (p === state.dealer) tags.push(T.dealer);
-      if (p === state.sitting_out) tags.push(T.sits_out);
-      if (p === state.macher) tags.push(T.macher);
-      else if (cfg.kind === "fuchsen" && decl.indexOf(p) > 0) tags.push(T.hilfer);
-      if (cfg.kind === "koenigrufen" && p === state.declarer) tags.push(T.declarer);
-      else if (cfg.kind === "koenigrufen" && decl.indexOf(p) > 0) tags.push(T.partner);
+      if (p === state.dealer) tags.push(gettext("dealer"));
+      if (p === state.sitting_out) tags.push(gettext("sits out"));
+      if (p === state.macher) tags.push(gettext("Macher"));
+      else if (cfg.kind === "fuchsen" && decl.indexOf(p) > 0) tags.push(gettext("Hilfer"));
+      if (cfg.kind === "koenigrufen" && p === state.declarer) tags.push(gettext("declarer"));
+      else if (cfg.kind === "koenigrufen" && decl.indexOf(p) > 0) tags.push(gettext("partner"));
       var cls = "seat" + (p === state.to_act ? " to-act" : "") + (p === state.sitting_out ? " out" : "") + (decl.indexOf(p) >= 0 ? " decl" : "");
       return '<li class="' + cls + '" data-player="' + esc(p) + '"' + (p === state.to_act ? ' aria-current="true"' : "") + ">" +
         esc(name(p)) + '<span class="tags">' + esc(tags.join(" · ")) + "</span></li>";
@@ -368,19 +374,19 @@
   function statusText() {
     var who = state.to_act ? '<span class="who">' + esc(name(state.to_act)) + "</span>" : "";
     switch (state.status) {
-      case "finished": return esc(T.st_finished);
-      case "annulled": return esc(T.st_annulled);
-      case "invalid": return esc(T.st_invalid);
-      case "unavailable": return esc(T.st_unavailable);
+      case "finished": return esc(gettext("Game over"));
+      case "annulled": return esc(gettext("Annulled"));
+      case "invalid": return esc(gettext("The record is invalid"));
+      case "unavailable": return esc(gettext("The table cannot be shown just now: reload the page."));
     }
     switch (state.awaiting) {
-      case "deal": return esc(T.st_deal);
-      case "call": return who ? fmt(esc(T.st_call), { p: who }) : esc(T.st_call_unknown);
-      case "bid": return fmt(esc(T.st_bid), { p: who });
+      case "deal": return esc(gettext("Deal the cards"));
+      case "call": return who ? fmt(esc(gettext("%(p)s calls")), { p: who }) : esc(gettext("The Macher calls"));
+      case "bid": return fmt(esc(gettext("%(p)s bids")), { p: who });
       case "play":
-        return fmt(esc((state.trick || []).length ? T.st_play : T.st_lead), { p: who });
-      case "raise_or_end": return esc(T.st_raise_or_end);
-      case "partner": return esc(cfg.kind === "fuchsen" ? T.st_hilfer : T.st_partner);
+        return fmt(esc((state.trick || []).length ? gettext("%(p)s plays") : gettext("%(p)s leads")), { p: who });
+      case "raise_or_end": return esc(gettext("The first trick is complete: raise, or collect it"));
+      case "partner": return esc(cfg.kind === "fuchsen" ? gettext("Who is the Hilfer?") : gettext("Who is the partner?"));
     }
     return "";
   }
@@ -388,16 +394,16 @@
   function levelBar() {
     var parts = [];
     if (cfg.kind === "fuchsen") {
-      if (state.alone) parts.push('<span class="lvl">' + esc(T.alone) + "</span>");
+      if (state.alone) parts.push('<span class="lvl">' + esc(gettext("alone (Herausspielen)")) + "</span>");
       var called = calledCard();
-      if (called && !state.alone) parts.push(esc(T.called) + " " + cardSpan(called, "mini"));
+      if (called && !state.alone) parts.push(esc(gettext("called:")) + " " + cardSpan(called, "mini"));
       var lv = state.level;
-      parts.push('<span class="lvl" data-level="' + esc(lv || "") + '">' + esc(lv ? T.levels[lv] : T.no_level) + " · " + esc(money(valueOf(lv))) + "</span>");
-      if (fuchsSaid()) parts.push('<span class="flag">' + esc(T.fuchs_said) + "</span>");
+      parts.push('<span class="lvl" data-level="' + esc(lv || "") + '">' + esc(lv ? W.levels[lv] : pgettext("tally in the replay", "no raise")) + " · " + esc(money(valueOf(lv))) + "</span>");
+      if (fuchsSaid()) parts.push('<span class="flag">' + esc(gettext("Fuchs!")) + "</span>");
     } else {
-      if (state.contract) parts.push('<span class="lvl">' + esc(T.contracts[state.contract] || state.contract) + " · " + esc(money(state.value != null ? state.value : valueOf(state.contract))) + "</span>");
+      if (state.contract) parts.push('<span class="lvl">' + esc(W.contracts[state.contract] || state.contract) + " · " + esc(money(state.value != null ? state.value : valueOf(state.contract))) + "</span>");
       var c = calledCard();
-      if (c && cfg.with_called.indexOf(state.contract) >= 0) parts.push(esc(T.called) + " " + cardSpan(c, "mini"));
+      if (c && cfg.with_called.indexOf(state.contract) >= 0) parts.push(esc(gettext("called:")) + " " + cardSpan(c, "mini"));
     }
     return '<div class="levelbar">' + parts.join(" ") + "</div>";
   }
@@ -427,7 +433,7 @@
         '" data-seat="' + esc(p) + '">' + cardHtml +
         '<span class="name">' + esc(label) + "</span></div>");
     }
-    return '<div class="trick" style="grid-template-columns:repeat(' + active.length + ',minmax(0,1fr))" aria-label="' + esc(T.on_table) + '">' + slots.join("") + "</div>";
+    return '<div class="trick" style="grid-template-columns:repeat(' + active.length + ',minmax(0,1fr))" aria-label="' + esc(gettext("The trick on the table")) + '">' + slots.join("") + "</div>";
   }
 
   function gridHtml(opts) {
@@ -437,7 +443,7 @@
     return '<div class="hand">' + rows.map(function (row) {
       var trumpRow = !!row.trump;
       var label = row.label === "T"
-        ? '<span class="row-label trump">' + esc(T.trump) + "</span>"
+        ? '<span class="row-label trump">' + esc(gettext("Trump")) + "</span>"
         : '<span class="row-label' + (trumpRow ? " trump-suit" : "") + '">' + suitSvg(row.label + "A") + "</span>";
       var cls = row.label === "T" ? " trumps" : " s-" + row.label + (trumpRow ? " trumps" : "");
       return '<div class="hand-row' + cls + '">' + label + row.cards.map(function (code) {
@@ -465,16 +471,16 @@
     if (raises.length) {
       var level = raises[0][1];
       var mine = state.declarers || [];
-      out += "<h2>" + esc(fmt(T.say_level, { l: T.levels[level], v: money(valueOf(level)) })) + "</h2><div class=\"btns\">";
+      out += "<h2>" + esc(fmt(gettext("Say %(l)s (%(v)s)?"), { l: W.levels[level], v: money(valueOf(level)) })) + "</h2><div class=\"btns\">";
       raises.forEach(function (r) {
         var declSide = mine.indexOf(r[0]) >= 0 || r[0] === state.macher;
         out += '<button type="button" class="btn-raise' + (declSide ? " decl-side" : "") + '" data-act="raise" data-player="' + esc(r[0]) +
-          '" data-level="' + esc(r[1]) + '"' + (busy ? " disabled" : "") + ">" + esc(T.levels[r[1]]) + " – " + esc(name(r[0])) + "</button>";
+          '" data-level="' + esc(r[1]) + '"' + (busy ? " disabled" : "") + ">" + esc(W.levels[r[1]]) + " – " + esc(name(r[0])) + "</button>";
       });
       out += "</div>";
     }
     if (canEnd) {
-      out += '<p class="meta">' + esc(T.end_hint) + '</p><button type="button" class="btn-big" data-act="end_raising"' + (busy ? " disabled" : "") + ">" + esc(T.end_raising) + "</button>";
+      out += '<p class="meta">' + esc(gettext("No more raising: the first trick is collected.")) + '</p><button type="button" class="btn-big" data-act="end_raising"' + (busy ? " disabled" : "") + ">" + esc(gettext("Trick done (Stich fertig)")) + "</button>";
     }
     return out + "</div>";
   }
@@ -484,7 +490,7 @@
   function nextPlayer() { return state.next_player || null; }
   function refusedText(code) {
     var said = (ui.turned && reasons.face_down && reasons.face_down[code]) || (reasons.play && reasons.play[code]);
-    return said || T.refused_generic;
+    return said || gettext("This card may not be played now.");
   }
   function playHtml() {
     var legal = (state.legal && state.legal.cards) || [];
@@ -498,20 +504,20 @@
       // The engine's offers: the Fuchs said with a card the player to act plays now,
       // the turned card played face down (his cards that may be it).
       if (state.legal && state.legal.fuchs) {
-        toggles += '<label class="toggle' + (ui.fuchs ? " on" : "") + '"><input type="checkbox" data-act="toggle-fuchs"' + (ui.fuchs ? " checked" : "") + "> " + esc(T.fuchs_toggle) + "</label>";
+        toggles += '<label class="toggle' + (ui.fuchs ? " on" : "") + '"><input type="checkbox" data-act="toggle-fuchs"' + (ui.fuchs ? " checked" : "") + "> " + esc(gettext("Fuchs! — announce with this card")) + "</label>";
       }
       if (faceDown.length) {
-        toggles += '<label class="toggle' + (ui.turned ? " on" : "") + '"><input type="checkbox" data-act="toggle-turned"' + (ui.turned ? " checked" : "") + "> " + esc(T.turned_toggle) + "</label>";
+        toggles += '<label class="toggle' + (ui.turned ? " on" : "") + '"><input type="checkbox" data-act="toggle-turned"' + (ui.turned ? " checked" : "") + "> " + esc(gettext("This is the turned card (face down)")) + "</label>";
       }
       var allowed = ui.turned ? faceDown : legal;
       var refusal = ui.refused
         ? '<p class="refusal" role="alert" data-card="' + esc(ui.refused) + '"><strong>' + esc(cardName(ui.refused)) + ":</strong> " +
-          esc(refusedText(ui.refused)) + ' <span class="meta">' + esc(T.refused_hint) + "</span></p>"
+          esc(refusedText(ui.refused)) + ' <span class="meta">' + esc(gettext("Tap a bright card — or, if an earlier entry was wrong, correct that entry.")) + "</span></p>"
         : '<p class="refusal empty" aria-hidden="true"></p>';
-      out += '<div class="panel play"><h2>' + fmt(esc(T.tap_card), { p: "<strong>" + esc(name(who)) + "</strong>" }) + "</h2>" +
+      out += '<div class="panel play"><h2>' + fmt(esc(gettext("Tap the card %(p)s plays")), { p: "<strong>" + esc(name(who)) + "</strong>" }) + "</h2>" +
         gridHtml({ act: "play", explains: true, enabled: function (c) { return allowed.indexOf(c) >= 0; } }) +
         refusal + (toggles ? '<div class="btns toggles">' + toggles + "</div>" : "") +
-        (legal.length ? "" : '<p class="meta">' + esc(T.no_legal) + "</p>") + "</div>";
+        (legal.length ? "" : '<p class="meta">' + esc(gettext("No card is legal now: undo the last entry or check the record.")) + "</p>") + "</div>";
     }
     return out + raisesHtml();
   }
@@ -526,25 +532,25 @@
       if (q.event.type === "play") waitingCards[q.event.card] = true;
     });
     var who = ui.offWho;
-    var out = '<div class="panel play offline-grid"><h2>' + esc(T.off_title) + '</h2><p class="meta">' + esc(T.off_hint) + "</p>" +
-      '<div class="btns off-who" role="group" aria-label="' + esc(T.off_who) + '">' + (state.active || []).map(function (p) {
+    var out = '<div class="panel play offline-grid"><h2>' + esc(gettext("No network: recording unchecked")) + '</h2><p class="meta">' + esc(gettext("Tap who, then the card. Nobody has checked these entries: the rules judge each one when the network is back.")) + "</p>" +
+      '<div class="btns off-who" role="group" aria-label="' + esc(gettext("Who?")) + '">' + (state.active || []).map(function (p) {
         return '<button type="button" class="' + (who === p ? "" : "btn-quiet") + '" data-act="off-who" data-player="' + esc(p) + '"' +
           ' aria-pressed="' + (who === p ? "true" : "false") + '">' + esc(name(p)) + "</button>";
       }).join("") + "</div>";
     if (cfg.kind === "fuchsen") {
       out += '<div class="choice" role="radiogroup">' + ["play", "call"].map(function (k) {
         return '<label><input type="radio" name="offkind" data-act="offkind" value="' + k + '"' + (ui.offKind === k ? " checked" : "") + "> " +
-          esc(k === "play" ? T.off_play : T.off_call) + "</label>";
+          esc(k === "play" ? gettext("plays the card") : gettext("calls the card")) + "</label>";
       }).join("") + "</div>";
       // What the engine offered at page load (cfg.offline): a Fuchs said with the card,
       // the turned card played face down. Unchecked, like every entry here.
       var extras = cfg.offline || {};
       var offToggles = "";
       if (extras.fuchs) {
-        offToggles += '<label class="toggle' + (ui.offFuchs ? " on" : "") + '"><input type="checkbox" data-act="toggle-offfuchs"' + (ui.offFuchs ? " checked" : "") + "> " + esc(T.fuchs_toggle) + "</label>";
+        offToggles += '<label class="toggle' + (ui.offFuchs ? " on" : "") + '"><input type="checkbox" data-act="toggle-offfuchs"' + (ui.offFuchs ? " checked" : "") + "> " + esc(gettext("Fuchs! — announce with this card")) + "</label>";
       }
       if (extras.turned) {
-        offToggles += '<label class="toggle' + (ui.offTurned ? " on" : "") + '"><input type="checkbox" data-act="toggle-offturned"' + (ui.offTurned ? " checked" : "") + "> " + esc(T.turned_toggle) + "</label>";
+        offToggles += '<label class="toggle' + (ui.offTurned ? " on" : "") + '"><input type="checkbox" data-act="toggle-offturned"' + (ui.offTurned ? " checked" : "") + "> " + esc(gettext("This is the turned card (face down)")) + "</label>";
       }
       if (offToggles) out += '<div class="btns toggles off-extras">' + offToggles + "</div>";
     }
@@ -554,12 +560,12 @@
     if (cfg.kind !== "fuchsen" && state.awaiting === "bid") {
       out += '<div class="btns off-bids">' + (offLegal.bids || []).map(function (b) {
         return '<button type="button" class="bid-btn' + (ui.offBid === b ? "" : " btn-quiet") + '" data-act="off-bid" data-contract="' + esc(b) + '"' + (who ? "" : " disabled") + ">" +
-          esc(T.contracts[b] || b) + (cfg.with_called.indexOf(b) >= 0 ? "<small>" + esc(T.with_called) + "</small>" : "") + "</button>";
+          esc(W.contracts[b] || b) + (cfg.with_called.indexOf(b) >= 0 ? "<small>" + esc(gettext("calls a card")) + "</small>" : "") + "</button>";
       }).join("") +
-        (offLegal.can_join ? '<button type="button" class="bid-btn" data-act="off-join"' + (who ? "" : " disabled") + ">" + esc(T.join) + "</button>" : "") +
-        (offLegal.can_pass ? '<button type="button" class="bid-btn btn-quiet" data-act="off-pass"' + (who ? "" : " disabled") + ">" + esc(T.pass) + "</button>" : "") +
+        (offLegal.can_join ? '<button type="button" class="bid-btn" data-act="off-join"' + (who ? "" : " disabled") + ">" + esc(gettext("Join (mitbetteln / mitplaudern)")) + "</button>" : "") +
+        (offLegal.can_pass ? '<button type="button" class="bid-btn btn-quiet" data-act="off-pass"' + (who ? "" : " disabled") + ">" + esc(gettext("Pass (gut / weiter)")) + "</button>" : "") +
         "</div>";
-      if (ui.offBid) out += '<p class="meta off-called">' + esc(fmt(T.pick_bid_called, { b: T.contracts[ui.offBid] })) + "</p>";
+      if (ui.offBid) out += '<p class="meta off-called">' + esc(fmt(gettext("%(b)s: tap the called card"), { b: W.contracts[ui.offBid] })) + "</p>";
     }
     out += gridHtml({
       act: "off-card",
@@ -567,10 +573,10 @@
       queued: function (c) { return !!waitingCards[c]; }
     });
     if (cfg.kind === "fuchsen") {
-      out += '<div class="btns off-raise">' + Object.keys(T.levels).map(function (l) {
+      out += '<div class="btns off-raise">' + Object.keys(W.levels).map(function (l) {
         return '<button type="button" class="btn-raise" data-act="off-raise" data-level="' + esc(l) + '"' + (who ? "" : " disabled") + ">" +
-          esc(who ? fmt(T.off_raise, { l: T.levels[l], p: name(who) }) : T.levels[l]) + "</button>";
-      }).join("") + '<button type="button" data-act="off-end">' + esc(T.end_raising) + "</button></div>";
+          esc(who ? fmt(gettext("%(p)s says %(l)s"), { l: W.levels[l], p: name(who) }) : W.levels[l]) + "</button>";
+      }).join("") + '<button type="button" data-act="off-end">' + esc(gettext("Trick done (Stich fertig)")) + "</button></div>";
     }
     return out + "</div>";
   }
@@ -578,19 +584,19 @@
   function callHtml() {
     var opts = (state.legal && state.legal.calls) || { cards: [], cards_turning: [], alone: false, turn: ["?"] };
     var macher = state.to_act || ui.macher;
-    var out = '<div class="panel call"><h2>' + esc(T.call_title) + "</h2>";
+    var out = '<div class="panel call"><h2>' + esc(gettext("The call")) + "</h2>";
     if (!state.to_act) {
-      out += '<p class="meta">' + esc(T.who_macher) + '</p><div class="btns">' + (state.active || []).map(function (p) {
+      out += '<p class="meta">' + esc(gettext("Who has the Eichel-Ober (Macher)?")) + '</p><div class="btns">' + (state.active || []).map(function (p) {
         return '<button type="button" class="' + (ui.macher === p ? "" : "btn-quiet") + '" data-act="pick-macher" data-player="' + esc(p) + '">' + esc(name(p)) + "</button>";
       }).join("") + "</div>";
     }
     out += '<div class="choice" role="radiogroup">' +
-      '<label><input type="radio" name="callmode" data-act="callmode" value="partner"' + (ui.callMode === "partner" ? " checked" : "") + "> " + esc(T.call_partner) + "</label>" +
-      '<label><input type="radio" name="callmode" data-act="callmode" value="alone"' + (ui.callMode === "alone" ? " checked" : "") + "> " + esc(T.call_alone) + "</label></div>";
+      '<label><input type="radio" name="callmode" data-act="callmode" value="partner"' + (ui.callMode === "partner" ? " checked" : "") + "> " + esc(gettext("Call a partner")) + "</label>" +
+      '<label><input type="radio" name="callmode" data-act="callmode" value="alone"' + (ui.callMode === "alone" ? " checked" : "") + "> " + esc(gettext("Play alone")) + "</label></div>";
     if (ui.callMode === "partner") {
       // The engine's callable cards: without a turned card, or with one.
       var callable = (ui.turnChoice !== "none" ? opts.cards_turning : opts.cards) || [];
-      out += '<p class="meta">' + esc(T.pick_called) + "</p>" + gridHtml({
+      out += '<p class="meta">' + esc(gettext("Tap the called card:")) + "</p>" + gridHtml({
         act: "pick-call", hidePlayed: false,
         enabled: function (c) { return callable.indexOf(c) >= 0; },
         picked: function (c) { return c === ui.callCard; }
@@ -600,18 +606,18 @@
     var turnCodes = (opts.turn || []).filter(function (c) { return c !== "?"; });
     var unknownHand = (opts.turn || []).indexOf("?") >= 0;
     if (unknownHand || turnCodes.length) {
-      out += '<p class="meta">' + esc(macher ? fmt(T.turn_q, { p: name(macher) }) : T.turn_q_macher) + '</p><div class="choice">' +
-        '<label><input type="radio" name="turn" data-act="turn" value="none"' + (ui.turnChoice === "none" ? " checked" : "") + "> " + esc(T.turn_none) + "</label>";
-      if (unknownHand) out += '<label><input type="radio" name="turn" data-act="turn" value="?"' + (ui.turnChoice === "?" ? " checked" : "") + "> " + esc(T.turn_unknown) + "</label>";
+      out += '<p class="meta">' + esc(macher ? fmt(gettext("Did %(p)s turn a card?"), { p: name(macher) }) : gettext("Did the Macher turn a card?")) + '</p><div class="choice">' +
+        '<label><input type="radio" name="turn" data-act="turn" value="none"' + (ui.turnChoice === "none" ? " checked" : "") + "> " + esc(gettext("No")) + "</label>";
+      if (unknownHand) out += '<label><input type="radio" name="turn" data-act="turn" value="?"' + (ui.turnChoice === "?" ? " checked" : "") + "> " + esc(gettext("Yes, card unknown")) + "</label>";
       turnCodes.forEach(function (c) {
         out += '<label><input type="radio" name="turn" data-act="turn" value="' + c + '"' + (ui.turnChoice === c ? " checked" : "") + "> " + cardSpan(c, "mini") + "</label>";
       });
       out += "</div>";
     }
     var ready = macher && (ui.callMode === "alone" || ui.callCard);
-    var label = !ready ? (macher ? T.call_pick_card : T.call_pick_macher)
-      : ui.callMode === "alone" ? fmt(T.do_alone, { p: name(macher) })
-      : fmt(T.do_call, { p: name(macher), c: cardName(ui.callCard) });
+    var label = !ready ? (macher ? gettext("Now tap the called card") : gettext("First tap the Macher"))
+      : ui.callMode === "alone" ? fmt(gettext("%(p)s plays alone"), { p: name(macher) })
+      : fmt(gettext("%(p)s calls %(c)s"), { p: name(macher), c: cardName(ui.callCard) });
     out += '<button type="button" class="btn-big" data-act="call"' + (ready && !busy ? "" : " disabled") + ">" + esc(label) + "</button></div>";
     return out;
   }
@@ -620,40 +626,46 @@
   function joinLabel() {
     var bids = effectiveEvents().filter(function (e) { return e.type === "bid"; });
     var top = bids.length ? bids[bids.length - 1].contract : "";
-    return (T.join_as || {})[top] || T.join;
+    // The join's words by the contract joined (words only: whether one may join is
+    // the engine's ``legal``).
+    var joinAs = {
+      bettler: gettext("Join the Bettler (mitbetteln)"),
+      plauderer: gettext("Join the Plauderer (mitplaudern)")
+    };
+    return joinAs[top] || gettext("Join (mitbetteln / mitplaudern)");
   }
 
   function auctionHtml() {
     var legal = state.legal || {};
     var who = state.to_act;
-    var out = '<div class="panel auction"><h2>' + fmt(esc(T.bid_title), { p: "<strong>" + esc(name(who)) + "</strong>" }) + "</h2>";
+    var out = '<div class="panel auction"><h2>' + fmt(esc(gettext("Auction — %(p)s speaks")), { p: "<strong>" + esc(name(who)) + "</strong>" }) + "</h2>";
     var bids = effectiveEvents().filter(function (e) { return e.type === "bid" || e.type === "pass" || e.type === "join"; });
     if (bids.length) out += '<ul class="evlist">' + bids.map(function (e) { return "<li>" + esc(describe(e)) + "</li>"; }).join("") + "</ul>";
     out += '<div class="btns">';
     (legal.bids || []).forEach(function (b) {
       out += '<button type="button" class="bid-btn' + (ui.bid === b ? "" : " btn-quiet") + '" data-act="bid" data-contract="' + b + '"' + (busy ? " disabled" : "") + ">" +
-        esc(T.contracts[b] || b) + "<small>" + esc(money(valueOf(b))) + (cfg.with_called.indexOf(b) >= 0 ? " · " + esc(T.with_called) : "") + "</small></button>";
+        esc(W.contracts[b] || b) + "<small>" + esc(money(valueOf(b))) + (cfg.with_called.indexOf(b) >= 0 ? " · " + esc(gettext("calls a card")) : "") + "</small></button>";
     });
-    if (legal.can_join) out += '<button type="button" class="bid-btn" data-act="join"' + (busy ? " disabled" : "") + ">" + esc(joinLabel()) + "<small>" + esc(T.join_hint) + "</small></button>";
-    if (legal.can_pass) out += '<button type="button" class="bid-btn btn-quiet" data-act="pass"' + (busy ? " disabled" : "") + ">" + esc(T.pass) + "<small>" + esc(T.pass_hint) + "</small></button>";
+    if (legal.can_join) out += '<button type="button" class="bid-btn" data-act="join"' + (busy ? " disabled" : "") + ">" + esc(joinLabel()) + "<small>" + esc(gettext("becomes the declarer's partner")) + "</small></button>";
+    if (legal.can_pass) out += '<button type="button" class="bid-btn btn-quiet" data-act="pass"' + (busy ? " disabled" : "") + ">" + esc(gettext("Pass (gut / weiter)")) + "<small>" + esc(gettext("out of the auction")) + "</small></button>";
     out += "</div>";
     var faceDownPossible = legal.can_join || (legal.bids || []).some(function (b) { return FACE_DOWN.indexOf(b) >= 0; });
     if (faceDownPossible) {
       out += '<label class="toggle' + (ui.withCard ? " on" : "") + '" style="margin-top:.4rem"><input type="checkbox" data-act="toggle-facedown"' +
-        (ui.withCard ? " checked" : "") + "> " + esc(T.face_down_toggle) + "</label>";
+        (ui.withCard ? " checked" : "") + "> " + esc(gettext("With the face-down card (optional)")) + "</label>";
     }
     if (ui.bid && (ui.bid === "join" || FACE_DOWN.indexOf(ui.bid) >= 0)) {
-      var what = ui.bid === "join" ? joinLabel() : T.contracts[ui.bid];
-      out += '<p class="meta">' + esc(fmt(T.pick_face_down, { b: what })) + "</p>" + gridHtml({
+      var what = ui.bid === "join" ? joinLabel() : W.contracts[ui.bid];
+      out += '<p class="meta">' + esc(fmt(gettext("%(b)s: tap the card laid face down"), { b: what })) + "</p>" + gridHtml({
         act: "pick-bidcard", hidePlayed: false, enabled: function () { return true; }, picked: function (c) { return c === ui.bidCard; }
       }) + '<button type="button" class="btn-big" data-act="bid-facedown"' + (ui.bidCard && !busy ? "" : " disabled") + ">" +
-        esc(fmt(T.do_face_down, { b: what, c: ui.bidCard ? cardName(ui.bidCard) : "…" })) + "</button>";
+        esc(fmt(gettext("%(b)s, face down: %(c)s"), { b: what, c: ui.bidCard ? cardName(ui.bidCard) : "…" })) + "</button>";
     }
     if (ui.bid && cfg.with_called.indexOf(ui.bid) >= 0) {
-      out += '<p class="meta">' + esc(fmt(T.pick_bid_called, { b: T.contracts[ui.bid] })) + "</p>" + gridHtml({
+      out += '<p class="meta">' + esc(fmt(gettext("%(b)s: tap the called card"), { b: W.contracts[ui.bid] })) + "</p>" + gridHtml({
         act: "pick-bidcard", hidePlayed: false, enabled: function () { return true; }, picked: function (c) { return c === ui.bidCard; }
       }) + '<button type="button" class="btn-big" data-act="bid-called"' + (ui.bidCard && !busy ? "" : " disabled") + ">" +
-        esc(fmt(T.do_bid_called, { b: T.contracts[ui.bid], c: ui.bidCard ? cardName(ui.bidCard) : "…" })) + "</button>";
+        esc(fmt(gettext("%(b)s, calling %(c)s"), { b: W.contracts[ui.bid], c: ui.bidCard ? cardName(ui.bidCard) : "…" })) + "</button>";
     }
     return out + "</div>";
   }
@@ -663,8 +675,8 @@
     var decl = state.macher || state.declarer;
     // Fuchsen calls him the Hilfer, Königrufen the partner.
     var fuchsen = cfg.kind === "fuchsen";
-    var out = '<div class="panel partner"><h2>' + esc(called ? fmt(T.partner_q, { c: cardName(called) }) : fuchsen ? T.st_hilfer : T.st_partner) + "</h2>" +
-      '<p class="meta">' + esc(fuchsen ? T.hilfer_hint : T.partner_hint) + '</p><div class="btns">';
+    var out = '<div class="panel partner"><h2>' + esc(called ? fmt(gettext("Who holds %(c)s?"), { c: cardName(called) }) : fuchsen ? gettext("Who is the Hilfer?") : gettext("Who is the partner?")) + "</h2>" +
+      '<p class="meta">' + esc(fuchsen ? gettext("The result depends on the Hilfer: name him.") : gettext("The result depends on the partner: name him.")) + '</p><div class="btns">';
     // Only the players the engine says may hold the called card.
     var candidates = (state.legal && state.legal.partners) || [];
     (state.active || []).forEach(function (p) {
@@ -681,33 +693,33 @@
   }
   function dealHtml() {
     var deal = lastDeal();
-    var out = '<div class="panel deal"><h2>' + esc(T.st_deal) + "</h2>";
+    var out = '<div class="panel deal"><h2>' + esc(gettext("Deal the cards")) + "</h2>";
     if (deal && deal.players) {
-      out += '<p class="meta">' + esc(T.redeal_hint) + '</p><div class="btns">' + deal.players.map(function (p) {
+      out += '<p class="meta">' + esc(gettext("The deal was taken back. Who deals now?")) + '</p><div class="btns">' + deal.players.map(function (p) {
         return '<button type="button" class="' + (p === (ui.dealer || deal.dealer) ? "" : "btn-quiet") + '" data-act="pick-dealer" data-player="' + esc(p) + '">' + esc(name(p)) + "</button>";
       }).join("") + '</div><button type="button" class="btn-big" data-act="redeal">' +
-        esc(fmt(T.redeal, { p: name(ui.dealer || deal.dealer) })) + "</button>";
+        esc(fmt(gettext("Deal again — %(p)s deals"), { p: name(ui.dealer || deal.dealer) })) + "</button>";
     }
-    return out + '<p><a href="' + esc(cfg.new_game_url) + '">' + esc(T.new_game) + "</a></p></div>";
+    return out + '<p><a href="' + esc(cfg.new_game_url) + '">' + esc(gettext("New game")) + "</a></p></div>";
   }
 
   function resultHtml() {
     var r = state.result || {};
     var out = '<div class="panel result" data-status="' + esc(state.status) + '">';
-    if (state.status === "annulled") return out + "<h2>" + esc(T.st_annulled) + '</h2><p class="meta">' + esc(T.annulled_hint) + "</p>" + afterLinks() + "</div>";
-    if (state.status === "unavailable") return out + "<h2>" + esc(T.st_unavailable) + "</h2></div>";
-    if (state.status === "invalid") return out + "<h2>" + esc(T.st_invalid) + "</h2><p>" + esc(explanation || withNames(r.error && r.error.message)) + "</p></div>";
+    if (state.status === "annulled") return out + "<h2>" + esc(gettext("Annulled")) + '</h2><p class="meta">' + esc(gettext("Nobody pays for this game.")) + "</p>" + afterLinks() + "</div>";
+    if (state.status === "unavailable") return out + "<h2>" + esc(gettext("The table cannot be shown just now: reload the page.")) + "</h2></div>";
+    if (state.status === "invalid") return out + "<h2>" + esc(gettext("The record is invalid")) + "</h2><p>" + esc(explanation || withNames(r.error && r.error.message)) + "</p></div>";
     var decl = (r.declarers || []).map(name).join(" + ");
     var headline;
-    if (r.won === null || r.won === undefined) headline = T.contracts[r.contract] || T.st_finished;
-    else if ((r.declarers || []).length > 1) headline = fmt(r.won ? T.won_pl : T.lost_pl, { p: decl });
-    else headline = fmt(r.won ? T.won : T.lost, { p: decl || "—" });
+    if (r.won === null || r.won === undefined) headline = W.contracts[r.contract] || gettext("Game over");
+    else if ((r.declarers || []).length > 1) headline = fmt(r.won ? pgettext("several players", "%(p)s won") : pgettext("several players", "%(p)s lost"), { p: decl });
+    else headline = fmt(r.won ? gettext("%(p)s won") : gettext("%(p)s lost"), { p: decl || "—" });
     out += "<h2>" + esc(headline) + "</h2><p>" + esc([
-      cfg.kind === "fuchsen" ? (state.alone ? T.alone : (r.level ? T.levels[r.level] : T.no_level)) : (T.contracts[r.contract] || ""),
-      T.reasons[r.reason] || r.reason,
-      fmt(T.value_is, { v: money(r.value) })
+      cfg.kind === "fuchsen" ? (state.alone ? gettext("alone (Herausspielen)") : (r.level ? W.levels[r.level] : pgettext("tally in the replay", "no raise"))) : (W.contracts[r.contract] || ""),
+      W.reasons[r.reason] || r.reason,
+      fmt(gettext("value %(v)s"), { v: money(r.value) })
     ].filter(Boolean).join(" · ")) + "</p>";
-    if (r.augen) out += "<p>" + esc(fmt(T.augen_final, { d: r.augen.declarers, o: r.augen.opponents })) + "</p>";
+    if (r.augen) out += "<p>" + esc(fmt(gettext("Augen: Macher's side %(d)s, opponents %(o)s"), { d: r.augen.declarers, o: r.augen.opponents })) + "</p>";
     out += schurlnLosers(r);
     if (r.payouts) {
       out += '<table class="tbl"><tbody>' + (state.players || Object.keys(r.payouts)).map(function (p) {
@@ -723,7 +735,7 @@
     if (cfg.readonly) return "";
     return '<form method="post" action="' + esc(cfg.new_game_url) + '" class="inline">' +
       '<input type="hidden" name="csrfmiddlewaretoken" value="' + esc(cfg.csrf) + '"><input type="hidden" name="quick" value="1">' +
-      '<button type="submit" id="new-game">' + esc(T.new_game) + "</button></form>";
+      '<button type="submit" id="new-game">' + esc(gettext("New game")) + "</button></form>";
   }
   // Schurln: who pays (the result's payouts), with the count of aces and tens that
   // made him pay where the game was played out (the engine's view counts them).
@@ -734,50 +746,50 @@
     if (!losers.length) return "";
     var counts = state.aces_tens;
     var who = losers.map(function (p) {
-      return counts && counts[p] !== undefined ? fmt(T.schurln_count, { p: name(p), n: counts[p] }) : name(p);
+      return counts && counts[p] !== undefined ? fmt(gettext("%(p)s with %(n)s aces and tens"), { p: name(p), n: counts[p] }) : name(p);
     }).join(", ");
-    return '<p class="schurln-losers">' + esc(fmt(losers.length > 1 ? T.schurln_losers : T.schurln_loser, { p: who })) + "</p>";
+    return '<p class="schurln-losers">' + esc(fmt(losers.length > 1 ? gettext("Losers: %(p)s") : gettext("Loser: %(p)s"), { p: who })) + "</p>";
   }
   function afterLinks() {
     return '<div class="btns" style="margin-top:.5rem">' + newGameHtml() +
-      '<a class="button secondary" href="' + esc(cfg.evening_url) + '">' + esc(T.to_evening) + "</a>" +
-      '<a class="button secondary" href="' + esc(cfg.replay_url) + '">' + esc(T.replay) + "</a></div>" +
-      (cfg.readonly ? "" : '<p class="meta"><a href="' + esc(cfg.new_game_url) + '">' + esc(T.other_dealer) + "</a></p>");
+      '<a class="button secondary" href="' + esc(cfg.evening_url) + '">' + esc(gettext("Back to the evening")) + "</a>" +
+      '<a class="button secondary" href="' + esc(cfg.replay_url) + '">' + esc(gettext("Replay")) + "</a></div>" +
+      (cfg.readonly ? "" : '<p class="meta"><a href="' + esc(cfg.new_game_url) + '">' + esc(gettext("Another dealer, or type in the hands")) + "</a></p>");
   }
 
   function toolsHtml() {
     var decided = state.status !== "in_progress" || state.awaiting === "partner";
     var started = effectiveEvents().some(function (e) { return e.type !== "deal"; });
     var out = '<div class="tools">' +
-      '<button type="button" data-act="undo"' + (events.length && !busy ? "" : " disabled") + ' title="' + esc(T.undo_title) + '">' + esc(T.undo) + "</button>" +
-      '<button type="button" data-act="panel" data-panel="show"' + (busy ? " disabled" : "") + ">" + esc(T.show) + "</button>" +
-      '<button type="button" data-act="panel" data-panel="forfeit"' + (decided || !started || busy ? " disabled" : "") + ">" + esc(T.forfeit) + "</button>" +
-      '<button type="button" class="danger" data-act="panel" data-panel="annul"' + (state.status === "annulled" || busy ? " disabled" : "") + ">" + esc(T.annul) + "</button></div>";
+      '<button type="button" data-act="undo"' + (events.length && !busy ? "" : " disabled") + ' title="' + esc(gettext("Take back the latest entry")) + '">' + esc(gettext("Undo")) + "</button>" +
+      '<button type="button" data-act="panel" data-panel="show"' + (busy ? " disabled" : "") + ">" + esc(gettext("Show")) + "</button>" +
+      '<button type="button" data-act="panel" data-panel="forfeit"' + (decided || !started || busy ? " disabled" : "") + ">" + esc(gettext("Forfeit")) + "</button>" +
+      '<button type="button" class="danger" data-act="panel" data-panel="annul"' + (state.status === "annulled" || busy ? " disabled" : "") + ">" + esc(gettext("Annul")) + "</button></div>";
     var standing = effectiveEvents();
     var last = standing.slice(-1)[0];
-    if (last) out += '<p class="meta last-event">' + esc(T.last) + " " + esc(describe(last)) + "</p>";
+    if (last) out += '<p class="meta last-event">' + esc(gettext("Latest entry:")) + " " + esc(describe(last)) + "</p>";
     if (standing.length > 1) {
-      out += '<details class="log" id="entries"' + (ui.logOpen ? " open" : "") + "><summary>" + esc(fmt(T.all_entries, { n: standing.length })) +
+      out += '<details class="log" id="entries"' + (ui.logOpen ? " open" : "") + "><summary>" + esc(fmt(gettext("All entries (%(n)s)"), { n: standing.length })) +
         '</summary><ol class="evlist">' + standing.map(function (e, k) {
           return '<li class="' + (e.type === "raise" ? "raise" : "") + '"><span>' + esc(describe(e)) + "</span>" + editButton(e, (state.effective || [])[k]) + "</li>";
         }).join("") + "</ol></details>";
     }
     if (ui.panel === "undo") {
-      out += '<div class="panel confirm" role="alertdialog" aria-labelledby="undo-q" aria-describedby="undo-d"><h2 id="undo-q">' + esc(T.undo_confirm_title) +
-        '</h2><p id="undo-d" class="meta">' + esc(T.undo_confirm) + '</p><div class="btns"><button type="button" class="btn-danger" data-act="do-undo"' + (busy ? " disabled" : "") + ">" +
-        esc(T.undo_confirm_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
+      out += '<div class="panel confirm" role="alertdialog" aria-labelledby="undo-q" aria-describedby="undo-d"><h2 id="undo-q">' + esc(gettext("Reopen the finished game?")) +
+        '</h2><p id="undo-d" class="meta">' + esc(gettext("Undo takes back the latest entry: the game is open again, and its payout leaves the balances until it is finished again.")) + '</p><div class="btns"><button type="button" class="btn-danger" data-act="do-undo"' + (busy ? " disabled" : "") + ">" +
+        esc(gettext("Yes, take it back")) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(gettext("Cancel")) + "</button></div></div>";
     } else if (ui.panel === "show") {
-      out += '<div class="panel"><h2>' + esc(T.show_title) + '</h2><p class="meta">' + esc(T.show_hint) + "</p>" + whoButtons() +
+      out += '<div class="panel"><h2>' + esc(gettext("Show cards")) + '</h2><p class="meta">' + esc(gettext("A player shows cards without playing them, e.g. the partner after an early end.")) + "</p>" + whoButtons() +
         gridHtml({ act: "pick-show", enabled: function () { return true; }, picked: function (c) { return ui.cards.indexOf(c) >= 0; } }) +
-        '<div class="btns"><button type="button" data-act="do-show"' + (ui.who && ui.cards.length ? "" : " disabled") + ">" + esc(T.show_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
+        '<div class="btns"><button type="button" data-act="do-show"' + (ui.who && ui.cards.length ? "" : " disabled") + ">" + esc(gettext("Show")) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(gettext("Cancel")) + "</button></div></div>";
     } else if (ui.panel === "forfeit") {
-      out += '<div class="panel"><h2>' + esc(T.forfeit_title) + '</h2><p class="meta">' + esc(T.forfeit_hint) + "</p>" + whoButtons() +
-        '<label for="reason">' + esc(T.reason) + '</label><input id="reason" data-act="reason" value="' + esc(ui.reason) + '">' +
-        '<div class="btns" style="margin-top:.4rem"><button type="button" class="btn-danger" data-act="do-forfeit"' + (ui.who ? "" : " disabled") + ">" + esc(T.forfeit_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
+      out += '<div class="panel"><h2>' + esc(gettext("Forfeit (table penalty)")) + '</h2><p class="meta">' + esc(gettext("The game ends; this player's side loses.")) + "</p>" + whoButtons() +
+        '<label for="reason">' + esc(gettext("Reason (optional)")) + '</label><input id="reason" data-act="reason" value="' + esc(ui.reason) + '">' +
+        '<div class="btns" style="margin-top:.4rem"><button type="button" class="btn-danger" data-act="do-forfeit"' + (ui.who ? "" : " disabled") + ">" + esc(gettext("Forfeit the game")) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(gettext("Cancel")) + "</button></div></div>";
     } else if (ui.panel === "annul") {
-      out += '<div class="panel"><h2>' + esc(T.annul_title) + '</h2><p class="meta">' + esc(T.annul_hint) + "</p>" +
-        '<label for="reason">' + esc(T.reason) + '</label><input id="reason" data-act="reason" value="' + esc(ui.reason) + '">' +
-        '<div class="btns" style="margin-top:.4rem"><button type="button" class="btn-danger" data-act="do-annul">' + esc(T.annul_do) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(T.cancel) + "</button></div></div>";
+      out += '<div class="panel"><h2>' + esc(gettext("Annul the game")) + '</h2><p class="meta">' + esc(gettext("Misdeal or new deal: the game is void, nobody pays.")) + "</p>" +
+        '<label for="reason">' + esc(gettext("Reason (optional)")) + '</label><input id="reason" data-act="reason" value="' + esc(ui.reason) + '">' +
+        '<div class="btns" style="margin-top:.4rem"><button type="button" class="btn-danger" data-act="do-annul">' + esc(gettext("Annul the game")) + '</button><button type="button" class="btn-quiet" data-act="panel" data-panel="">' + esc(gettext("Cancel")) + "</button></div></div>";
     }
     return out;
   }
@@ -791,7 +803,7 @@
     var tricks = state.tricks || [];
     if (!tricks.length) return "";
     var raises = effectiveEvents().filter(function (e) { return e.type === "raise"; });
-    return "<h2>" + esc(T.tricks_title) + '</h2><ol class="tricks" reversed>' + tricks.slice().reverse().map(function (t, i) {
+    return "<h2>" + esc(gettext("Tricks")) + '</h2><ol class="tricks" reversed>' + tricks.slice().reverse().map(function (t, i) {
       var no = tricks.length - i;
       var extra = no === 1 && raises.length ? '<div class="extra">' + esc(raises.map(describe).join(" · ")) + "</div>" : "";
       return '<li><span class="no">' + no + '</span><div class="cards">' + t.cards.map(function (pc) {
@@ -806,44 +818,44 @@
   function editButton(e, index) {
     if (cfg.readonly || index == null) return "";
     if (e.type === "tally") {
-      return '<a class="edit-entry" href="' + esc(cfg.change_url) + '">' + esc(T.edit_result) + "</a>";
+      return '<a class="edit-entry" href="' + esc(cfg.change_url) + '">' + esc(gettext("Change the result")) + "</a>";
     }
     if (EDITABLE.indexOf(e.type) < 0) return "";
     return '<button type="button" class="btn-quiet btn-small edit-entry" data-act="edit-entry" data-index="' + index + '" aria-label="' +
-      esc(fmt(T.edit_label, { e: describe(e) })) + '"' + (busy ? " disabled" : "") + ">" + esc(T.edit) + "</button>";
+      esc(fmt(gettext("Change: %(e)s"), { e: describe(e) })) + '"' + (busy ? " disabled" : "") + ">" + esc(gettext("change")) + "</button>";
   }
   function editHtml() {
     var ed = ui.editing;
     var e = ed.event;
     var who = ed.who || e.player;
-    var out = '<div class="panel editing" id="editing"><h2>' + esc(fmt(T.edit_title, { e: describe(e) })) + "</h2>";
+    var out = '<div class="panel editing" id="editing"><h2>' + esc(fmt(gettext("Change: %(e)s"), { e: describe(e) })) + "</h2>";
     var players = '<div class="btns" role="group">' + (state.active || state.players || []).map(function (p) {
       return '<button type="button" class="' + (who === p ? "" : "btn-quiet") + '" data-act="edit-who" data-player="' + esc(p) + '" aria-pressed="' + (who === p ? "true" : "false") + '">' + esc(name(p)) + "</button>";
     }).join("") + "</div>";
     if (e.type === "play") {
-      out += '<p class="meta">' + esc(T.edit_card) + "</p>" +
+      out += '<p class="meta">' + esc(gettext("Tap the right card. The later entries are entered again.")) + "</p>" +
         gridHtml({ act: "edit-pick", hidePlayed: false, enabled: function (c) { return c !== e.card; } });
     } else if (e.type === "raise") {
-      out += '<p class="meta">' + esc(T.edit_raise) + "</p>" + players + '<div class="btns">' + Object.keys(T.levels).filter(Boolean).map(function (l) {
-        return '<button type="button" class="btn-raise' + (l === e.level && who === e.player ? " picked" : "") + '" data-act="edit-level" data-level="' + esc(l) + '">' + esc(T.levels[l]) + "</button>";
+      out += '<p class="meta">' + esc(gettext("Who said it, and which level? The later entries are entered again.")) + "</p>" + players + '<div class="btns">' + Object.keys(W.levels).filter(Boolean).map(function (l) {
+        return '<button type="button" class="btn-raise' + (l === e.level && who === e.player ? " picked" : "") + '" data-act="edit-level" data-level="' + esc(l) + '">' + esc(W.levels[l]) + "</button>";
       }).join("") + "</div>";
     } else if (e.type === "call") {
-      out += '<p class="meta">' + esc(T.edit_call) + "</p>" + players +
+      out += '<p class="meta">' + esc(gettext("Who is the Macher, and which card was called (or alone)?")) + "</p>" + players +
         gridHtml({ act: "edit-pick", hidePlayed: false, enabled: function () { return true; }, picked: function (c) { return c === e.card; } }) +
-        '<button type="button" class="btn-quiet" data-act="edit-alone">' + esc(T.call_alone) + "</button>";
+        '<button type="button" class="btn-quiet" data-act="edit-alone">' + esc(gettext("Play alone")) + "</button>";
     } else {
-      out += '<p class="meta">' + esc(fmt(T.edit_bid, { p: name(e.player) })) + '</p><div class="btns">' +
+      out += '<p class="meta">' + esc(fmt(gettext("What did %(p)s really say? The later entries are entered again."), { p: name(e.player) })) + '</p><div class="btns">' +
         (cfg.bids || []).map(function (b) {
-          return '<button type="button" class="bid-btn' + (ed.bid === b ? "" : " btn-quiet") + '" data-act="edit-contract" data-contract="' + esc(b) + '">' + esc(T.contracts[b] || b) + "</button>";
+          return '<button type="button" class="bid-btn' + (ed.bid === b ? "" : " btn-quiet") + '" data-act="edit-contract" data-contract="' + esc(b) + '">' + esc(W.contracts[b] || b) + "</button>";
         }).join("") +
-        '<button type="button" class="bid-btn btn-quiet" data-act="edit-word" data-word="pass">' + esc(T.edit_pass) + "</button>" +
-        '<button type="button" class="bid-btn btn-quiet" data-act="edit-word" data-word="join">' + esc(T.edit_join) + "</button></div>";
+        '<button type="button" class="bid-btn btn-quiet" data-act="edit-word" data-word="pass">' + esc(gettext("passes")) + "</button>" +
+        '<button type="button" class="bid-btn btn-quiet" data-act="edit-word" data-word="join">' + esc(gettext("joins")) + "</button></div>";
       if (ed.bid) {
-        out += '<p class="meta">' + esc(fmt(T.pick_bid_called, { b: T.contracts[ed.bid] })) + "</p>" +
+        out += '<p class="meta">' + esc(fmt(gettext("%(b)s: tap the called card"), { b: W.contracts[ed.bid] })) + "</p>" +
           gridHtml({ act: "edit-pick", hidePlayed: false, enabled: function () { return true; } });
       }
     }
-    return out + '<button type="button" class="btn-quiet" data-act="edit-cancel">' + esc(T.cancel) + "</button></div>";
+    return out + '<button type="button" class="btn-quiet" data-act="edit-cancel">' + esc(gettext("Cancel")) + "</button></div>";
   }
   // Two entries are the same when they say the same thing (the keys' order aside).
   function sameEntry(a, b) {
@@ -856,14 +868,14 @@
     if (!conflict) return "";
     var what = conflict.theirs.map(describe).join(" · ");
     return '<div class="notice conflict-note" role="status"><p>' +
-      esc(fmt(conflict.same ? T.conflict_same : T.conflict_other, { e: what })) + "</p></div>";
+      esc(fmt(conflict.same ? gettext("Already in: %(e)s — another phone recorded it. Carry on.") : gettext("Another phone recorded first: %(e)s. Your tap was not entered; enter it again only if it is still to come."), { e: what })) + "</p></div>";
   }
   // What a change left out: the first entry that no longer fits, and how many after it.
   function leftOutHtml() {
     if (!leftOut) return "";
     var first = describe(leftOut.events[0]);
     var more = leftOut.events.length - 1;
-    var text = more ? fmt(T.left_out, { e: first, n: more }) : fmt(T.left_out_one, { e: first });
+    var text = more ? fmt(gettext("Changed. The entry “%(e)s” no longer fits the game as it is now: it and the %(n)s after it were not entered again. Enter them as they really were."), { e: first, n: more }) : fmt(gettext("Changed. The entry “%(e)s” no longer fits the game as it is now and was not entered again. Enter it as it really was."), { e: first });
     return '<div class="notice left-out" role="status"><p>' + esc(text) + "</p>" +
       (leftOut.detail ? '<p class="meta">' + esc(leftOut.detail) + "</p>" : "") + "</div>";
   }
@@ -871,20 +883,20 @@
   // Correcting an entry: tap the card that was really played there.
   function fixHtml() {
     var f = ui.fixing;
-    return '<div class="panel fixing"><h2>' + esc(fmt(T.fix_title, { n: f.trick, p: name(f.event.player) })) + "</h2>" +
-      '<p class="meta">' + esc(fmt(T.fix_hint, { c: cardName(f.event.card) })) + "</p>" +
+    return '<div class="panel fixing"><h2>' + esc(fmt(gettext("Trick %(n)s: which card did %(p)s play?"), { n: f.trick, p: name(f.event.player) })) + "</h2>" +
+      '<p class="meta">' + esc(fmt(gettext("Instead of %(c)s. The later entries are recorded again."), { c: cardName(f.event.card) })) + "</p>" +
       gridHtml({ act: "fix-pick", hidePlayed: false, enabled: function (c) { return c !== f.event.card; } }) +
-      '<button type="button" class="btn-quiet" data-act="fix-cancel">' + esc(T.cancel) + "</button></div>";
+      '<button type="button" class="btn-quiet" data-act="fix-cancel">' + esc(gettext("Cancel")) + "</button></div>";
   }
   function problemHtml() {
     if (!problem) return "";
     return '<div class="engine-error" role="alert" data-code="' + esc(problem.code || "") + '"><strong>' + esc(problem.title) + "</strong>" +
-      (problem.event ? '<div class="ev">' + esc(T.concerns) + " " + esc(problem.event) + "</div>" : "") +
+      (problem.event ? '<div class="ev">' + esc(gettext("Entry:")) + " " + esc(problem.event) + "</div>" : "") +
       (problem.hint ? '<div class="ev hint">' + esc(problem.hint) + "</div>" : "") +
       (problem.detail ? '<div class="detail">' + esc(problem.detail) + "</div>" : "") +
-      (problem.fix ? '<div class="fix"><p class="ev">' + esc(fmt(T.fix_entry, { n: problem.fix.trick, p: name(problem.fix.event.player), c: cardName(problem.fix.event.card) })) +
-        '</p><button type="button" data-act="fix-start">' + esc(T.fix_do) + "</button></div>" : "") +
-      (problem.retry ? '<button type="button" data-act="retry">' + esc(T.retry) + "</button>" : "") + "</div>";
+      (problem.fix ? '<div class="fix"><p class="ev">' + esc(fmt(gettext("Trick %(n)s: %(p)s played %(c)s — this entry is wrong."), { n: problem.fix.trick, p: name(problem.fix.event.player), c: cardName(problem.fix.event.card) })) +
+        '</p><button type="button" data-act="fix-start">' + esc(gettext("Correct this entry")) + "</button></div>" : "") +
+      (problem.retry ? '<button type="button" data-act="retry">' + esc(gettext("Send again")) + "</button>" : "") + "</div>";
   }
 
   function render() {
@@ -900,14 +912,14 @@
     // last trick, and the Augen so far.
     var subs = [];
     if ((showTrick || mode === "partner") && lastTrick && !(state.trick || []).length) {
-      subs.push(fmt(T.last_trick, { n: (state.tricks || []).length, p: name(lastTrick.winner) }));
+      subs.push(fmt(gettext("Trick %(n)s went to %(p)s"), { n: (state.tricks || []).length, p: name(lastTrick.winner) }));
     }
     if (cfg.kind === "fuchsen" && state.augen && (state.tricks || []).length) {
-      subs.push(fmt(T.augen_so_far, { d: state.augen.declarers, o: state.augen.opponents }));
+      subs.push(fmt(gettext("Augen: Macher's side %(d)s, opponents %(o)s"), { d: state.augen.declarers, o: state.augen.opponents }));
     }
     var pending = pendingText();
     var waiting = queued.filter(function (q) { return !q.failed; }).length;
-    if (!pending && waiting) pending = fmt(T.off_waiting, { n: waiting });
+    if (!pending && waiting) pending = fmt(gettext("Entries not yet sent: %(n)s"), { n: waiting });
     var lastLine = pending
       ? '<p class="sub pending unconfirmed" role="status">' + esc(pending) + "</p>"
       : '<p class="sub">' + esc(subs.join(" · ")) + "</p>";
@@ -937,7 +949,7 @@
     if (cfg.readonly) {
       Array.prototype.forEach.call(root.querySelectorAll("[data-act]"), function (el) { el.disabled = true; });
       var tools = root.querySelector(".tools");
-      if (tools) tools.outerHTML = '<p class="notice">' + esc(T.readonly) + "</p>";
+      if (tools) tools.outerHTML = '<p class="notice">' + esc(gettext("You are looking on: only scorers record, and only while the evening is open.")) + "</p>";
     }
     document.dispatchEvent(new CustomEvent("record:render", { detail: { root: root, busy: busy, sending: busy ? sending : null, stale: stale, seq: seq } }));
   }

@@ -7,7 +7,7 @@ import datetime
 
 from clubs.models import Club, Season
 from games.models import Evening, Game
-from games.pages import EVENINGS_PER_PAGE
+from games.pages.evenings import EVENINGS_PER_PAGE
 from tests.conftest import PersonaClient
 from tests.factories import ClubFactory, SeasonFactory
 from tests.games.factories import EveningFactory, GameFactory

@@ -14,10 +14,12 @@ from django.utils import translation
 
 from clubs.models import Club, Player
 from games.models import Evening, Game
+from games.pages.recording import record_words
 from ledger import services as ledger_services
 from tests.conftest import PersonaClient
 from tests.e2e.tables import open_evening, players_of, record_game
 from tests.games.records import RE_PLAYED_OUT
+from tests.games.script_texts import script_msgids, script_translation
 
 
 def _annulled_after_re() -> dict[str, object]:
@@ -65,14 +67,11 @@ def test_the_payments_column_shows_paid_as_plus_and_received_as_minus(
 
 
 def test_the_recording_page_asks_for_the_hilfer_in_fuchsen_and_the_partner_in_koenigrufen() -> None:
-    from games.pages import record_strings
-
-    with translation.override("de"):
-        strings = record_strings()
-    assert strings["st_hilfer"] == "Wer ist der Hilfer?"
-    assert strings["st_partner"] == "Wer ist der Partner?"
-    assert "Hilfer" not in strings["partner_hint"]
-    assert "Hilfer" in strings["hilfer_hint"]
+    german = script_translation("de")
+    assert german.gettext("Who is the Hilfer?") == "Wer ist der Hilfer?"
+    assert german.gettext("Who is the partner?") == "Wer ist der Partner?"
+    assert "Hilfer" not in german.gettext("The result depends on the partner: name him.")
+    assert "Hilfer" in german.gettext("The result depends on the Hilfer: name him.")
 
 
 def test_a_koenigrufen_players_page_counts_games_as_partner_not_as_hilfer(
@@ -93,19 +92,25 @@ def _texts(value: object) -> list[str]:
 
 
 def test_no_recording_text_says_er_for_whoever_plays() -> None:
-    from games.pages import record_strings
-
+    german = script_translation("de")
     with translation.override("de"):
-        texts = _texts(record_strings())
-    # ("seine Auszahlung" of the game is fine: it is the game's, not a player's.)
+        words = record_words(Club.CardFace.GERMAN)
+    texts = [
+        german.pgettext(context, msgid) if context else german.gettext(msgid)
+        for context, msgid in script_msgids()
+    ] + _texts(words)
+    # ("seine Auszahlung" of the game is fine: it is the game's, not a player's; so is
+    # "er" for an entry, "der Eintrag", or a tap, "der Tipp".)
     he = re.compile(r"\b(er|Er|ihm|Ihm)\b|^Seine?\b")
-    assert [t for t in texts if he.search(t)] == []
-    with translation.override("de"):
-        strings = record_strings()
-    assert strings["turn_q"] % {"p": "Resi"} == "Hat Resi eine Karte gedreht?"
-    assert strings["hint_holds"] % {"p": "Gretl", "c": "Rot-Unter"} == (
-        "Laut Aufzeichnung hat Gretl Rot-Unter."
+    about_an_entry = re.compile(r"Eintrag|Tipp")
+    assert [t for t in texts if he.search(t) and not about_an_entry.search(t)] == []
+    assert german.gettext("Did %(p)s turn a card?") % {"p": "Resi"} == (
+        "Hat Resi eine Karte gedreht?"
     )
+    assert german.gettext("The record shows %(p)s holds %(c)s.") % {
+        "p": "Gretl",
+        "c": "Rot-Unter",
+    } == ("Laut Aufzeichnung hat Gretl Rot-Unter.")
 
 
 def test_the_balances_csv_downloaded_from_the_evening_page_has_a_german_header(

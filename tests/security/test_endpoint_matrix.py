@@ -172,6 +172,7 @@ MATRIX: dict[str, Row] = {
     "password-link-confirm": Row("get", page("/accounts/password/reset/MQ/MQ/bad-token/"), PUBLIC),
     "password-reset-complete": Row("get", page("/accounts/password/reset/done/"), PUBLIC),
     "set_language": Row("post", page("/i18n/setlang/"), PUBLIC, {"language": "en"}),
+    "javascript-catalog": Row("get", page("/jsi18n/de/"), PUBLIC),
     "api-schema": Row("get", page("/api/schema/"), PUBLIC),
     "api-docs": Row("get", page("/api/docs/"), PUBLIC),
     "auth-token": Row("post", page("/api/auth/token/"), PUBLIC, {"username": "x"}),
