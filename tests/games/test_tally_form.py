@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from clubs.models import Player
 from games.models import Evening, Game
-from games.tally_pages import FIELDS
+from games.tally_form import FIELDS
 from tests.conftest import PersonaClient
 
 
