@@ -101,6 +101,12 @@ class Choices:
             # "won:silent": won as a Stilles Spiel, one tap (the engine judges both).
             values["won"] = "1" if value == "silent" else value
             values["silent"] = "1" if value == "silent" else ""
+        elif name == "level":
+            # "level:-+fuchs": the level and the Fuchs said, one chip where the Fuchs
+            # decides the game; a plain level takes the Fuchs back.
+            level, plus, _fuchs = value.partition("+")
+            values["level"] = level
+            values["fuchs"] = "1" if plus else ""
         elif name in ("silent", "fuchs", "forgotten"):
             values[name] = "" if values[name] else "1"
         elif name in FIELDS:
@@ -238,10 +244,12 @@ class TallyForm:
             event["level"] = None if c.get("level") == "-" else c.get("level")
 
     def won(self, event: dict[str, Any]) -> None:
-        """The outcome: won or lost, a Stilles Spiel, or the Augen counted."""
+        """The outcome: won or lost (or the default, ``won_default``), a Stilles Spiel,
+        or the Augen counted."""
         c = self.choices
-        if "won" in self.fields and c.get("won") in ("1", "0"):
-            event["won"] = c.get("won") == "1"
+        chosen = c.get("won") or self.won_default()
+        if "won" in self.fields and chosen in ("1", "0"):
+            event["won"] = chosen == "1"
         if "augen" in self.fields and ascii_digits(c.get("augen")):
             event["augen"] = int(c.get("augen").strip()[:3])
         if "silent" in self.fields and c.get("silent"):
@@ -265,6 +273,10 @@ class TallyForm:
         if "fuchs" in self.fields and c.get("forgotten") and event.get("partner"):
             self.events.append({"type": "show", "player": event["partner"], "cards": ["GO"]})
 
+    def won_default(self) -> str:
+        """The outcome taken when none is tapped: none (each game may say otherwise)."""
+        return ""
+
     def needs_outcome(self) -> bool:
         """Does the table view ask for ``won`` or ``augen`` before the result can stand?"""
         tally, fields, c = self.tally or {}, self.fields, self.choices
@@ -286,22 +298,17 @@ class TallyForm:
             return False
         if fields.get("won", {}).get("required") and c.get("won") not in ("1", "0"):
             return False
-        has_outcome = c.get("won") in ("1", "0") or ascii_digits(c.get("augen"))
+        won = c.get("won") or self.won_default()
+        has_outcome = won in ("1", "0") or ascii_digits(c.get("augen"))
         return not (self.needs_outcome() and not has_outcome)
 
     # --- Labels, preview, save -------------------------------------------------------------------
 
     def decorate(self) -> None:
         """Labels for the tally's choices (the choices themselves are the engine's)."""
-        levels = level_names()
         fields, c, names = self.fields, self.choices, self.names
         if "level" in fields:
-            ladder = []
-            for choice in fields["level"].get("choices", []):
-                value = choice.get("level") or "-"
-                name = levels.get(choice.get("level") or "", _("no Kontra"))
-                ladder.append({"value": value, "name": name, "on": c.get("level") == value})
-            self.extra["ladder"] = ladder
+            self.extra["ladder"] = self.ladder(fields["level"].get("choices", []))
         if "partner" in fields:
             self.extra["partners"] = [
                 {"id": p, "name": names.get(p, p), "on": c.get("partner") == p}
@@ -317,6 +324,36 @@ class TallyForm:
             self.extra["augen_min"] = fields["augen"].get("min", 0)
             self.extra["augen_max"] = fields["augen"].get("max", 121)
         self.extra["needs_outcome"] = self.tally is not None and self.needs_outcome()
+        self.extra["won_default"] = self.tally is not None and bool(self.won_default())
+
+    def ladder(self, choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The levels the view offers; where it says the Fuchs said decides whether the
+        game is played out (``played_out_with_fuchs`` unlike ``played_out``), the level
+        comes twice: without and with the Fuchs, one tap each."""
+        levels, c = level_names(), self.choices
+        fuchs = bool(c.get("fuchs"))
+        ladder = []
+        for choice in choices:
+            value = choice.get("level") or "-"
+            name = levels.get(choice.get("level") or "", _("no Kontra"))
+            twin = "fuchs" in self.fields and bool(choice.get("played_out")) != bool(
+                choice.get("played_out_with_fuchs")
+            )
+            on = c.get("level") == value
+            plain = on and not (twin and fuchs)
+            ladder.append({"value": value, "name": name, "on": plain, "with_fuchs": False})
+            if twin:
+                # Drawn short beside its level; the name it is read by says it whole.
+                ladder.append(
+                    {
+                        "value": f"{value}+fuchs",
+                        "name": _("%(level)s + Fuchs said") % {"level": name},
+                        "short": _("+ Fuchs"),
+                        "on": on and fuchs,
+                        "with_fuchs": True,
+                    }
+                )
+        return ladder
 
     def preview(self, run: Runner) -> None:
         """Ask the services' dry run for the game the choices make; its payouts or its refusal."""
@@ -367,6 +404,17 @@ class FuchsenTallyForm(TallyForm):
         self.seats = seat_rows(state, self.names)
         if self.choose_macher() and self.choose_called(record, state):
             self.ask_tally(record)
+
+    def won_default(self) -> str:
+        """ "gewonnen", the common outcome, once a level is tapped that the view says is
+        played out and nothing else is said (a tap on "lost", the Augen, a Stilles Spiel);
+        the preview shows it before anything is saved."""
+        c = self.choices
+        if "won" not in self.fields or "level" not in self.fields or not c.get("level"):
+            return ""
+        if c.get("won") or ascii_digits(c.get("augen")) or not self.needs_outcome():
+            return ""
+        return "1"
 
     def choose_macher(self) -> bool:
         """Who holds the Eichel-Ober: one of the seats."""

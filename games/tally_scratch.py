@@ -27,6 +27,10 @@ def offered_form(
     form = TallyForm(kind=kind, choices=Choices.from_post(QueryDict()), club=club, names=names)
     form.tally, form.fields = tally, dict(tally.get("fields") or {})
     form.decorate()
+    # Offline the Fuchs is its own chip (static/js/offtally.js): the levels come once.
+    ladder = form.extra.get("ladder")
+    if ladder is not None:
+        form.extra["ladder"] = [step for step in ladder if not step["with_fuchs"]]
     return form
 
 
