@@ -125,7 +125,7 @@ def change_form(
             )
         )
 
-    form.preview(run)
+    form.preview(run, {**base, "events": form.events})
     return form, seq
 
 

@@ -32,8 +32,9 @@ from games import selectors
 from games.access import player_names
 from games.engine_text import explain
 from games.errors import EngineRejected, GamesError
+from games.game_values import record_silent, value_text
 from games.presenters import deck_rows, safe_rules
-from games.vocabulary import card_view, error_titles, level_names, money, signed_money
+from games.vocabulary import card_view, error_titles, level_names, signed_money
 
 FIELDS = (
     "dealer",
@@ -355,8 +356,9 @@ class TallyForm:
                 )
         return ladder
 
-    def preview(self, run: Runner) -> None:
-        """Ask the services' dry run for the game the choices make; its payouts or its refusal."""
+    def preview(self, run: Runner, record: dict[str, Any]) -> None:
+        """Ask the services' dry run for the game the choices make (``record``: the game's
+        record as saving makes it); its payouts and value, or its refusal."""
         self.run = run
         if not self.ready:
             return
@@ -374,7 +376,13 @@ class TallyForm:
             for p, v in (result.get("payouts") or {}).items()
         ]
         self.payouts = sorted(rows, key=lambda row: -row["amount"])
-        self.extra["value"] = money(result.get("value"), self.club) if result.get("value") else ""
+        self.extra["value"] = value_text(
+            self.kind,
+            result.get("value") or None,
+            silent=result.get("status") == "finished" and record_silent(record),
+            house_rules=record.get("rules"),
+            club=self.club,
+        )
         self.extra["awaiting_partner"] = result.get("awaiting") == "partner"
 
     def save(self) -> dict[str, Any] | None:

@@ -83,7 +83,7 @@ def evening_form(
             )
         )
 
-    form.preview(run)
+    form.preview(run, {**record, "events": form.events})
     return form
 
 
@@ -164,7 +164,7 @@ def game_form(request: HttpRequest, game: Game, data: QueryDict | None = None) -
             )
         )
 
-    form.preview(run)
+    form.preview(run, {**record, "events": [*record["events"], *form.events]})
     form.extra["game_result"] = result
     return form
 
