@@ -2,7 +2,8 @@
 and the form that the steps build from it (``TallyForm``).
 
 The steps, in the order a deal is told: the dealer (``choose_dealer``), the contract
-(``choose_contract``: for Fuchsen the Macher and his called card, ``FuchsenTallyForm``;
+(``choose_contract``: for Fuchsen the Macher and his called card,
+``games.tally_fuchsen.FuchsenTallyForm``;
 for Königrufen the declarer, his contract, the called card and a joiner, or the whole
 auction, ``games.tally_koenig.KoenigTallyForm``), then the tally's questions
 (``ask_tally``: the ``partner``, the ``level``, the outcome ``won`` and the ``extras``),
@@ -27,14 +28,13 @@ from django.core.exceptions import ValidationError
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, GameKind
+from clubs.models import Club
 from games import selectors
 from games.access import player_names
 from games.engine_text import explain
 from games.errors import EngineRejected, GamesError
 from games.game_values import record_silent, value_text
-from games.presenters import deck_rows, safe_rules
-from games.vocabulary import card_view, error_titles, level_names, signed_money
+from games.vocabulary import error_titles, level_names, signed_money
 
 FIELDS = (
     "dealer",
@@ -402,67 +402,3 @@ class TallyForm:
         except (ValidationError, GamesError) as error:
             self.error = getattr(error, "message", "") or "; ".join(getattr(error, "messages", []))
         return None
-
-
-class FuchsenTallyForm(TallyForm):
-    """Fuchsen: the Macher, his called card (or alone), then the tally."""
-
-    def choose_contract(self, record: dict[str, Any]) -> None:
-        state = table_state(record)
-        self.seats = seat_rows(state, self.names)
-        if self.choose_macher() and self.choose_called(record, state):
-            self.ask_tally(record)
-
-    def won_default(self) -> str:
-        """ "gewonnen", the common outcome, once a level is tapped that the view says is
-        played out and nothing else is said (a tap on "lost", the Augen, a Stilles Spiel);
-        the preview shows it before anything is saved."""
-        c = self.choices
-        if "won" not in self.fields or "level" not in self.fields or not c.get("level"):
-            return ""
-        if c.get("won") or ascii_digits(c.get("augen")) or not self.needs_outcome():
-            return ""
-        return "1"
-
-    def choose_macher(self) -> bool:
-        """Who holds the Eichel-Ober: one of the seats."""
-        if self.choices.get("macher") not in {s["id"] for s in self.seats}:
-            self.choices.values["macher"] = ""
-            self.step = "macher"
-            return False
-        return True
-
-    def choose_called(self, record: dict[str, Any], state: dict[str, Any]) -> bool:
-        """The card the Macher called (the ones the view lets him call), or alone."""
-        c = self.choices
-        calls = (state.get("legal") or {}).get("calls") or {}
-        self.extra["called_cards"] = called_card_rows(record, calls, len(self.seats), self.club)
-        self.extra["can_alone"] = bool(calls.get("alone"))
-        called = c.get("called")
-        if not called or (called != "alone" and called not in calls.get("cards", [])):
-            c.values["called"] = ""
-            self.step = "called"
-            return False
-        call: dict[str, Any] = {"type": "call", "player": c.get("macher")}
-        if called == "alone":
-            call["alone"] = True
-        else:
-            call["card"] = called
-            self.extra["called_card"] = card_view(called, self.club.card_face, GameKind.FUCHSEN)
-        self.events.append(call)
-        return True
-
-
-def called_card_rows(
-    record: dict[str, Any], calls: dict[str, Any], active: int, club: Club
-) -> list[list[dict[str, Any]]]:
-    """The cards the table view lets be called, laid out as the deck's rows."""
-    removed = list(safe_rules(GameKind.FUCHSEN, record.get("rules")).get("removed_cards", []))
-    return [
-        [
-            card_view(code, club.card_face, GameKind.FUCHSEN)
-            for code in row
-            if code is not None and code in calls.get("cards", [])
-        ]
-        for row in deck_rows(GameKind.FUCHSEN, active, removed)
-    ]

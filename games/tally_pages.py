@@ -28,12 +28,12 @@ from games.access import evening_for, game_for, player_names
 from games.models import Evening, Game
 from games.tally_form import (
     Choices,
-    FuchsenTallyForm,
     TallyForm,
     result_of,
     seat_rows,
     table_state,
 )
+from games.tally_fuchsen import FuchsenTallyForm
 from games.tally_koenig import KoenigTallyForm
 from games.tally_scratch import fuchsen_scratch, koenig_scratch
 from games.vocabulary import card_view

@@ -13,7 +13,8 @@ from django.urls import reverse
 from clubs.models import Club, GameKind
 from games import selectors
 from games.models import Evening
-from games.tally_form import Choices, TallyForm, called_card_rows, seat_rows, table_state
+from games.tally_form import Choices, TallyForm, seat_rows, table_state
+from games.tally_fuchsen import called_card_rows
 from games.tally_koenig import ALL_PASS, KINGS, deck_codes, koenig_auction
 from games.vocabulary import KOENIG_CONTRACTS, WITH_CALLED, card_view, contract_names
 
