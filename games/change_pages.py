@@ -1,7 +1,7 @@
 """ "Ergebnis ändern": a saved result put right in one request.
 
 The evening's games list and a game's result offer it. The form is the evening's
-"Ergebnis eintragen" form (``games.tally_pages``), opened filled with the choices
+"Ergebnis eintragen" form (``games.tally_form``), opened filled with the choices
 the game's record holds (its deal, call or auction, tally); saving undoes the
 record's standing entries and enters the chosen ones in ONE append
 (``services.game_result_reenter``): all or nothing, every step on record, the
@@ -19,7 +19,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -29,22 +28,11 @@ from django.views.decorators.http import require_http_methods
 from clubs.models import GameKind, Role
 from games import selectors
 from games.access import game_for, player_names
-from games.errors import EngineRejected, GamesError
 from games.models import Game
 from games.services import game_result_reenter
 from games.services.result_change import standing_events
-from games.tally_pages import (
-    Choices,
-    Form,
-    _decorate,
-    _error_text,
-    _fuchsen_steps,
-    _koenig_steps,
-    _preview,
-    _render,
-    _result_of,
-    _saved,
-)
+from games.tally_form import Choices, TallyForm, result_of
+from games.tally_pages import form_class, render_form, saved
 
 # The entries a result typed in is made of; a record with any other standing entry
 # (a card played, a card shown that is no partner's, a forfeit) was not typed in so.
@@ -104,7 +92,7 @@ def recorded_choices(kind: str, standing: list[dict[str, Any]]) -> dict[str, str
 
 def change_form(
     request: HttpRequest, game: Game, data: QueryDict | None = None
-) -> tuple[Form | None, int]:
+) -> tuple[TallyForm | None, int]:
     """The form filled with the game's result (``data``: the choices posted since), and
     the seq it was drawn at; no form for a game whose result was not typed in."""
     club = game.evening.club
@@ -121,34 +109,23 @@ def change_form(
         seq = int(posted_seq) if posted_seq.isdigit() else game.last_seq
     else:
         choices = Choices(filled)
-    form = Form(kind=game.game_kind, choices=choices)
-    form.extra["club"] = club
-    deal = dict(standing[0])
-    if choices.get("dealer") in deal["players"] and "sitting_out" not in deal:
-        deal["dealer"] = choices.get("dealer")
-    choices.values["dealer"] = deal["dealer"]
-    form.extra["dealers"] = [
-        {"id": p, "name": names.get(p, p), "on": p == deal["dealer"]} for p in deal["players"]
-    ]
+    form = form_class(game.game_kind)(kind=game.game_kind, choices=choices, club=club, names=names)
+    deal = form.choose_dealer(standing[0])
     base = {"game": record["game"], "rules": record.get("rules"), "events": [deal]}
-    if game.game_kind == GameKind.FUCHSEN:
-        _fuchsen_steps(form, base, names, club)
-    else:
-        _koenig_steps(form, base, names, club)
+    form.choose_contract(base)
     form.events = [deal, *form.events]
-    _decorate(form, names, club)
+    form.decorate()
     form.extra["seq"] = seq
     form.extra["change"] = True
 
     def run(*, dry_run: bool) -> dict[str, Any]:
-        return _result_of(
+        return result_of(
             game_result_reenter(
                 game=game, user=request.user, expected_seq=seq, events=form.events, dry_run=dry_run
             )
         )
 
-    _preview(form, run, club, names)
-    form.extra["run"] = run
+    form.preview(run, {**base, "events": form.events})
     return form, seq
 
 
@@ -169,18 +146,10 @@ def game_result_change(request: HttpRequest, game_id: int) -> HttpResponse:
             _("This game was recorded card by card: change the wrong entry under “All entries”."),
         )
         return redirect(reverse("game-page", args=[game.pk]) + "#entries")
-    if request.method == "POST" and request.POST.get("save") == "1" and form.ready:
-        try:
-            form.extra["run"](dry_run=False)
-        except EngineRejected as error:
-            form.error = _error_text(error.error, game.evening.club)
-            form.error_field = str(error.error.get("field") or "")
-        except (ValidationError, GamesError) as error:
-            form.error = getattr(error, "message", "") or "; ".join(getattr(error, "messages", []))
-        else:
-            messages.success(request, _("The result is changed."))
-            return _saved(request, reverse("evening-page", args=[game.evening_id]))
-    return _render(
+    if request.method == "POST" and request.POST.get("save") == "1" and form.save() is not None:
+        messages.success(request, _("The result is changed."))
+        return saved(request, reverse("evening-page", args=[game.evening_id]))
+    return render_form(
         request,
         form,
         {

@@ -13,6 +13,7 @@ import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -22,6 +23,7 @@ from engine.cards import ALL_CARDS, INDEX
 from engine.rules import effective_rules
 from games import engine_text, selectors
 from games.events import upcast
+from games.game_values import silent_games, value_text
 from games.models import Evening, Game
 from games.vocabulary import (
     contract_names,
@@ -53,8 +55,12 @@ def deck_rows(kind: str, active: int, removed: list[str]) -> list[list[str | Non
     return [list(cards) for _, _, cards in rows]
 
 
-def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any]:
-    """One line of a games list: who won what, from the cached result."""
+def game_summary(
+    game: Game, names: dict[str, str], club: Club, *, silent: bool | None = None
+) -> dict[str, Any]:
+    """One line of a games list: who won what, from the cached result. ``silent``:
+    whether the game was a Stilles Spiel (``game_values.silent_games`` for a list), so
+    that its value names the bonus; None: found out when the value is drawn."""
     result = game.result or {}
     declarers = [names.get(str(p), str(p)) for p in result.get("declarers") or []]
     payouts = [
@@ -107,10 +113,26 @@ def game_summary(game: Game, names: dict[str, str], club: Club) -> dict[str, Any
         "what": what,
         "outcome": outcome,
         "reason": reason_names().get(result.get("reason") or "", ""),
-        "value": money(result.get("value"), club) if result.get("value") is not None else "",
+        "value": _value(game, result.get("value"), silent, club),
         "payouts": payouts,
         "dealer": names.get(str(game.dealer_id), "") if game.dealer_id else "",
     }
+
+
+def _value(game: Game, value: Any, silent: bool | None, club: Club) -> Any:
+    """The game's value as a list shows it (``game_values.value_text``)."""
+    if value is None:
+        return ""
+
+    def text(silent: bool) -> str:
+        return value_text(
+            game.game_kind, value, silent=silent, house_rules=game.house_rules, club=club
+        )
+
+    if silent is not None:
+        return text(silent)
+    # Replayed only if drawn: a list that does not show the value replays nothing.
+    return lazy(lambda: text(game.pk in silent_games([game])), str)()
 
 
 def club_face(game: Game) -> str | None:

@@ -25,6 +25,7 @@ from games import selectors, services
 from games.access import evening_for, player_names
 from games.errors import GamesError
 from games.forms import SeatAddForm
+from games.game_values import silent_games
 from games.models import Evening, Game
 from games.pages.refusals import report_refusal
 from games.presenters import (
@@ -73,6 +74,7 @@ def club_book(request: HttpRequest, slug: str) -> HttpResponse:
         .select_related("evening")
         .order_by("-finished_at", "-id")[:8]
     )
+    silent = silent_games(recent)
     tables = []
     # The game the club played last first (an untouched open season after it).
     open_seasons = club_selectors.season_list(club=club).filter(status=Season.Status.OPEN)
@@ -89,7 +91,7 @@ def club_book(request: HttpRequest, slug: str) -> HttpResponse:
         "open_evenings": open_evenings,
         "past_evenings": [e for e in evenings if not e.is_open][:8],
         "tables": tables,
-        "recent": [game_summary(g, names, club) for g in recent],
+        "recent": [game_summary(g, names, club, silent=g.pk in silent) for g in recent],
         "seasons": club_selectors.season_list(club=club),
     }
     return render(request, "games/club_book.html", context)
@@ -120,6 +122,7 @@ def evening_page_render(
     names = player_names(club)
     seats = selectors.evening_seats(evening=evening)
     games = list(selectors.evening_games(evening=evening))
+    silent = silent_games(games)
     proposal = selectors.next_deal(evening=evening) if evening.is_open else None
     ledger = evening_ledger(evening)
     in_progress = [g for g in games if g.status == Game.Status.IN_PROGRESS]
@@ -149,7 +152,7 @@ def evening_page_render(
         and ledger["plan"] is None,
         "seats": seats,
         "proposal": proposal,
-        "games": [game_summary(g, names, club) for g in reversed(games)],
+        "games": [game_summary(g, names, club, silent=g.pk in silent) for g in reversed(games)],
         "in_progress": in_progress,
         **ledger,
         "records_api": reverse("evening-records", args=[evening.pk]),

@@ -18,7 +18,7 @@ import pytest
 from clubs.models import GameKind, Role
 from games import selectors
 from games.models import Game
-from games.tally_pages import koenig_auction
+from games.tally_koenig import koenig_auction
 from tests.e2e.pages import RecordingPage, log_in
 from tests.e2e.tables import open_evening, players_of, record_game, start
 from tests.factories import ClubFactory, MembershipFactory, UserFactory

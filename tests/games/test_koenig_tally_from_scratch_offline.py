@@ -14,7 +14,8 @@ from engine.koenigrufen import CONTRACTS, WITH_CALLED
 from engine.view import table_view
 from games import selectors
 from games.access import player_names
-from games.tally_pages import ALL_PASS, _koenig_scratch, koenig_auction
+from games.tally_koenig import ALL_PASS, koenig_auction
+from games.tally_scratch import koenig_scratch
 from tests.games.factories import seated_evening
 
 PLAYERS = ["1", "2", "3", "4"]
@@ -94,7 +95,7 @@ def drawn(club: Club) -> tuple[dict[str, Any], dict[str, Any]]:
     deal = selectors.next_deal(evening=evening).event
     assert deal is not None
     record = {"game": GameKind.KOENIGRUFEN, "rules": None, "events": [deal]}
-    return record, _koenig_scratch(evening, record, player_names(club), club)
+    return record, koenig_scratch(evening, record, player_names(club), club)
 
 
 def test_every_auction_the_page_draws_ends_with_the_declarer_holding_the_contract(

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from clubs.models import Player
 from games.models import Evening, Game
-from games.tally_pages import FIELDS
+from games.tally_form import FIELDS
 from tests.conftest import PersonaClient
 
 
@@ -96,3 +96,77 @@ def test_junk_posted_to_the_form_draws_it_again_and_writes_nothing_half(
     else:  # saved: one whole game, its events and its result
         assert games.count() == before + 1
         assert games.order_by("number").last().result  # type: ignore[union-attr]
+
+
+def _tap_through(
+    client: PersonaClient, evening: Evening, picks: list[str], save: bool = False
+) -> str:
+    state: dict[str, str] = {}
+    html = ""
+    for pick in picks:
+        html = _tap(client, evening, state, pick)
+        state = _hidden(html)
+    if save:
+        answer = client.post(
+            f"/evenings/{evening.pk}/tally/",
+            {**state, "save": "1"},
+            format="multipart",
+            HTTP_HX_REQUEST="true",
+        )
+        assert answer.status_code == 204
+    return html
+
+
+def _partner_game(players: dict[str, Player], level: str) -> list[str]:
+    return [
+        f"macher:{players['bert'].pk}",
+        "called:EA",
+        f"partner:{players['carl'].pk}",
+        f"level:{level}",
+    ]
+
+
+def test_a_played_out_level_is_won_unless_told_otherwise_and_the_preview_says_so(
+    evening: Evening, players: dict[str, Player], scorer: PersonaClient
+) -> None:
+    html = _tap_through(scorer, evening, _partner_game(players, "re"))
+    assert 'data-ready="1"' in html  # no tap on "won" needed
+    assert 'value="won:1" class="chip" aria-pressed="true"' in html
+    assert _hidden(html)["won"] == ""  # the default is not carried as a tap
+    _tap_through(scorer, evening, _partner_game(players, "re"), save=True)
+    game = Game.objects.get(evening=evening)
+    assert game.result["won"] is True
+    assert game.result["level"] == "re"
+
+
+def test_a_tap_on_lost_overrides_the_default(
+    evening: Evening, players: dict[str, Player], scorer: PersonaClient
+) -> None:
+    _tap_through(scorer, evening, [*_partner_game(players, "supp"), "won:0"], save=True)
+    assert Game.objects.get(evening=evening).result["won"] is False
+
+
+def test_no_kontra_with_the_fuchs_said_is_one_chip_where_it_decides_the_game(
+    evening: Evening, players: dict[str, Player], scorer: PersonaClient
+) -> None:
+    html = _tap_through(scorer, evening, _partner_game(players, "re")[:3])
+    assert 'value="level:-+fuchs"' in html  # the Fuchs said makes no Kontra played out
+    assert 'value="level:re+fuchs"' not in html  # at Re it changes nothing: no twin
+    html = _tap_through(scorer, evening, _partner_game(players, "-+fuchs"))
+    hidden = _hidden(html)
+    assert (hidden["level"], hidden["fuchs"]) == ("-", "1")
+    assert 'data-q="won"' in html  # played out: the outcome is asked, "won" by default
+    assert 'value="level:-+fuchs" class="chip" aria-pressed="true"' in html
+    _tap_through(scorer, evening, _partner_game(players, "-+fuchs"), save=True)
+    game = Game.objects.get(evening=evening)
+    tally = next(e for e in game.events.all() if e.type == "tally")
+    assert tally.payload["fuchs"] is True and tally.payload["level"] is None
+    assert game.result["won"] is True
+
+
+def test_a_plain_level_takes_back_the_fuchs_said_with_another(
+    evening: Evening, players: dict[str, Player], scorer: PersonaClient
+) -> None:
+    html = _tap_through(scorer, evening, [*_partner_game(players, "-+fuchs"), "level:-"])
+    assert _hidden(html)["fuchs"] == ""
+    assert 'data-ready="1"' in html and 'data-q="won"' not in html  # over after a trick
