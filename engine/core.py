@@ -201,6 +201,17 @@ class GameState:
     won_cards: tuple[int, ...] = ()  # per active player: cards in the tricks he won
     first_play: tuple[int, ...] = ()  # per active player: event index of his first card
     last_play: int = -1  # event index of the latest play
+    # The trick on the table, kept up to date as each card is put down (``tricks.add_card``):
+    # the class it follows (-1: none yet), the seat winning it so far and how strongly
+    # his card holds (its key). After a trick is collected: that trick's.
+    led: int = -1
+    winner: int = -1
+    wkey: int = -1
+    # The game's ranking in the card play, set when the play opens: per card the class
+    # a trick it leads follows (``led_of``), per class followed (the last row: none yet)
+    # each card's key (-1: it cannot win; the first card of the highest key wins).
+    led_of: tuple[int, ...] = ()
+    keys: tuple[tuple[int, ...], ...] = ()
 
     @property
     def tricks_done(self) -> int:
@@ -421,10 +432,6 @@ class Variant:
 
     # --- results ------------------------------------------------------------------
     def result(self, state: GameState) -> Result:
-        raise NotImplementedError
-
-    def trick_winner(self, state: GameState, trick: tuple[tuple[int, int], ...]) -> int:
-        """The active index of the player who wins the complete ``trick``."""
         raise NotImplementedError
 
     # --- legal view ---------------------------------------------------------------

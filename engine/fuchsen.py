@@ -128,30 +128,29 @@ class FuchsenState(GameState):
     silent: bool | None = None
 
 
-def _card_class(state: FuchsenState, blank: int, card: int) -> int:
-    if card == blank:
-        return NO_SUIT if state.alone else state.called_suit
-    return CLASS[card]
-
-
-def _key(state: FuchsenState, blank: int, card: int, led: int) -> int:
-    """How strongly ``card`` holds in a trick of ``led`` class (-1: it cannot win)."""
-    if card == blank:
-        if state.alone or led != state.called_suit:
-            return -1
-        return 0  # the lowest card of the called suit
-    cls = CLASS[card]
-    if cls == TRUMP:
-        return POWER[card]
-    return POWER[card] if cls == led else -1
-
-
-def _led(state: FuchsenState, blank: int, trick: tuple[tuple[int, int], ...]) -> int:
-    led = _card_class(state, blank, trick[0][1])
-    if led == NO_SUIT and len(trick) > 1:
-        # A blank led in an alone game belongs to no suit: the next card sets the suit.
-        led = _card_class(state, blank, trick[1][1])
-    return led
+@cache  # a value per (blank, its class): a handful per process
+def ranking(
+    blank: int, blank_class: int
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Fuchsen's ranking in the card play (``GameState.led_of``/``keys``, the board's):
+    per card the class a trick it leads follows, and per class followed (``NO_SUIT``
+    last: none yet) each card's key. ``blank`` is the Macher's turned card (-1: none, or
+    not identified), ``blank_class`` its class: the called suit, in which it is the
+    lowest card, or ``NO_SUIT`` in an alone game (it cannot win, and a trick it leads
+    follows the next card's class)."""
+    led_of = tuple(blank_class if c == blank else CLASS[c] for c in range(32))
+    rows = []
+    for led in (0, 1, 2, 3, TRUMP, NO_SUIT):
+        row = []
+        for c in range(32):
+            if c == blank:
+                row.append(0 if led == blank_class and led != NO_SUIT else -1)
+            elif CLASS[c] in (TRUMP, led):
+                row.append(POWER[c])
+            else:
+                row.append(-1)
+        rows.append(tuple(row))
+    return led_of, tuple(rows)
 
 
 class Fuchsen(Variant):
@@ -537,7 +536,9 @@ class Fuchsen(Variant):
         if broken is not None:
             raise broken
         turned = turned_field is True or isinstance(turned_field, str)
+        blank = know.blank if turned else -1
         if alone:
+            led_of, keys = ranking(blank, NO_SUIT)
             return evolve(
                 state,
                 phase="play",
@@ -548,9 +549,12 @@ class Fuchsen(Variant):
                 to_act=table.first,
                 leader=table.first,
                 said_at=(index,),
+                led_of=led_of,
+                keys=keys,
             )
         assert isinstance(card_code, str)
         called = INDEX[card_code]
+        led_of, keys = ranking(blank, CLASS[called])
         holder = know.owner[called]
         own_card = holder == p
         if own_card:
@@ -580,6 +584,8 @@ class Fuchsen(Variant):
                     "to_act": table.first,
                     "leader": table.first,
                     "said_at": (index,),
+                    "led_of": led_of,
+                    "keys": keys,
                 },
             )
             raise NeedPartner(candidates, called, after)
@@ -596,6 +602,8 @@ class Fuchsen(Variant):
                 "to_act": table.first,
                 "leader": table.first,
                 "said_at": (index,),
+                "led_of": led_of,
+                "keys": keys,
             },
         )
 
@@ -824,7 +832,7 @@ class Fuchsen(Variant):
         if fuchs or is_blank:
             extra = {"fuchs_said": True} if fuchs else {"blank_played": True}
         # ``state`` is not read past this point: it may be changed in place (``own``).
-        new = add_card(self, state, p, card, index, extra, own)
+        new = add_card(state, p, card, index, extra, own)
         assert isinstance(new, FuchsenState)
         if ends_raising:
             new = self._end_raising(new)
@@ -1032,20 +1040,6 @@ class Fuchsen(Variant):
         )
 
     # ------------------------------------------------------------------ tricks
-    def trick_winner(  # type: ignore[override]
-        self, state: FuchsenState, trick: tuple[tuple[int, int], ...]
-    ) -> int:
-        """The first card of the highest ``_key`` wins (a card that cannot win: -1)."""
-        assert state.know is not None
-        blank = state.know.blank if state.turned else -1
-        led = _led(state, blank, trick)
-        best, best_key = trick[0][0], -2
-        for q, c in trick:
-            k = _key(state, blank, c, led)
-            if k > best_key:
-                best, best_key = q, k
-        return best
-
     @staticmethod
     def _maybe_blank(state: FuchsenState, p: int, plain: int) -> int:
         """Cards of ``p``'s known hand that could be the blank he turned unseen."""
@@ -1069,12 +1063,8 @@ class Fuchsen(Variant):
         if state.turned:
             assert state.know is not None
             blank = state.know.blank
-        led = _led(state, blank, trick)
-        wkey = -1
-        for _, c in trick:
-            k = _key(state, blank, c, led)
-            if k > wkey:
-                wkey = k
+        led = state.led
+        wkey = state.wkey
         plain = hand & ~(1 << blank) if blank >= 0 else hand
         has_blank = state.turned and p == state.macher and not state.blank_played
         # A blank the record never identifies could be any card he was allowed to turn:
@@ -1486,23 +1476,13 @@ class FuchsenBoard(Board):
         called_suit: int,
         blank: int,
     ) -> None:
-        super().__init__(names, hands, side)
+        blank_class = NO_SUIT if alone else called_suit
+        super().__init__(names, hands, side, *ranking(blank, blank_class))
         self.macher = macher
         self.alone = alone
         self.called_suit = called_suit
         self.blank = blank
-        self.blank_class = NO_SUIT if alone else called_suit
-
-    def led_of(self, card: int) -> int:
-        return self.blank_class if card == self.blank else CLASS[card]
-
-    def key(self, card: int, led: int) -> int:
-        if card == self.blank:
-            return 0 if led == self.blank_class and led != NO_SUIT else -1
-        cls = CLASS[card]
-        if cls in (TRUMP, led):
-            return POWER[card]
-        return -1
+        self.blank_class = blank_class
 
     def filters(self, p: int) -> list[tuple[Code, int]]:
         if not self.trick:

@@ -81,6 +81,19 @@ def _beating(power: tuple[int, ...]) -> tuple[int, ...]:
     )
 
 
+def _ranking(power: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per suit led (a last row of none: a trick always follows its first card's suit)
+    each card's key: its power in that suit, -1 off it (it cannot win)."""
+    rows = [tuple(power[c] if c >> 3 == s else -1 for c in range(32)) for s in range(4)]
+    return (*rows, (-1,) * 32)
+
+
+# Königrufen's ranking in the card play (``GameState.led_of``/``keys``, the board's): a
+# trick follows the suit of its first card; the keys by the contract's order.
+LED_OF = tuple(c >> 3 for c in range(32))
+KEYS_NORMAL = _ranking(POWER_NORMAL)
+KEYS_TEN = _ranking(POWER_TEN)
+
 BEATING_NORMAL = _beating(POWER_NORMAL)
 BEATING_TEN = _beating(POWER_TEN)
 ACES_TENS = mask_of(c for c in CODES if c[1:] in ("A", "10"))
@@ -104,10 +117,6 @@ class KoenigState(GameState):
     declarer: int = -1
     partner: int = -1  # durchmarsch partner (called card holder or assumed), letzter winner
     ten_high: bool = False
-
-
-def _power(state: KoenigState) -> tuple[int, ...]:
-    return POWER_TEN if state.ten_high else POWER_NORMAL
 
 
 class Koenigrufen(Variant):
@@ -443,9 +452,11 @@ class Koenigrufen(Variant):
         ``NeedPartner`` when a durchmarsch's called card is nowhere in the record and
         nobody is assumed."""
         changes["phase"] = "play"
+        changes["led_of"] = LED_OF
         if bidder < 0:
             changes["contract"] = "schurln"
             changes["ten_high"] = True
+            changes["keys"] = KEYS_TEN
             changes["to_act"] = changes["leader"] = table.first
             return
         contract = CONTRACTS[high - 1]
@@ -463,9 +474,10 @@ class Koenigrufen(Variant):
         changes["contract"] = contract
         changes["declarer"] = bidder
         changes["partner"] = partner
-        changes["ten_high"] = contract in TEN_HIGH or (
+        changes["ten_high"] = ten_high = contract in TEN_HIGH or (
             contract == "durchmarsch" and CODES[called].endswith("10")
         )
+        changes["keys"] = KEYS_TEN if ten_high else KEYS_NORMAL
         changes["to_act"] = changes["leader"] = bidder
 
     def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
@@ -500,7 +512,7 @@ class Koenigrufen(Variant):
         if broken is not None:
             raise broken
         done = len(state.tricks)  # ``state`` may be changed in place (``own``)
-        new = add_card(self, state, p, card, index, None, own)
+        new = add_card(state, p, card, index, None, own)
         if len(new.tricks) > done:
             assert isinstance(new, KoenigState)
             return self._after_trick(new)
@@ -707,17 +719,6 @@ class Koenigrufen(Variant):
         return tuple(out)
 
     # ------------------------------------------------------------------ tricks
-    def trick_winner(  # type: ignore[override]
-        self, state: KoenigState, trick: tuple[tuple[int, int], ...]
-    ) -> int:
-        power = POWER_TEN if state.ten_high else POWER_NORMAL
-        led = trick[0][1] >> 3
-        best, best_power = trick[0][0], -1
-        for q, c in trick:
-            if c >> 3 == led and power[c] > best_power:
-                best, best_power = q, power[c]
-        return best
-
     def play_obligation(  # type: ignore[override]
         self, state: KoenigState, p: int, card: int, hand: int
     ) -> Illegal | None:
@@ -730,8 +731,7 @@ class Koenigrufen(Variant):
         if not hand & SUIT_MASK[led]:
             return None  # ``obligations`` asks nothing of him: spare finding the best card
         exempt = p == state.joiner and not state.tricks
-        power = _power(state)
-        best = max([power[c] for _, c in trick if c >> 3 == led])
+        best = state.wkey  # the power of the trick's best card of the suit led
         for code, allowed, held in obligations(led, best, hand, state.ten_high, exempt):
             if allowed >> card & 1:
                 continue
@@ -917,7 +917,7 @@ _FOLLOW, _OVERTAKE = Code.MUST_FOLLOW_SUIT, Code.MUST_OVERTAKE
 class KoenigBoard(Board):
     """Königrufen's card play (``engine.board``): no trumps, the contract's order."""
 
-    __slots__ = ("contract", "declarer", "face_down", "joiner", "power", "ten_high")
+    __slots__ = ("contract", "declarer", "face_down", "joiner", "ten_high")
 
     def __init__(
         self,
@@ -931,19 +931,12 @@ class KoenigBoard(Board):
         ten_high: bool,
         face_down: list[int],
     ) -> None:
-        super().__init__(names, hands, side)
+        super().__init__(names, hands, side, LED_OF, KEYS_TEN if ten_high else KEYS_NORMAL)
         self.contract = contract
         self.declarer = declarer
         self.joiner = joiner
         self.ten_high = ten_high
-        self.power = POWER_TEN if ten_high else POWER_NORMAL
         self.face_down = face_down  # per seat: the card he laid face down for trick 1
-
-    def led_of(self, card: int) -> int:
-        return card >> 3
-
-    def key(self, card: int, led: int) -> int:
-        return self.power[card] if card >> 3 == led else -1
 
     def filters(self, p: int) -> list[tuple[Code, int]]:
         out: list[tuple[Code, int]] = []

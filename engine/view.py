@@ -586,7 +586,7 @@ def _describe(
         dealer=table.dealer,
         sitting_out=table.sitting_out,
         trick=tuple((name[p], CODES[c]) for p, c in state.trick),
-        trick_winner=name[state.variant.trick_winner(state, state.trick)] if state.trick else None,
+        trick_winner=name[state.winner] if state.trick else None,
         tricks=tuple(
             TrickView(
                 name[leader],
