@@ -421,9 +421,17 @@ class Variant:
         raise NotImplementedError
 
     def play(
-        self, state: GameState, p: int, card: int, event: Event, index: int, own: bool = False
+        self,
+        state: GameState,
+        p: int,
+        card: int,
+        event: Event | None,
+        index: int,
+        own: bool = False,
     ) -> GameState:
         """A card played by active player ``p`` (event fields already checked).
+        ``event`` is the play's event, for the game's own fields, or None for a play of
+        the three common fields only (``apply`` has parsed it into ``p`` and ``card``).
 
         ``own``: the caller holds the only reference to ``state`` (the fold's), which
         may then be changed in place and returned, but only once every check has

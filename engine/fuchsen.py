@@ -798,7 +798,13 @@ class Fuchsen(Variant):
         return check_play(self, state, p, card)
 
     def play(  # type: ignore[override]
-        self, state: FuchsenState, p: int, card: int, event: Event, index: int, own: bool = False
+        self,
+        state: FuchsenState,
+        p: int,
+        card: int,
+        event: Event | None,
+        index: int,
+        own: bool = False,
     ) -> GameState:
         broken = self.check_card(state, p, card)
         if broken is not None:
@@ -806,13 +812,16 @@ class Fuchsen(Variant):
         table = state.table
         know = state.know
         assert table is not None and know is not None
-        fuchs = event.get("fuchs") is True
+        fuchs = turned = False
+        if event is not None:
+            fuchs = event.get("fuchs") is True
+            turned = event.get("turned") is True
         if fuchs:
             broken = self._fuchs_refusal(state, p, know)
             if broken is not None:
                 raise broken
         is_blank = state.turned and p == state.macher and card == know.blank
-        if event.get("turned") is True:
+        if turned:
             if not is_blank or state.blank_played:
                 raise Illegal(
                     Code.FACE_DOWN_CARD_MISMATCH,

@@ -506,7 +506,13 @@ class Koenigrufen(Variant):
         return None
 
     def play(  # type: ignore[override]
-        self, state: KoenigState, p: int, card: int, event: Event, index: int, own: bool = False
+        self,
+        state: KoenigState,
+        p: int,
+        card: int,
+        event: Event | None,
+        index: int,
+        own: bool = False,
     ) -> GameState:
         broken = self.check_card(state, p, card)
         if broken is not None:

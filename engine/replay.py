@@ -88,7 +88,7 @@ def apply(state: GameState, event: object, index: int, own: bool = False) -> Gam
             card = INDEX.get(code, -1)
             p = table.index.get(player, -1)
             if card >= 0 and table.deck >> card & 1 and p >= 0:
-                return variant.play(state, p, card, event, index, own)
+                return variant.play(state, p, card, None, index, own)
     if state.table is None:
         return evolve(state, table=deal_table(state, event))
     typ, spec = check_event_shape(variant, event)

@@ -36,6 +36,8 @@ def check_play(variant: Variant, state: GameState, p: int, card: int) -> Illegal
         broken = placement_error(state, p, card)
         if broken is not None:
             return broken
+    if not state.trick:
+        return None  # the obligations are those of a trick on the table
     hand = (know.known[p] | 1 << card) & ~state.played
     return variant.play_obligation(state, p, card, hand)
 
