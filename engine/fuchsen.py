@@ -129,9 +129,7 @@ class FuchsenState(GameState):
 
 
 @cache  # a value per (blank, its class): a handful per process
-def ranking(
-    blank: int, blank_class: int
-) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+def ranking(blank: int, blank_class: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """Fuchsen's ranking in the card play (``GameState.led_of``/``keys``, the board's):
     per card the class a trick it leads follows, and per class followed (``NO_SUIT``
     last: none yet) each card's key. ``blank`` is the Macher's turned card (-1: none, or
