@@ -60,35 +60,15 @@ _START = {name: unshared(GameState(variant=v, rules={})) for name, v in VARIANTS
 _LAST_START: dict[Variant, tuple[Mapping[str, Any], GameState]] = {}
 
 
-def apply(state: GameState, event: object, index: int, own: bool = False) -> GameState:
+def apply(state: GameState, event: object, index: int) -> GameState:
     """The state after ``event`` (at position ``index`` of the record's events).
 
-    Pure: ``state`` is not changed, unless ``own`` says the caller holds the only
-    reference to it (the fold's state): a card played may then change it in place,
-    once the card is accepted (a refused event leaves it as it was). Raises
-    ``Illegal`` (code, message) when the event breaks a rule, and ``UndoInFold``
-    for a well-formed ``undo`` (no move of the game: ``prepare`` resolves them).
-    The deal event yields a state without hindsight knowledge; ``fold`` attaches
-    the knowledge gathered from the whole record.
+    Pure: ``state`` is not changed. Raises ``Illegal`` (code, message) when the event
+    breaks a rule, and ``UndoInFold`` for a well-formed ``undo`` (no move of the game:
+    ``prepare`` resolves them). The deal event yields a state without hindsight
+    knowledge; ``fold`` attaches the knowledge gathered from the whole record.
     """
     variant = state.variant
-    table = state.table
-    # The hot path: a plain card played into a game that is on. Same checks, in the
-    # same order, as the general path below, without the generic field walk.
-    if type(event) is dict and len(event) == 3 and table is not None:
-        player = event.get("player")
-        code = event.get("card")
-        if (
-            event.get("type") == "play"
-            and type(player) is str
-            and type(code) is str
-            and state.decision is None
-            and not state.annulled
-        ):
-            card = INDEX.get(code, -1)
-            p = table.index.get(player, -1)
-            if card >= 0 and table.deck >> card & 1 and p >= 0:
-                return variant.play(state, p, card, None, index, own)
     if state.table is None:
         return evolve(state, table=deal_table(state, event))
     typ, spec = check_event_shape(variant, event)
@@ -251,10 +231,36 @@ def fold(
     if undo_error >= 0:
         stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)
     k = position
+    play = variant.play
+    # The seats and deck once dealt: a play of the three common fields is parsed here
+    # into its player and card (the usual event), and goes straight to the game's
+    # ``play``. It passes every check ``apply`` makes before that (the shape, a card of
+    # the deck, a seated player), which words any other event's fault.
+    seats: Mapping[str, int] = {}
+    deck = 0
+    if state.table is not None:
+        seats, deck = state.table.index, state.table.deck
     while k < stop:
         i, event = events[k]
         try:
-            if state.table is None:
+            if (
+                type(event) is dict
+                and len(event) == 3
+                and event.get("type") == "play"
+                and state.decision is None
+                and not state.annulled
+            ):
+                player = event.get("player")
+                code = event.get("card")
+                p = card = -1
+                if type(player) is str and type(code) is str:
+                    p = seats.get(player, -1)
+                    card = INDEX.get(code, -1)
+                if p >= 0 and card >= 0 and deck >> card & 1:
+                    new = play(state, p, card, None, i, own)
+                else:
+                    new = apply(state, event, i)
+            elif state.table is None:
                 # The deal: the start state goes
                 # straight to the state after it, with the knowledge gathered from the
                 # whole record.
@@ -268,8 +274,9 @@ def fold(
                 if assumed is not None:
                     know = know.with_card(*assumed)
                 new = variant.initial_state(state, table, know)
+                seats, deck = table.index, table.deck
             else:
-                new = apply(state, event, i, own)
+                new = apply(state, event, i)
         except Illegal as exc:
             return state, EngineError(i, exc.code, exc.msg, exc.params, exc.field)
         except NeedPartner as need:
