@@ -735,11 +735,31 @@ def _gather_each(
             placed_at[c] = deal_index
             mask ^= low
     placing = variant.placing_types
+    index = table.index
+    deck = table.deck
     for i, event in events:
         # Subscripts, not ``get``: an event that is no object, lacks a field or has one
         # of a kind no name or code can be (a KeyError or TypeError) places nothing.
         try:
             typ = event["type"]
+            if typ == "play":
+                # The usual event: its card in its player's hand (``Variant.placements``
+                # of a play, the same in every game), placed as ``place`` places it.
+                name = event["player"]
+                code = event["card"]
+                p = index.get(name, -1) if type(name) is str else -1
+                c = INDEX.get(code, -1) if type(code) is str else -1
+                if (
+                    p >= 0
+                    and c >= 0
+                    and deck >> c & 1
+                    and owner[c] < 0
+                    and known[p].bit_count() < 6
+                ):
+                    owner[c] = p
+                    known[p] |= 1 << c
+                    placed_at[c] = i
+                continue
             if typ == "tally":
                 pairs: list[tuple[str, str]] = variant.tally_placements(event, events, i)
             elif type(typ) is not str or typ not in placing:
