@@ -838,6 +838,13 @@ class Fuchsen(Variant):
         extra: dict[str, Any] | None = None
         if fuchs or is_blank:
             extra = {"fuchs_said": True} if fuchs else {"blank_played": True}
+        if state.turned:
+            # The ranking follows the blank as the knowledge names it: a record that
+            # grows event by event (the generator) names it only with its face-down play.
+            led_of, keys = ranking(know.blank, NO_SUIT if state.alone else state.called_suit)
+            if keys is not state.keys:
+                state = evolve_with(state, {"led_of": led_of, "keys": keys})
+                own = True  # a copy of the fold's own
         # ``state`` is not read past this point: it may be changed in place (``own``).
         new = add_card(state, p, card, index, extra, own)
         assert isinstance(new, FuchsenState)
