@@ -346,8 +346,9 @@ class Koenigrufen(Variant):
         if typ == "pass":
             return self._next_speaker(state, out=state.out | 1 << p)
         if typ == "join":
-            if state.high not in (RANK["bettler"], RANK["plauderer"]) or state.joiner >= 0:
-                raise Illegal(Code.INVALID_BID, Msg.CANNOT_JOIN_BETTLER_OR_PLAUDERER, player=name)
+            broken = self._join_refusal(state, p)
+            if broken is not None:
+                raise broken
             return self._next_speaker(state, joiner=p, join_card=card, out=state.out | 1 << p)
         contract = event["contract"]
         called_code = event.get("called")
@@ -366,6 +367,19 @@ class Koenigrufen(Variant):
             join_card=-1,
             face_down=face_down,
         )
+
+    @staticmethod
+    def _join_refusal(state: KoenigState, p: int) -> Illegal | None:
+        """Why the speaker ``p`` may not join now, or None: only a standing bettler or
+        plauderer nobody has joined yet. ``_auction`` judges every join by it (after the
+        turn and the face-down card it names), the view's offer asks it."""
+        if state.high not in (RANK["bettler"], RANK["plauderer"]) or state.joiner >= 0:
+            table = state.table
+            assert table is not None
+            return Illegal(
+                Code.INVALID_BID, Msg.CANNOT_JOIN_BETTLER_OR_PLAUDERER, player=table.active[p]
+            )
+        return None
 
     @staticmethod
     def _bid_refusal(
@@ -798,12 +812,13 @@ class Koenigrufen(Variant):
         assert table is not None
         if state.phase != "auction":
             return {}
-        name = table.active[state.to_act]
-        bids = tuple(c for c in CONTRACTS if self._biddable(state, state.to_act, c))
+        p = state.to_act
+        bids = tuple(c for c in CONTRACTS if self._biddable(state, p, c))
         return {
             "bids": bids,
-            "can_pass": trial.accepts(state, {"type": "pass", "player": name}),
-            "can_join": trial.accepts(state, {"type": "join", "player": name}),
+            # The speaker may always pass (``_auction``: his turn is all a pass needs).
+            "can_pass": True,
+            "can_join": self._join_refusal(state, p) is None,
         }
 
     @classmethod
