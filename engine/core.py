@@ -938,13 +938,14 @@ def worse_error(a: EngineError, b: EngineError) -> EngineError:
     return a if CODE_RANK[a.code] <= CODE_RANK[b.code] else b
 
 
-def check_tally_partner(table: Table, know: Knowledge, called: int, name: str) -> None:
+def tally_partner_refusal(table: Table, know: Knowledge, called: int, name: str) -> Illegal | None:
     """A tally's ``partner`` must be able to hold the called card: ``invalid_tally`` on
     the field when the record puts the card in another hand or shows all of his."""
     holder = know.owner[called]
     if holder != table.index[name]:
         msg = Msg.PARTNER_CALLED_ELSEWHERE if holder >= 0 else Msg.PARTNER_HAND_FULL
         other = table.active[holder] if holder >= 0 else name
-        raise Illegal(
+        return Illegal(
             Code.INVALID_TALLY, msg, field="partner", player=name, card=CODES[called], other=other
         )
+    return None

@@ -28,11 +28,11 @@ from engine.core import (
     _is_str_or_bool,
     _is_str_or_none,
     check_hands,
-    check_tally_partner,
     evolve,
     evolve_with,
     name_of,
     placement_error,
+    tally_partner_refusal,
     unshared,
 )
 from engine.errors import Code, Msg
@@ -392,13 +392,43 @@ class Fuchsen(Variant):
     def _tally(self, state: FuchsenState, event: Event, index: int) -> GameState:
         """What the table counted (event-stream.md, "The tally"): a pure tally before
         anything of the first trick, or a late one after the raising ended."""
+        outcome = self._tally_outcome(state, event)
+        if isinstance(outcome, Illegal):
+            raise outcome
+        level, fuchs, early, won, augen, silent = outcome
+        # The state the tally's outcome is judged on: the level reached, the Fuchs said
+        # or not, the raising over.
+        new = evolve_with(
+            state,
+            {"level": level, "fuchs_said": fuchs, "raising_ended": True, "tallied": True},
+        )
+        assert isinstance(new, FuchsenState)
+        if early:
+            decided = self._decide(new, "no_kontra" if won else "no_re", won, self._value(new))
+            return self._after(decided, index)
+        value = self._value(new)
+        if silent:
+            value += int(new.rules["silent_bonus"])
+        new = evolve_with(new, {"tally_augen": augen})
+        assert isinstance(new, FuchsenState)
+        return self._after(self._decide(new, "tally", won, value, augen, silent), index)
+
+    def _tally_outcome(
+        self, state: FuchsenState, event: Event
+    ) -> Illegal | tuple[int, bool, bool, bool, int, bool]:
+        """The rule every tally goes through (``_tally``), which the view's tally offer
+        asks too: why the ``tally`` ``event`` (its fields' kinds checked) may not stand
+        after ``state``, or what it says: the level reached, the Fuchs said, whether the
+        game ended after the first trick (no kontra, no re), won, the Augen (-1: not
+        given) and Stilles Spiel. A tally's partner is read against the knowledge of
+        ``state`` (in which the tally has placed him, ``Variant.tally_placements``)."""
         if state.phase == "call":
-            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_AFTER_CALL)
+            return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_AFTER_CALL)
         if state.trick:
-            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_BETWEEN_TRICKS_TRICK)
+            return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_BETWEEN_TRICKS_TRICK)
         pure = not state.tricks
         if not pure and not state.raising_ended:
-            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_DOES_END_RAISING_RAISING)
+            return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_DOES_END_RAISING_RAISING)
         table = state.table
         know = state.know
         assert table is not None and know is not None
@@ -406,27 +436,29 @@ class Fuchsen(Variant):
         if "level" in event:
             said = event["level"]
             if not pure:
-                raise Illegal(Code.INVALID_TALLY, Msg.TALLY_AFTER_FIRST_TRICK_GIVES, field="level")
+                return Illegal(Code.INVALID_TALLY, Msg.TALLY_AFTER_FIRST_TRICK_GIVES, field="level")
             if said is not None and said not in LEVEL_NUMBER:
-                raise Illegal(Code.INVALID_TALLY, Msg.UNKNOWN_LEVEL, rlevel=said, field="level")
+                return Illegal(Code.INVALID_TALLY, Msg.UNKNOWN_LEVEL, rlevel=said, field="level")
             level = 0 if said is None else LEVEL_NUMBER[said]
         fuchs = state.fuchs_said
         if "fuchs" in event:
             if state.alone:
-                raise Illegal(Code.INVALID_TALLY, Msg.ALONE_GAME_HAS_HILFER_WHO, field="fuchs")
+                return Illegal(Code.INVALID_TALLY, Msg.ALONE_GAME_HAS_HILFER_WHO, field="fuchs")
             if not pure:
-                raise Illegal(Code.INVALID_TALLY, Msg.TALLY_AFTER_FIRST_TRICK_DOES, field="fuchs")
+                return Illegal(Code.INVALID_TALLY, Msg.TALLY_AFTER_FIRST_TRICK_DOES, field="fuchs")
             fuchs = event["fuchs"]
             if fuchs:
                 h = state.hilfer
                 if h < 0:
-                    raise Illegal(Code.INVALID_TALLY, Msg.NOBODY_CAN_HAVE_SAID_FUCHS, field="fuchs")
+                    return Illegal(
+                        Code.INVALID_TALLY, Msg.NOBODY_CAN_HAVE_SAID_FUCHS, field="fuchs"
+                    )
                 name = table.active[h]
                 go_holder = know.owner[GO]
                 if (go_holder >= 0 and go_holder != h) or (
                     go_holder < 0 and know.full(h) and not know.known[h] >> GO & 1
                 ):
-                    raise Illegal(
+                    return Illegal(
                         Code.INVALID_TALLY,
                         Msg.CANNOT_HAVE_SAID_FUCHS_RECORD,
                         player=name,
@@ -435,20 +467,15 @@ class Fuchsen(Variant):
         if "partner" in event:
             name = event["partner"]
             if state.alone:
-                raise Illegal(
+                return Illegal(
                     Code.INVALID_TALLY,
                     Msg.ALONE_GAME_HAS_HILFER_CANNOT,
                     player=name,
                     field="partner",
                 )
-            check_tally_partner(table, know, state.called, name)
-        # The state the tally's outcome is judged on: the level reached, the Fuchs said
-        # or not, the raising over.
-        new = evolve_with(
-            state,
-            {"level": level, "fuchs_said": fuchs, "raising_ended": True, "tallied": True},
-        )
-        assert isinstance(new, FuchsenState)
+            broken = tally_partner_refusal(table, know, state.called, name)
+            if broken is not None:
+                return broken
         has_won = "won" in event
         has_augen = "augen" in event
         if pure and ((level == 0 and not fuchs) or level == 1):
@@ -456,58 +483,57 @@ class Fuchsen(Variant):
             why = Msg.ENDED_NO_KONTRA if level == 0 else Msg.ENDED_NO_RE
             for key in ("augen", "silent"):
                 if key in event:
-                    raise Illegal(Code.INVALID_TALLY, why, field=key, rfield=key)
+                    return Illegal(Code.INVALID_TALLY, why, field=key, rfield=key)
             won = level == 0
             if has_won and event["won"] != won:
                 text = Msg.NO_KONTRA_WON if won else Msg.NO_RE_LOST
-                raise Illegal(Code.INVALID_TALLY, text, field="won")
-            decided = self._decide(new, "no_kontra" if won else "no_re", won, self._value(new))
-            return self._after(decided, index)
+                return Illegal(Code.INVALID_TALLY, text, field="won")
+            return level, fuchs, True, won, -1, False
         # Played out: the tally says who won.
         if not has_won and not has_augen:
-            raise Illegal(Code.INVALID_TALLY, Msg.GAME_WAS_PLAYED_OUT_TALLY, field="won")
+            return Illegal(Code.INVALID_TALLY, Msg.GAME_WAS_PLAYED_OUT_TALLY, field="won")
         augen = event["augen"] if has_augen else -1
         if has_augen and not 0 <= augen <= 121:
-            raise Illegal(Code.INVALID_TALLY, Msg.AUGEN_LIE_BETWEEN, rvalue=augen, field="augen")
+            return Illegal(Code.INVALID_TALLY, Msg.AUGEN_LIE_BETWEEN, rvalue=augen, field="augen")
         won = event["won"] if has_won else augen >= 61
         if has_won and has_augen and won != (augen >= 61):
             msg = Msg.AUGEN_LOSE if won else Msg.AUGEN_WIN
-            raise Illegal(Code.INVALID_TALLY, msg, field="augen", n=augen)
+            return Illegal(Code.INVALID_TALLY, msg, field="augen", n=augen)
         silent = event.get("silent") is True
         if silent and not won:
-            raise Illegal(Code.INVALID_TALLY, Msg.STILLES_SPIEL_NEEDS_MACHER_SIDE, field="silent")
+            return Illegal(Code.INVALID_TALLY, Msg.STILLES_SPIEL_NEEDS_MACHER_SIDE, field="silent")
         if silent and has_augen and augen != 121:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_TALLY, Msg.STILLES_SPIEL_MACHER_SIDE_TAKES, n=augen, field="silent"
             )
         if not pure:
-            self._fits_tricks(new, won, augen, silent)
-        value = self._value(new)
-        if silent:
-            value += int(new.rules["silent_bonus"])
-        new = evolve_with(new, {"tally_augen": augen})
-        assert isinstance(new, FuchsenState)
-        return self._after(self._decide(new, "tally", won, value, augen, silent), index)
+            broken = self._tricks_refusal(state, won, augen, silent)
+            if broken is not None:
+                return broken
+        return level, fuchs, False, won, augen, silent
 
-    def _fits_tricks(self, state: FuchsenState, won: bool, augen: int, silent: bool) -> None:
-        """A late tally's outcome against the recorded tricks (``invalid_tally``)."""
+    def _tricks_refusal(
+        self, state: FuchsenState, won: bool, augen: int, silent: bool
+    ) -> Illegal | None:
+        """Why a late tally's outcome cannot stand with the recorded tricks
+        (``invalid_tally``), or None."""
         ours, theirs = _augen_won(state)
         if not won and ours >= 61:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_TALLY,
                 Msg.MACHER_SIDE_RECORDED_TRICKS_ALREADY,
                 n=ours,
                 field="won" if augen < 0 else "augen",
             )
         if won and theirs >= 61:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_TALLY,
                 Msg.OPPONENTS_RECORDED_TRICKS_ALREADY_HOLD,
                 n=theirs,
                 field="won" if augen < 0 else "augen",
             )
         if augen >= 0 and not ours <= augen <= 121 - theirs:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_TALLY,
                 Msg.RECORDED_TRICKS_LEAVE_MACHER_SIDE,
                 n=ours,
@@ -518,9 +544,10 @@ class Fuchsen(Variant):
         if silent:
             macher, hilfer = state.macher, state.hilfer
             if any(winner not in (macher, hilfer) for _, _, winner in state.tricks):
-                raise Illegal(
+                return Illegal(
                     Code.INVALID_TALLY, Msg.OPPONENTS_WON_RECORDED_TRICK_STILLES, field="silent"
                 )
+        return None
 
     def _call(self, state: FuchsenState, event: Event, index: int) -> GameState:
         table = state.table
@@ -1288,6 +1315,17 @@ class Fuchsen(Variant):
         between tricks once the raising ended (the Augen the recorded tricks allow)."""
         first = states[0]
         assert isinstance(first, FuchsenState)
+
+        def stands(fields: Event) -> bool:
+            # Some state after which a tally of ``fields`` (no partner: it places no
+            # card) stands, judged by the rule every tally goes through.
+            event = {"type": "tally", **fields}
+            return any(
+                not isinstance(self._tally_outcome(s, event), Illegal)
+                for s in states
+                if isinstance(s, FuchsenState)
+            )
+
         if first.trick or (first.tricks and not first.raising_ended):
             return None
         pure = not first.tricks
@@ -1298,7 +1336,7 @@ class Fuchsen(Variant):
                 level = FUCHSEN_LEVELS[k - 1] if k else None
                 played_out = k >= 2
                 probes = [{"level": level, "won": True}, {"level": level, "won": False}]
-                if not any(trial.tally(states, probe) for probe in probes):
+                if not any(stands(probe) for probe in probes):
                     continue
                 choices.append(
                     {"level": level, "played_out": played_out, "played_out_with_fuchs": k != 1}
@@ -1309,9 +1347,9 @@ class Fuchsen(Variant):
             probe: dict[str, Any] = {"level": "re", "won": True}
         else:
             probes = [{"won": True}, {"won": False}]
-            if not any(trial.tally(states, p) for p in probes):
+            if not any(stands(p) for p in probes):
                 return None
-            probe = next(p for p in probes if trial.tally(states, p))
+            probe = next(p for p in probes if stands(p))
         fields["won"] = {"required": False}
         low, high = 0, 121
         if not pure:
@@ -1322,7 +1360,7 @@ class Fuchsen(Variant):
                 ranges.append((ours, 121 - theirs))
             low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
         fields["augen"] = {"required": False, "min": low, "max": high}
-        if trial.tally(states, {**probe, "won": True, "silent": True}):
+        if stands({**probe, "won": True, "silent": True}):
             fields["silent"] = {"required": False}
         if pure and not first.alone and not first.own_card:
             fields["fuchs"] = {"required": False}

@@ -26,11 +26,11 @@ from engine.core import (
     _is_str_list,
     check_hands,
     check_placement,
-    check_tally_partner,
     evolve,
     evolve_with,
     made,
     name_of,
+    tally_partner_refusal,
     unshared,
 )
 from engine.errors import Code, Msg
@@ -288,7 +288,9 @@ class Koenigrufen(Variant):
         if contract in WITH_CALLED:
             if "partner" in event:
                 name = event["partner"]
-                check_tally_partner(table, know, state.high_called, name)
+                broken = tally_partner_refusal(table, know, state.high_called, name)
+                if broken is not None:
+                    raise broken
             side = (d, state.partner)
         elif contract == "durchmarsch_letzter":
             side = (d,)
