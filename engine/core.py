@@ -827,10 +827,12 @@ def placement_error(state: GameState, p: int, card: int, *, show: bool = False) 
     when no other hand holds it: otherwise both rules are broken and the first code in
     the table, ``card_not_in_hand``, wins."""
     know = state.know
-    assert know is not None
+    table = state.table
+    assert know is not None and table is not None
+    names = table.active
     if state.played >> card & 1:
         return Illegal(
-            Code.CARD_ALREADY_PLAYED, Msg.ALREADY_PLAYED, card=CODES[card], player=name_of(state, p)
+            Code.CARD_ALREADY_PLAYED, Msg.ALREADY_PLAYED, card=CODES[card], player=names[p]
         )
     if know.owner[card] != p:
         holder = know.owner[card]
@@ -838,16 +840,16 @@ def placement_error(state: GameState, p: int, card: int, *, show: bool = False) 
             return Illegal(
                 Code.CARD_NOT_IN_HAND,
                 Msg.IN_ANOTHER_HAND,
-                player=name_of(state, p),
+                player=names[p],
                 card=CODES[card],
-                other=name_of(state, holder),
+                other=names[holder],
             )
         return Illegal(
-            Code.CARD_NOT_IN_HAND, Msg.HAND_ALREADY_FULL, player=name_of(state, p), card=CODES[card]
+            Code.CARD_NOT_IN_HAND, Msg.HAND_ALREADY_FULL, player=names[p], card=CODES[card]
         )
     if show and state.shown >> card & 1:
         return Illegal(
-            Code.CARD_ALREADY_PLAYED, Msg.ALREADY_SHOWN, card=CODES[card], player=name_of(state, p)
+            Code.CARD_ALREADY_PLAYED, Msg.ALREADY_SHOWN, card=CODES[card], player=names[p]
         )
     return None
 

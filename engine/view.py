@@ -327,12 +327,13 @@ def legal_moves(state: GameState, index: int) -> Legal:
         # set per card (the copy is this loop's own; ``state`` is not changed).
         placing = copy.copy(state) if may_hold else state
         fields = placing.__dict__
+        check_card = state.variant.check_card
         for c in bits(table.deck & ~state.played):
             judged = state
             if may_hold >> c & 1:
                 fields["know"] = know.with_card(p, c)
                 judged = placing
-            e = state.variant.check_card(judged, p, c)
+            e = check_card(judged, p, c)
             if e is None:
                 cards.append(CODES[c])
             else:
