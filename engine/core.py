@@ -831,27 +831,28 @@ def placement_error(state: GameState, p: int, card: int, *, show: bool = False) 
     assert know is not None and table is not None
     names = table.active
     if state.played >> card & 1:
-        return Illegal(
-            Code.CARD_ALREADY_PLAYED, Msg.ALREADY_PLAYED, card=CODES[card], player=names[p]
-        )
+        return Illegal(_ALREADY_PLAYED, _MSG_ALREADY_PLAYED, card=CODES[card], player=names[p])
     if know.owner[card] != p:
         holder = know.owner[card]
         if holder >= 0 and know.placed_at[card] < NEVER:
             return Illegal(
-                Code.CARD_NOT_IN_HAND,
-                Msg.IN_ANOTHER_HAND,
+                _NOT_IN_HAND,
+                _IN_ANOTHER_HAND,
                 player=names[p],
                 card=CODES[card],
                 other=names[holder],
             )
-        return Illegal(
-            Code.CARD_NOT_IN_HAND, Msg.HAND_ALREADY_FULL, player=names[p], card=CODES[card]
-        )
+        return Illegal(_NOT_IN_HAND, _HAND_ALREADY_FULL, player=names[p], card=CODES[card])
     if show and state.shown >> card & 1:
-        return Illegal(
-            Code.CARD_ALREADY_PLAYED, Msg.ALREADY_SHOWN, card=CODES[card], player=names[p]
-        )
+        return Illegal(_ALREADY_PLAYED, _ALREADY_SHOWN, card=CODES[card], player=names[p])
     return None
+
+
+# Plain names: an enum member's lookup costs several times a global's, and the table
+# view words a placement error for most cards of the deck.
+_ALREADY_PLAYED, _NOT_IN_HAND = Code.CARD_ALREADY_PLAYED, Code.CARD_NOT_IN_HAND
+_MSG_ALREADY_PLAYED, _ALREADY_SHOWN = Msg.ALREADY_PLAYED, Msg.ALREADY_SHOWN
+_IN_ANOTHER_HAND, _HAND_ALREADY_FULL = Msg.IN_ANOTHER_HAND, Msg.HAND_ALREADY_FULL
 
 
 def check_hands(event: Event, table: Table) -> Table:
