@@ -346,7 +346,7 @@ class Variant:
     Hooks: ``events`` (the schema of each event type), ``check_shape``,
     ``validate_deal``, ``initial_state``, ``placements``, ``tally_placements`` and
     ``find_blank`` (knowledge), ``handle`` (the game's own events), ``play``,
-    ``check_card``, ``play_obligation``, ``trick_winner``, ``after_show`` and
+    ``check_card``, ``play_obligation``, ``after_show`` and
     ``result``; for the table view ``probed_blank``, ``plays_face_down``, ``offers``,
     ``tally_offer`` and ``view_fields``.
     """

@@ -1,7 +1,7 @@
 """Trick play shared by both games: whose turn, adding a card, collecting a trick.
 
-The variant supplies the card ranking (``card_key``) and the obligations; this module
-only moves cards. Keys: a card that cannot win the trick has key -1; otherwise the
+The game supplies the card ranking (``GameState.led_of``/``keys``, set when the play
+opens) and the obligations; this module moves cards and keeps the trick's winner. Keys: a card that cannot win the trick has key -1; otherwise the
 higher key wins (Fuchsen trumps are 100 + their rank).
 """
 

@@ -90,7 +90,7 @@ class TableView:
     events_effective: int = 0
     # The positions in ``events`` of the effective events (after ``undo``), in order.
     effective: tuple[int, ...] = ()
-    # Who is winning the trick on the table so far (the engine's ``trick_winner``), or
+    # Who is winning the trick on the table so far (``GameState.winner``), or
     # None with no card down.
     trick_winner: str | None = None
     # What a ``tally`` appended now may say (``tally_options``), or None when none may.
