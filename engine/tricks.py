@@ -1,8 +1,9 @@
 """Trick play shared by both games: whose turn, adding a card, collecting a trick.
 
 The game supplies the card ranking (``GameState.led_of``/``keys``, set when the play
-opens) and the obligations; this module moves cards and keeps the trick's winner. Keys: a card that cannot win the trick has key -1; otherwise the
-higher key wins (Fuchsen trumps are 100 + their rank).
+opens) and the obligations; this module moves cards and keeps the trick's winner.
+Keys: a card that cannot win the trick has key -1; otherwise the higher key wins
+(Fuchsen trumps are 100 + their rank).
 """
 
 from __future__ import annotations
