@@ -458,8 +458,9 @@ class Variant:
         raise NotImplementedError
 
     # --- table view ---------------------------------------------------------------
-    # What the table view asks of the game; each move it offers is tried with the
-    # one path (``Trial``), so these hooks only say which events to try and where the
+    # What the table view asks of the game; each move it offers is judged by the rule
+    # every such event goes through, or tried with the one path (``Trial``) where the
+    # event adds knowledge, so these hooks only say which moves to judge and where the
     # game's own fields are.
 
     def probed_blank(self, state: GameState, event: Event) -> int | None:
@@ -483,7 +484,7 @@ class Variant:
         return {}
 
     def tally_offer(self, states: Sequence[GameState], trial: Trial) -> dict[str, Any] | None:
-        """What a ``tally`` tried with ``trial`` may say after ``states`` (the record's
+        """What a ``tally`` may say after ``states`` (the record's
         state, or one per candidate partner still possible; in the play phase, not
         decided): ``kind``, ``fields`` and ``needs_outcome`` (``TableView.tally``), or
         None when none may stand now. None by default."""
@@ -545,11 +546,6 @@ class Trial(Protocol):
 
     def accepts(self, state: GameState, event: Event) -> bool:
         """Would ``event`` be accepted after ``state``?"""
-        ...
-
-    def tally(self, states: Sequence[GameState], fields: Event) -> list[GameState]:
-        """The states among ``states`` after which a ``tally`` of ``fields`` would be
-        accepted."""
         ...
 
     def tally_partners(self, states: Sequence[GameState], fields: Event) -> list[str]:

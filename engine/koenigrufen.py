@@ -250,10 +250,30 @@ class Koenigrufen(Variant):
 
     def _tally(self, state: KoenigState, event: Event) -> GameState:
         """What the table counted (event-stream.md, "The tally"), after the auction."""
+        outcome = self._tally_outcome(state, event)
+        if isinstance(outcome, Illegal):
+            raise outcome
+        won, side, losers = outcome
+        if state.contract == "schurln":
+            return evolve(state, decision=self._schurln_paid(state, losers, "tally"))
+        changes: dict[str, Any] = {}
+        if state.contract == "durchmarsch_letzter" and len(side) == 2:
+            changes["partner"] = side[1]  # the partner the tally names
+        changes["decision"] = self._decision(state, won, side, "tally")
+        return evolve_with(state, changes)
+
+    def _tally_outcome(
+        self, state: KoenigState, event: Event
+    ) -> Illegal | tuple[bool, tuple[int, ...], list[int]]:
+        """The rule every tally goes through (``_tally``), which the view's tally offer
+        asks too: why the ``tally`` ``event`` (its fields' kinds checked) may not stand
+        after ``state``, or what it says: won, the declaring side, and schurln's losers.
+        A tally's partner is read against the knowledge of ``state`` (in which the
+        tally has placed him, ``Variant.tally_placements``)."""
         if state.phase != "play":
-            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_AFTER_AUCTION)
+            return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_AFTER_AUCTION)
         if state.trick:
-            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_BETWEEN_TRICKS_TRICK)
+            return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_BETWEEN_TRICKS_TRICK)
         table = state.table
         know = state.know
         assert table is not None and know is not None
@@ -262,7 +282,7 @@ class Koenigrufen(Variant):
         if contract == "schurln":
             for key in ("won", "partner"):
                 if key in event:
-                    raise Illegal(
+                    return Illegal(
                         Code.INVALID_TALLY,
                         Msg.SCHURLN_EVERYONE_PLAYS_FOR_HIMSELF,
                         rfield=key,
@@ -270,27 +290,25 @@ class Koenigrufen(Variant):
                     )
             losers = event.get("losers")
             if losers is None:
-                raise Illegal(Code.INVALID_TALLY, Msg.TALLY_SCHURLN_NAMES_LOSER_OR, field="losers")
+                return Illegal(Code.INVALID_TALLY, Msg.TALLY_SCHURLN_NAMES_LOSER_OR, field="losers")
             if not 1 <= len(losers) <= 3 or len(set(losers)) != len(losers):
-                raise Illegal(Code.INVALID_TALLY, Msg.TALLY_SCHURLN_NAMES_ONE_TWO, field="losers")
-            decision = self._schurln_paid(state, [table.index[name] for name in losers], "tally")
-            return evolve(state, decision=decision)
+                return Illegal(Code.INVALID_TALLY, Msg.TALLY_SCHURLN_NAMES_ONE_TWO, field="losers")
+            return False, (), [table.index[name] for name in losers]
         if "losers" in event:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_TALLY, Msg.SCHURLN_HAS_LOSERS, contract=contract, field="losers"
             )
         if "won" not in event:
-            raise Illegal(Code.INVALID_TALLY, Msg.TALLY_SAYS_WHETHER_DECLARER_SIDE, field="won")
+            return Illegal(Code.INVALID_TALLY, Msg.TALLY_SAYS_WHETHER_DECLARER_SIDE, field="won")
         won = event["won"]
         d = state.declarer
         side: tuple[int, ...]
-        changes: dict[str, Any] = {}
         if contract in WITH_CALLED:
             if "partner" in event:
                 name = event["partner"]
                 broken = tally_partner_refusal(table, know, state.high_called, name)
                 if broken is not None:
-                    raise broken
+                    return broken
             side = (d, state.partner)
         elif contract == "durchmarsch_letzter":
             side = (d,)
@@ -298,20 +316,19 @@ class Koenigrufen(Variant):
                 name = event["partner"]
                 p = table.index[name]
                 if not won:
-                    raise Illegal(
+                    return Illegal(
                         Code.INVALID_TALLY, Msg.WON_DURCHMARSCH_LETZTER_HAS_PARTNER, field="partner"
                     )
                 if p == d:
-                    raise Illegal(
+                    return Illegal(
                         Code.INVALID_TALLY,
                         Msg.DECLARER_PARTNER_DURCHMARSCH_LETZTER_ANOTHER,
                         player=name,
                         field="partner",
                     )
                 side = (d, p)
-                changes["partner"] = p
             if not won and len(state.tricks) == 5:
-                raise Illegal(
+                return Illegal(
                     Code.INVALID_TALLY,
                     Msg.TOOK_FIVE_RECORDED_TRICKS_DURCHMARSCH,
                     player=table.active[d],
@@ -319,12 +336,11 @@ class Koenigrufen(Variant):
                 )
         else:
             if "partner" in event:
-                raise Illegal(
+                return Illegal(
                     Code.INVALID_TALLY, Msg.HAS_PARTNER_NAME, contract=contract, field="partner"
                 )
             side = (d,) if state.joiner < 0 else (d, state.joiner)
-        changes["decision"] = self._decision(state, won, side, "tally")
-        return evolve_with(state, changes)
+        return won, side, []
 
     def _auction(self, state: KoenigState, typ: str, event: Event, index: int) -> GameState:
         table = state.table
@@ -854,13 +870,24 @@ class Koenigrufen(Variant):
             return None
         kind = "late" if first.tricks else "pure"
         fields: dict[str, Any] = {}
+
+        def stands(fields: Event) -> bool:
+            # Some state after which a tally of ``fields`` (no partner: it places no
+            # card) stands, judged by the rule every tally goes through.
+            event = {"type": "tally", **fields}
+            return any(
+                not isinstance(self._tally_outcome(s, event), Illegal)
+                for s in states
+                if isinstance(s, KoenigState)
+            )
+
         if first.contract == "schurln":
-            if not trial.tally(states, {"losers": [table.active[0]]}):
+            if not stands({"losers": [table.active[0]]}):
                 return None
             fields["losers"] = {"required": True, "choices": list(table.active), "min": 1, "max": 3}
             return {"kind": kind, "fields": fields, "needs_outcome": False}
         probes = [{"won": True}, {"won": False}]
-        good = [p for p in probes if trial.tally(states, p)]
+        good = [p for p in probes if stands(p)]
         if not good:
             return None
         fields["won"] = {"required": True}

@@ -260,9 +260,6 @@ class _Appended:
     def accepts(self, state: GameState, event: Event) -> bool:
         return _broken(state, event, self.index, self.events) is None
 
-    def tally(self, states: Sequence[GameState], fields: Event) -> list[GameState]:
-        return [s for s in states if self.accepts(s, {"type": "tally", **fields})]
-
     def tally_partners(self, states: Sequence[GameState], fields: Event) -> list[str]:
         # Each candidate's state tried with each player named.
         names: list[str] = []
