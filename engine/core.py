@@ -379,10 +379,12 @@ class Variant:
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
         raise NotImplementedError
 
-    def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
-        """The state after the deal: ``state`` is the state before it (its rules and
-        assumed partner carry over), ``table`` the deal's seating, ``know`` the
-        knowledge gathered from the whole record."""
+    def initial_state(
+        self, rules: Mapping[str, Any], assumed: int, table: Table, know: Knowledge
+    ) -> GameState:
+        """The state after the deal under the house ``rules``, ``assumed`` the
+        candidate partner taken to hold the called card (-1: none), ``table`` the deal's
+        seating, ``know`` the knowledge gathered from the whole record."""
         raise NotImplementedError
 
     # --- knowledge ----------------------------------------------------------------

@@ -301,17 +301,19 @@ class Fuchsen(Variant):
         # Cached, and copied with the dealt hands: a plain ``__dict__`` (``unshared``).
         return unshared(table)
 
-    def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
+    def initial_state(
+        self, rules: Mapping[str, Any], assumed: int, table: Table, know: Knowledge
+    ) -> GameState:
         n = len(table.active)
         # A frozen dataclass's __init__ sets its ~30 fields one by one; copying a
         # prototype is several times cheaper, once per record.
         return evolve_with(
             self._prototype,
             {
-                "rules": state.rules,
+                "rules": rules,
                 "table": table,
                 "know": know,
-                "assumed": state.assumed,
+                "assumed": assumed,
                 "to_act": know.owner[EO],
                 "leader": table.first,
                 "won_cards": (0,) * n,

@@ -194,12 +194,14 @@ class Koenigrufen(Variant):
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
         self._decisions: dict[tuple[Any, ...], Decision] = {}
 
-    def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
+    def initial_state(
+        self, rules: Mapping[str, Any], assumed: int, table: Table, know: Knowledge
+    ) -> GameState:
         f = self._prototype.__dict__.copy()
-        f["rules"] = state.rules
+        f["rules"] = rules
         f["table"] = table
         f["know"] = know
-        f["assumed"] = state.assumed
+        f["assumed"] = assumed
         f["phase"] = "auction"
         f["to_act"] = f["leader"] = table.first
         f["won_cards"] = _ZEROS

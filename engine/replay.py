@@ -51,13 +51,10 @@ __all__ = [
 
 VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen()}
 AFTER_DECISION = frozenset({"show", "annul", "undo"})
-# The state before the deal, per game, copied at the start of every fold.
-# A plain ``__dict__`` (``unshared``): the states copied from it have one too.
+# The state before the deal, per game: the fold starts from it and makes a copy with the
+# record's rules only where it stops before the deal (nothing else reads it). A plain
+# ``__dict__`` (``unshared``): the states copied from it have one too.
 _START = {name: unshared(GameState(variant=v, rules={})) for name, v in VARIANTS.items()}
-# Per variant (keyed by the object: a class attribute read through an instance is
-# not specialized by the interpreter): the latest start state and the rules object it
-# holds (kept alive here, so that ``is`` cannot confuse it with a later object).
-_LAST_START: dict[Variant, tuple[Mapping[str, Any], GameState]] = {}
 
 
 def apply(state: GameState, event: object, index: int) -> GameState:
@@ -70,7 +67,7 @@ def apply(state: GameState, event: object, index: int) -> GameState:
     """
     variant = state.variant
     if state.table is None:
-        return evolve(state, table=deal_table(state, event))
+        return evolve(state, table=deal_table(variant, state.rules, event))
     typ, spec = check_event_shape(variant, event)
     assert isinstance(event, dict)
     if typ == "undo":
@@ -89,16 +86,15 @@ def apply(state: GameState, event: object, index: int) -> GameState:
     return variant.handle(state, event, index)
 
 
-def deal_table(state: GameState, event: object) -> Table:
-    """The seating (and dealt hands) that ``event``, the first event, deals in
-    ``state``, the state before the deal; raises ``Illegal`` as ``apply`` does."""
-    variant = state.variant
+def deal_table(variant: Variant, rules: Mapping[str, Any], event: object) -> Table:
+    """The seating (and dealt hands) that ``event``, the first event, deals under the
+    house ``rules``; raises ``Illegal`` as ``apply`` does."""
     typ, _ = check_event_shape(variant, event)
     assert isinstance(event, dict)
     variant.check_shape(typ, event)
     if typ != "deal":
         raise Illegal(Code.OUT_OF_ORDER, Msg.EVENT_BEFORE_DEAL, type=typ)
-    return variant.validate_deal(event, state.rules)
+    return variant.validate_deal(event, rules)
 
 
 def _show(state: GameState, event: Event, index: int) -> GameState:
@@ -211,16 +207,11 @@ def fold(
     changes its own state in place as cards are played: a visitor that keeps a state
     keeps a copy (``copy.copy``).
     """
+    who = -1 if assumed is None else assumed[0]
     if start is None:
-        who = -1 if assumed is None else assumed[0]
-        # The start state is immutable: the last one per game is reused for the same
-        # rules object (usually the cached defaults) and the same assumed partner.
-        last = _LAST_START.get(variant)
-        if last is not None and last[0] is rules and last[1].assumed == who:
-            state = last[1]
-        else:
-            state = evolve(_START[variant.name], rules=rules, assumed=who)
-            _LAST_START[variant] = (rules, state)
+        # Read only for its table (none yet) until the deal, which makes the state from
+        # the rules and the assumed partner (``Variant.initial_state``).
+        state = _START[variant.name]
         position = 0
     else:
         state, position = start
@@ -265,7 +256,7 @@ def fold(
                 # straight to the state after it, with the knowledge gathered from the
                 # whole record.
                 if dealt is None:
-                    table = deal_table(state, event)
+                    table = deal_table(variant, rules, event)
                     assert isinstance(event, dict)
                     know = gather_knowledge(variant, table, event, events, i)
                     dealt = table, know
@@ -273,12 +264,14 @@ def fold(
                     table, know = dealt
                 if assumed is not None:
                     know = know.with_card(*assumed)
-                new = variant.initial_state(state, table, know)
+                new = variant.initial_state(rules, who, table, know)
                 seats, deck = table.index, table.deck
             else:
                 new = apply(state, event, i)
         except Illegal as exc:
-            return state, EngineError(i, exc.code, exc.msg, exc.params, exc.field)
+            return _dealt_or_start(state, rules, who), EngineError(
+                i, exc.code, exc.msg, exc.params, exc.field
+            )
         except NeedPartner as need:
             need.state = state
             need.position = k
@@ -291,9 +284,18 @@ def fold(
         if visit is not None:
             visit(state, event, i)
         k += 1
+    state = _dealt_or_start(state, rules, who)
     if undo_error >= 0:
         return state, EngineError(undo_error, Code.NOTHING_TO_UNDO, Msg.NOTHING_TO_UNDO)
     return state, None
+
+
+def _dealt_or_start(state: GameState, rules: Mapping[str, Any], who: int) -> GameState:
+    """``state``, or before the deal the start state with the record's ``rules`` and
+    assumed partner ``who``."""
+    if state.table is None:
+        return evolve(state, rules=rules, assumed=who)
+    return state
 
 
 def _error_result(error: EngineError, game: str | None) -> Result:
