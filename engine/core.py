@@ -485,6 +485,13 @@ class Variant:
         cards are the view's. None by default."""
         return {}
 
+    def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
+        """Why the ``tally`` ``event`` (its fields' kinds checked, its players seated)
+        may not stand after ``state`` (in the play phase, not decided, the knowledge its
+        partner adds placed), or None: the rule every tally goes through. None (no
+        refusal) by default."""
+        return None
+
     def tally_offer(self, states: Sequence[GameState], trial: Trial) -> dict[str, Any] | None:
         """What a ``tally`` may say after ``states`` (the record's
         state, or one per candidate partner still possible; in the play phase, not

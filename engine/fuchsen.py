@@ -415,6 +415,11 @@ class Fuchsen(Variant):
         assert isinstance(new, FuchsenState)
         return self._after(self._decide(new, "tally", won, value, augen, silent), index)
 
+    def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
+        assert isinstance(state, FuchsenState)
+        outcome = self._tally_outcome(state, event)
+        return outcome if isinstance(outcome, Illegal) else None
+
     def _tally_outcome(
         self, state: FuchsenState, event: Event
     ) -> Illegal | tuple[int, bool, bool, bool, int, bool]:
@@ -1322,11 +1327,7 @@ class Fuchsen(Variant):
             # Some state after which a tally of ``fields`` (no partner: it places no
             # card) stands, judged by the rule every tally goes through.
             event = {"type": "tally", **fields}
-            return any(
-                not isinstance(self._tally_outcome(s, event), Illegal)
-                for s in states
-                if isinstance(s, FuchsenState)
-            )
+            return any(self.tally_refusal(s, event) is None for s in states)
 
         if first.trick or (first.tricks and not first.raising_ended):
             return None

@@ -264,6 +264,11 @@ class Koenigrufen(Variant):
         changes["decision"] = self._decision(state, won, side, "tally")
         return evolve_with(state, changes)
 
+    def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
+        assert isinstance(state, KoenigState)
+        outcome = self._tally_outcome(state, event)
+        return outcome if isinstance(outcome, Illegal) else None
+
     def _tally_outcome(
         self, state: KoenigState, event: Event
     ) -> Illegal | tuple[bool, tuple[int, ...], list[int]]:
@@ -877,11 +882,7 @@ class Koenigrufen(Variant):
             # Some state after which a tally of ``fields`` (no partner: it places no
             # card) stands, judged by the rule every tally goes through.
             event = {"type": "tally", **fields}
-            return any(
-                not isinstance(self._tally_outcome(s, event), Illegal)
-                for s in states
-                if isinstance(s, KoenigState)
-            )
+            return any(self.tally_refusal(s, event) is None for s in states)
 
         if first.contract == "schurln":
             if not stands({"losers": [table.active[0]]}):

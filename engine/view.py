@@ -261,14 +261,21 @@ class _Appended:
         return _broken(state, event, self.index, self.events) is None
 
     def tally_partners(self, states: Sequence[GameState], fields: Event) -> list[str]:
-        # Each candidate's state tried with each player named.
+        # Each candidate's state with each player named, judged by the rule every tally
+        # goes through, with the knowledge the tally adds (its partner holds the called
+        # card): the checks before it pass for a tally the game offers (its fields are
+        # well formed, the partner seated, the game open).
         names: list[str] = []
         for s in states:
             table = s.table
             assert table is not None
             for name in table.active:
-                if name not in names and self.accepts(
-                    s, {"type": "tally", **fields, "partner": name}
+                event = {"type": "tally", **fields, "partner": name}
+                if name not in names and (
+                    s.variant.tally_refusal(
+                        _with_event_knowledge(s, event, self.index, self.events), event
+                    )
+                    is None
                 ):
                     names.append(name)
         table = states[0].table
