@@ -348,7 +348,7 @@ class Variant:
     ``find_blank`` (knowledge), ``handle`` (the game's own events), ``play``,
     ``check_card``, ``play_obligation``, ``after_show`` and
     ``result``; for the table view ``probed_blank``, ``plays_face_down``, ``offers``,
-    ``tally_offer`` and ``view_fields``.
+    ``tally_refusal``, ``tally_offer`` and ``view_fields``.
     """
 
     name: ClassVar[str] = ""
