@@ -69,12 +69,15 @@ __all__ = ["Board"]
 
 class Board:
     """The card play of one deal (see the module's docstring). A game's subclass
-    supplies ``led_of``, ``key`` and ``filters``; everything else is shared."""
+    supplies its ranking (``led_of``, ``keys``) and ``filters``; everything else is
+    shared."""
 
     __slots__ = (
         "hands",
+        "keys",
         "leader",
         "led",
+        "led_of",
         "n",
         "names",
         "pending",
@@ -88,8 +91,21 @@ class Board:
         "won",
     )
 
-    def __init__(self, names: tuple[str, ...], hands: list[int], side: int) -> None:
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        hands: list[int],
+        side: int,
+        led_of: tuple[int, ...],
+        keys: tuple[tuple[int, ...], ...],
+    ) -> None:
         self.names = names
+        # The game's ranking, as the fold's state holds it (``GameState.led_of``/``keys``):
+        # per card the class a trick it leads follows (-1: none, the next card sets it);
+        # per class followed (the last row: none yet) each card's key (-1: it cannot
+        # win; the first card of the highest key wins).
+        self.led_of = led_of
+        self.keys = keys
         self.n = len(names)
         self.hands = hands
         self.won = [0] * self.n
@@ -105,16 +121,6 @@ class Board:
         self.pending: list[int] = []
 
     # --- the game's hooks ---------------------------------------------------------
-    def led_of(self, card: int) -> int:
-        """The class a trick led with ``card`` follows (-1: none yet, the next card
-        sets it)."""
-        raise NotImplementedError
-
-    def key(self, card: int, led: int) -> int:
-        """How strongly ``card`` holds in a trick following ``led`` (-1: it cannot
-        win); the first card of the highest key wins."""
-        raise NotImplementedError
-
     def filters(self, p: int) -> list[tuple[Code, int]]:
         """The obligations of seat ``p`` now, in the spec's code-table order: each the
         error code and the cards it allows (masks over the deck)."""
@@ -150,17 +156,18 @@ class Board:
         trick = self.trick
         self.stack.append((p, card, self.leader, self.led, self.winner, self.wkey))
         self.hands[p] &= ~(1 << card)
+        keys = self.keys
         if not trick:
             self.leader = p
-            self.led = led = self.led_of(card)
-            self.winner, self.wkey = p, self.key(card, led)
+            self.led = led = self.led_of[card]
+            self.winner, self.wkey = p, keys[led][card]
         else:
             led = self.led
             if led < 0 and len(trick) == 1:
                 # The first card set no class: this one does (a blank led alone).
-                self.led = led = self.led_of(card)
-                self.wkey = self.key(trick[0], led)
-            k = self.key(card, led)
+                self.led = led = self.led_of[card]
+                self.wkey = keys[led][trick[0]]
+            k = keys[led][card]
             if k > self.wkey:
                 self.winner, self.wkey = p, k
         trick.append(card)

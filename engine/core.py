@@ -201,6 +201,17 @@ class GameState:
     won_cards: tuple[int, ...] = ()  # per active player: cards in the tricks he won
     first_play: tuple[int, ...] = ()  # per active player: event index of his first card
     last_play: int = -1  # event index of the latest play
+    # The trick on the table, kept up to date as each card is put down (``tricks.add_card``):
+    # the class it follows (-1: none yet), the seat winning it so far and how strongly
+    # his card holds (its key). After a trick is collected: that trick's.
+    led: int = -1
+    winner: int = -1
+    wkey: int = -1
+    # The game's ranking in the card play, set when the play opens: per card the class
+    # a trick it leads follows (``led_of``), per class followed (the last row: none yet)
+    # each card's key (-1: it cannot win; the first card of the highest key wins).
+    led_of: tuple[int, ...] = ()
+    keys: tuple[tuple[int, ...], ...] = ()
 
     @property
     def tricks_done(self) -> int:
@@ -335,9 +346,9 @@ class Variant:
     Hooks: ``events`` (the schema of each event type), ``check_shape``,
     ``validate_deal``, ``initial_state``, ``placements``, ``tally_placements`` and
     ``find_blank`` (knowledge), ``handle`` (the game's own events), ``play``,
-    ``check_card``, ``play_obligation``, ``trick_winner``, ``after_show`` and
+    ``check_card``, ``play_obligation``, ``after_show`` and
     ``result``; for the table view ``probed_blank``, ``plays_face_down``, ``offers``,
-    ``tally_offer`` and ``view_fields``.
+    ``tally_refusal``, ``tally_offer`` and ``view_fields``.
     """
 
     name: ClassVar[str] = ""
@@ -368,10 +379,12 @@ class Variant:
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
         raise NotImplementedError
 
-    def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
-        """The state after the deal: ``state`` is the state before it (its rules and
-        assumed partner carry over), ``table`` the deal's seating, ``know`` the
-        knowledge gathered from the whole record."""
+    def initial_state(
+        self, rules: Mapping[str, Any], assumed: int, table: Table, know: Knowledge
+    ) -> GameState:
+        """The state after the deal under the house ``rules``, ``assumed`` the
+        candidate partner taken to hold the called card (-1: none), ``table`` the deal's
+        seating, ``know`` the knowledge gathered from the whole record."""
         raise NotImplementedError
 
     # --- knowledge ----------------------------------------------------------------
@@ -410,9 +423,17 @@ class Variant:
         raise NotImplementedError
 
     def play(
-        self, state: GameState, p: int, card: int, event: Event, index: int, own: bool = False
+        self,
+        state: GameState,
+        p: int,
+        card: int,
+        event: Event | None,
+        index: int,
+        own: bool = False,
     ) -> GameState:
         """A card played by active player ``p`` (event fields already checked).
+        ``event`` is the play's event, for the game's own fields, or None for a play of
+        the three common fields only (``apply`` has parsed it into ``p`` and ``card``).
 
         ``own``: the caller holds the only reference to ``state`` (the fold's), which
         may then be changed in place and returned, but only once every check has
@@ -421,10 +442,6 @@ class Variant:
 
     # --- results ------------------------------------------------------------------
     def result(self, state: GameState) -> Result:
-        raise NotImplementedError
-
-    def trick_winner(self, state: GameState, trick: tuple[tuple[int, int], ...]) -> int:
-        """The active index of the player who wins the complete ``trick``."""
         raise NotImplementedError
 
     # --- legal view ---------------------------------------------------------------
@@ -443,8 +460,9 @@ class Variant:
         raise NotImplementedError
 
     # --- table view ---------------------------------------------------------------
-    # What the table view asks of the game; each move it offers is tried with the
-    # one path (``Trial``), so these hooks only say which events to try and where the
+    # What the table view asks of the game; each move it offers is judged by the rule
+    # every such event goes through, or tried with the one path (``Trial``) where the
+    # event adds knowledge, so these hooks only say which moves to judge and where the
     # game's own fields are.
 
     def probed_blank(self, state: GameState, event: Event) -> int | None:
@@ -467,8 +485,15 @@ class Variant:
         cards are the view's. None by default."""
         return {}
 
+    def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
+        """Why the ``tally`` ``event`` (its fields' kinds checked, its players seated)
+        may not stand after ``state`` (in the play phase, not decided, the knowledge its
+        partner adds placed), or None: the rule every tally goes through. None (no
+        refusal) by default."""
+        return None
+
     def tally_offer(self, states: Sequence[GameState], trial: Trial) -> dict[str, Any] | None:
-        """What a ``tally`` tried with ``trial`` may say after ``states`` (the record's
+        """What a ``tally`` may say after ``states`` (the record's
         state, or one per candidate partner still possible; in the play phase, not
         decided): ``kind``, ``fields`` and ``needs_outcome`` (``TableView.tally``), or
         None when none may stand now. None by default."""
@@ -530,11 +555,6 @@ class Trial(Protocol):
 
     def accepts(self, state: GameState, event: Event) -> bool:
         """Would ``event`` be accepted after ``state``?"""
-        ...
-
-    def tally(self, states: Sequence[GameState], fields: Event) -> list[GameState]:
-        """The states among ``states`` after which a ``tally`` of ``fields`` would be
-        accepted."""
         ...
 
     def tally_partners(self, states: Sequence[GameState], fields: Event) -> list[str]:
@@ -720,11 +740,31 @@ def _gather_each(
             placed_at[c] = deal_index
             mask ^= low
     placing = variant.placing_types
+    index = table.index
+    deck = table.deck
     for i, event in events:
         # Subscripts, not ``get``: an event that is no object, lacks a field or has one
         # of a kind no name or code can be (a KeyError or TypeError) places nothing.
         try:
             typ = event["type"]
+            if typ == "play":
+                # The usual event: its card in its player's hand (``Variant.placements``
+                # of a play, the same in every game), placed as ``place`` places it.
+                name = event["player"]
+                code = event["card"]
+                p = index.get(name, -1) if type(name) is str else -1
+                c = INDEX.get(code, -1) if type(code) is str else -1
+                if (
+                    p >= 0
+                    and c >= 0
+                    and deck >> c & 1
+                    and owner[c] < 0
+                    and known[p].bit_count() < 6
+                ):
+                    owner[c] = p
+                    known[p] |= 1 << c
+                    placed_at[c] = i
+                continue
             if typ == "tally":
                 pairs: list[tuple[str, str]] = variant.tally_placements(event, events, i)
             elif type(typ) is not str or typ not in placing:
@@ -792,29 +832,32 @@ def placement_error(state: GameState, p: int, card: int, *, show: bool = False) 
     when no other hand holds it: otherwise both rules are broken and the first code in
     the table, ``card_not_in_hand``, wins."""
     know = state.know
-    assert know is not None
+    table = state.table
+    assert know is not None and table is not None
+    names = table.active
     if state.played >> card & 1:
-        return Illegal(
-            Code.CARD_ALREADY_PLAYED, Msg.ALREADY_PLAYED, card=CODES[card], player=name_of(state, p)
-        )
+        return Illegal(_ALREADY_PLAYED, _MSG_ALREADY_PLAYED, card=CODES[card], player=names[p])
     if know.owner[card] != p:
         holder = know.owner[card]
         if holder >= 0 and know.placed_at[card] < NEVER:
             return Illegal(
-                Code.CARD_NOT_IN_HAND,
-                Msg.IN_ANOTHER_HAND,
-                player=name_of(state, p),
+                _NOT_IN_HAND,
+                _IN_ANOTHER_HAND,
+                player=names[p],
                 card=CODES[card],
-                other=name_of(state, holder),
+                other=names[holder],
             )
-        return Illegal(
-            Code.CARD_NOT_IN_HAND, Msg.HAND_ALREADY_FULL, player=name_of(state, p), card=CODES[card]
-        )
+        return Illegal(_NOT_IN_HAND, _HAND_ALREADY_FULL, player=names[p], card=CODES[card])
     if show and state.shown >> card & 1:
-        return Illegal(
-            Code.CARD_ALREADY_PLAYED, Msg.ALREADY_SHOWN, card=CODES[card], player=name_of(state, p)
-        )
+        return Illegal(_ALREADY_PLAYED, _ALREADY_SHOWN, card=CODES[card], player=names[p])
     return None
+
+
+# Plain names: an enum member's lookup costs several times a global's, and the table
+# view words a placement error for most cards of the deck.
+_ALREADY_PLAYED, _NOT_IN_HAND = Code.CARD_ALREADY_PLAYED, Code.CARD_NOT_IN_HAND
+_MSG_ALREADY_PLAYED, _ALREADY_SHOWN = Msg.ALREADY_PLAYED, Msg.ALREADY_SHOWN
+_IN_ANOTHER_HAND, _HAND_ALREADY_FULL = Msg.IN_ANOTHER_HAND, Msg.HAND_ALREADY_FULL
 
 
 def check_hands(event: Event, table: Table) -> Table:
@@ -903,13 +946,14 @@ def worse_error(a: EngineError, b: EngineError) -> EngineError:
     return a if CODE_RANK[a.code] <= CODE_RANK[b.code] else b
 
 
-def check_tally_partner(table: Table, know: Knowledge, called: int, name: str) -> None:
+def tally_partner_refusal(table: Table, know: Knowledge, called: int, name: str) -> Illegal | None:
     """A tally's ``partner`` must be able to hold the called card: ``invalid_tally`` on
     the field when the record puts the card in another hand or shows all of his."""
     holder = know.owner[called]
     if holder != table.index[name]:
         msg = Msg.PARTNER_CALLED_ELSEWHERE if holder >= 0 else Msg.PARTNER_HAND_FULL
         other = table.active[holder] if holder >= 0 else name
-        raise Illegal(
+        return Illegal(
             Code.INVALID_TALLY, msg, field="partner", player=name, card=CODES[called], other=other
         )
+    return None

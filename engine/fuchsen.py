@@ -28,11 +28,11 @@ from engine.core import (
     _is_str_or_bool,
     _is_str_or_none,
     check_hands,
-    check_tally_partner,
     evolve,
     evolve_with,
     name_of,
     placement_error,
+    tally_partner_refusal,
     unshared,
 )
 from engine.errors import Code, Msg
@@ -128,30 +128,27 @@ class FuchsenState(GameState):
     silent: bool | None = None
 
 
-def _card_class(state: FuchsenState, blank: int, card: int) -> int:
-    if card == blank:
-        return NO_SUIT if state.alone else state.called_suit
-    return CLASS[card]
-
-
-def _key(state: FuchsenState, blank: int, card: int, led: int) -> int:
-    """How strongly ``card`` holds in a trick of ``led`` class (-1: it cannot win)."""
-    if card == blank:
-        if state.alone or led != state.called_suit:
-            return -1
-        return 0  # the lowest card of the called suit
-    cls = CLASS[card]
-    if cls == TRUMP:
-        return POWER[card]
-    return POWER[card] if cls == led else -1
-
-
-def _led(state: FuchsenState, blank: int, trick: tuple[tuple[int, int], ...]) -> int:
-    led = _card_class(state, blank, trick[0][1])
-    if led == NO_SUIT and len(trick) > 1:
-        # A blank led in an alone game belongs to no suit: the next card sets the suit.
-        led = _card_class(state, blank, trick[1][1])
-    return led
+@cache  # a value per (blank, its class): a handful per process
+def ranking(blank: int, blank_class: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Fuchsen's ranking in the card play (``GameState.led_of``/``keys``, the board's):
+    per card the class a trick it leads follows, and per class followed (``NO_SUIT``
+    last: none yet) each card's key. ``blank`` is the Macher's turned card (-1: none, or
+    not identified), ``blank_class`` its class: the called suit, in which it is the
+    lowest card, or ``NO_SUIT`` in an alone game (it cannot win, and a trick it leads
+    follows the next card's class)."""
+    led_of = tuple(blank_class if c == blank else CLASS[c] for c in range(32))
+    rows = []
+    for led in (0, 1, 2, 3, TRUMP, NO_SUIT):
+        row = []
+        for c in range(32):
+            if c == blank:
+                row.append(0 if led == blank_class and led != NO_SUIT else -1)
+            elif CLASS[c] in (TRUMP, led):
+                row.append(POWER[c])
+            else:
+                row.append(-1)
+        rows.append(tuple(row))
+    return led_of, tuple(rows)
 
 
 class Fuchsen(Variant):
@@ -304,17 +301,19 @@ class Fuchsen(Variant):
         # Cached, and copied with the dealt hands: a plain ``__dict__`` (``unshared``).
         return unshared(table)
 
-    def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
+    def initial_state(
+        self, rules: Mapping[str, Any], assumed: int, table: Table, know: Knowledge
+    ) -> GameState:
         n = len(table.active)
         # A frozen dataclass's __init__ sets its ~30 fields one by one; copying a
         # prototype is several times cheaper, once per record.
         return evolve_with(
             self._prototype,
             {
-                "rules": state.rules,
+                "rules": rules,
                 "table": table,
                 "know": know,
-                "assumed": state.assumed,
+                "assumed": assumed,
                 "to_act": know.owner[EO],
                 "leader": table.first,
                 "won_cards": (0,) * n,
@@ -395,13 +394,48 @@ class Fuchsen(Variant):
     def _tally(self, state: FuchsenState, event: Event, index: int) -> GameState:
         """What the table counted (event-stream.md, "The tally"): a pure tally before
         anything of the first trick, or a late one after the raising ended."""
+        outcome = self._tally_outcome(state, event)
+        if isinstance(outcome, Illegal):
+            raise outcome
+        level, fuchs, early, won, augen, silent = outcome
+        # The state the tally's outcome is judged on: the level reached, the Fuchs said
+        # or not, the raising over.
+        new = evolve_with(
+            state,
+            {"level": level, "fuchs_said": fuchs, "raising_ended": True, "tallied": True},
+        )
+        assert isinstance(new, FuchsenState)
+        if early:
+            decided = self._decide(new, "no_kontra" if won else "no_re", won, self._value(new))
+            return self._after(decided, index)
+        value = self._value(new)
+        if silent:
+            value += int(new.rules["silent_bonus"])
+        new = evolve_with(new, {"tally_augen": augen})
+        assert isinstance(new, FuchsenState)
+        return self._after(self._decide(new, "tally", won, value, augen, silent), index)
+
+    def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
+        assert isinstance(state, FuchsenState)
+        outcome = self._tally_outcome(state, event)
+        return outcome if isinstance(outcome, Illegal) else None
+
+    def _tally_outcome(
+        self, state: FuchsenState, event: Event
+    ) -> Illegal | tuple[int, bool, bool, bool, int, bool]:
+        """The rule every tally goes through (``_tally``), which the view's tally offer
+        asks too: why the ``tally`` ``event`` (its fields' kinds checked) may not stand
+        after ``state``, or what it says: the level reached, the Fuchs said, whether the
+        game ended after the first trick (no kontra, no re), won, the Augen (-1: not
+        given) and Stilles Spiel. A tally's partner is read against the knowledge of
+        ``state`` (in which the tally has placed him, ``Variant.tally_placements``)."""
         if state.phase == "call":
-            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_AFTER_CALL)
+            return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_AFTER_CALL)
         if state.trick:
-            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_BETWEEN_TRICKS_TRICK)
+            return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_BETWEEN_TRICKS_TRICK)
         pure = not state.tricks
         if not pure and not state.raising_ended:
-            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_DOES_END_RAISING_RAISING)
+            return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_DOES_END_RAISING_RAISING)
         table = state.table
         know = state.know
         assert table is not None and know is not None
@@ -409,27 +443,29 @@ class Fuchsen(Variant):
         if "level" in event:
             said = event["level"]
             if not pure:
-                raise Illegal(Code.INVALID_TALLY, Msg.TALLY_AFTER_FIRST_TRICK_GIVES, field="level")
+                return Illegal(Code.INVALID_TALLY, Msg.TALLY_AFTER_FIRST_TRICK_GIVES, field="level")
             if said is not None and said not in LEVEL_NUMBER:
-                raise Illegal(Code.INVALID_TALLY, Msg.UNKNOWN_LEVEL, rlevel=said, field="level")
+                return Illegal(Code.INVALID_TALLY, Msg.UNKNOWN_LEVEL, rlevel=said, field="level")
             level = 0 if said is None else LEVEL_NUMBER[said]
         fuchs = state.fuchs_said
         if "fuchs" in event:
             if state.alone:
-                raise Illegal(Code.INVALID_TALLY, Msg.ALONE_GAME_HAS_HILFER_WHO, field="fuchs")
+                return Illegal(Code.INVALID_TALLY, Msg.ALONE_GAME_HAS_HILFER_WHO, field="fuchs")
             if not pure:
-                raise Illegal(Code.INVALID_TALLY, Msg.TALLY_AFTER_FIRST_TRICK_DOES, field="fuchs")
+                return Illegal(Code.INVALID_TALLY, Msg.TALLY_AFTER_FIRST_TRICK_DOES, field="fuchs")
             fuchs = event["fuchs"]
             if fuchs:
                 h = state.hilfer
                 if h < 0:
-                    raise Illegal(Code.INVALID_TALLY, Msg.NOBODY_CAN_HAVE_SAID_FUCHS, field="fuchs")
+                    return Illegal(
+                        Code.INVALID_TALLY, Msg.NOBODY_CAN_HAVE_SAID_FUCHS, field="fuchs"
+                    )
                 name = table.active[h]
                 go_holder = know.owner[GO]
                 if (go_holder >= 0 and go_holder != h) or (
                     go_holder < 0 and know.full(h) and not know.known[h] >> GO & 1
                 ):
-                    raise Illegal(
+                    return Illegal(
                         Code.INVALID_TALLY,
                         Msg.CANNOT_HAVE_SAID_FUCHS_RECORD,
                         player=name,
@@ -438,20 +474,15 @@ class Fuchsen(Variant):
         if "partner" in event:
             name = event["partner"]
             if state.alone:
-                raise Illegal(
+                return Illegal(
                     Code.INVALID_TALLY,
                     Msg.ALONE_GAME_HAS_HILFER_CANNOT,
                     player=name,
                     field="partner",
                 )
-            check_tally_partner(table, know, state.called, name)
-        # The state the tally's outcome is judged on: the level reached, the Fuchs said
-        # or not, the raising over.
-        new = evolve_with(
-            state,
-            {"level": level, "fuchs_said": fuchs, "raising_ended": True, "tallied": True},
-        )
-        assert isinstance(new, FuchsenState)
+            broken = tally_partner_refusal(table, know, state.called, name)
+            if broken is not None:
+                return broken
         has_won = "won" in event
         has_augen = "augen" in event
         if pure and ((level == 0 and not fuchs) or level == 1):
@@ -459,58 +490,57 @@ class Fuchsen(Variant):
             why = Msg.ENDED_NO_KONTRA if level == 0 else Msg.ENDED_NO_RE
             for key in ("augen", "silent"):
                 if key in event:
-                    raise Illegal(Code.INVALID_TALLY, why, field=key, rfield=key)
+                    return Illegal(Code.INVALID_TALLY, why, field=key, rfield=key)
             won = level == 0
             if has_won and event["won"] != won:
                 text = Msg.NO_KONTRA_WON if won else Msg.NO_RE_LOST
-                raise Illegal(Code.INVALID_TALLY, text, field="won")
-            decided = self._decide(new, "no_kontra" if won else "no_re", won, self._value(new))
-            return self._after(decided, index)
+                return Illegal(Code.INVALID_TALLY, text, field="won")
+            return level, fuchs, True, won, -1, False
         # Played out: the tally says who won.
         if not has_won and not has_augen:
-            raise Illegal(Code.INVALID_TALLY, Msg.GAME_WAS_PLAYED_OUT_TALLY, field="won")
+            return Illegal(Code.INVALID_TALLY, Msg.GAME_WAS_PLAYED_OUT_TALLY, field="won")
         augen = event["augen"] if has_augen else -1
         if has_augen and not 0 <= augen <= 121:
-            raise Illegal(Code.INVALID_TALLY, Msg.AUGEN_LIE_BETWEEN, rvalue=augen, field="augen")
+            return Illegal(Code.INVALID_TALLY, Msg.AUGEN_LIE_BETWEEN, rvalue=augen, field="augen")
         won = event["won"] if has_won else augen >= 61
         if has_won and has_augen and won != (augen >= 61):
             msg = Msg.AUGEN_LOSE if won else Msg.AUGEN_WIN
-            raise Illegal(Code.INVALID_TALLY, msg, field="augen", n=augen)
+            return Illegal(Code.INVALID_TALLY, msg, field="augen", n=augen)
         silent = event.get("silent") is True
         if silent and not won:
-            raise Illegal(Code.INVALID_TALLY, Msg.STILLES_SPIEL_NEEDS_MACHER_SIDE, field="silent")
+            return Illegal(Code.INVALID_TALLY, Msg.STILLES_SPIEL_NEEDS_MACHER_SIDE, field="silent")
         if silent and has_augen and augen != 121:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_TALLY, Msg.STILLES_SPIEL_MACHER_SIDE_TAKES, n=augen, field="silent"
             )
         if not pure:
-            self._fits_tricks(new, won, augen, silent)
-        value = self._value(new)
-        if silent:
-            value += int(new.rules["silent_bonus"])
-        new = evolve_with(new, {"tally_augen": augen})
-        assert isinstance(new, FuchsenState)
-        return self._after(self._decide(new, "tally", won, value, augen, silent), index)
+            broken = self._tricks_refusal(state, won, augen, silent)
+            if broken is not None:
+                return broken
+        return level, fuchs, False, won, augen, silent
 
-    def _fits_tricks(self, state: FuchsenState, won: bool, augen: int, silent: bool) -> None:
-        """A late tally's outcome against the recorded tricks (``invalid_tally``)."""
+    def _tricks_refusal(
+        self, state: FuchsenState, won: bool, augen: int, silent: bool
+    ) -> Illegal | None:
+        """Why a late tally's outcome cannot stand with the recorded tricks
+        (``invalid_tally``), or None."""
         ours, theirs = _augen_won(state)
         if not won and ours >= 61:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_TALLY,
                 Msg.MACHER_SIDE_RECORDED_TRICKS_ALREADY,
                 n=ours,
                 field="won" if augen < 0 else "augen",
             )
         if won and theirs >= 61:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_TALLY,
                 Msg.OPPONENTS_RECORDED_TRICKS_ALREADY_HOLD,
                 n=theirs,
                 field="won" if augen < 0 else "augen",
             )
         if augen >= 0 and not ours <= augen <= 121 - theirs:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_TALLY,
                 Msg.RECORDED_TRICKS_LEAVE_MACHER_SIDE,
                 n=ours,
@@ -521,9 +551,10 @@ class Fuchsen(Variant):
         if silent:
             macher, hilfer = state.macher, state.hilfer
             if any(winner not in (macher, hilfer) for _, _, winner in state.tricks):
-                raise Illegal(
+                return Illegal(
                     Code.INVALID_TALLY, Msg.OPPONENTS_WON_RECORDED_TRICK_STILLES, field="silent"
                 )
+        return None
 
     def _call(self, state: FuchsenState, event: Event, index: int) -> GameState:
         table = state.table
@@ -537,7 +568,9 @@ class Fuchsen(Variant):
         if broken is not None:
             raise broken
         turned = turned_field is True or isinstance(turned_field, str)
+        blank = know.blank if turned else -1
         if alone:
+            led_of, keys = ranking(blank, NO_SUIT)
             return evolve(
                 state,
                 phase="play",
@@ -548,9 +581,12 @@ class Fuchsen(Variant):
                 to_act=table.first,
                 leader=table.first,
                 said_at=(index,),
+                led_of=led_of,
+                keys=keys,
             )
         assert isinstance(card_code, str)
         called = INDEX[card_code]
+        led_of, keys = ranking(blank, CLASS[called])
         holder = know.owner[called]
         own_card = holder == p
         if own_card:
@@ -580,6 +616,8 @@ class Fuchsen(Variant):
                     "to_act": table.first,
                     "leader": table.first,
                     "said_at": (index,),
+                    "led_of": led_of,
+                    "keys": keys,
                 },
             )
             raise NeedPartner(candidates, called, after)
@@ -596,6 +634,8 @@ class Fuchsen(Variant):
                 "to_act": table.first,
                 "leader": table.first,
                 "said_at": (index,),
+                "led_of": led_of,
+                "keys": keys,
             },
         )
 
@@ -790,7 +830,13 @@ class Fuchsen(Variant):
         return check_play(self, state, p, card)
 
     def play(  # type: ignore[override]
-        self, state: FuchsenState, p: int, card: int, event: Event, index: int, own: bool = False
+        self,
+        state: FuchsenState,
+        p: int,
+        card: int,
+        event: Event | None,
+        index: int,
+        own: bool = False,
     ) -> GameState:
         broken = self.check_card(state, p, card)
         if broken is not None:
@@ -798,13 +844,16 @@ class Fuchsen(Variant):
         table = state.table
         know = state.know
         assert table is not None and know is not None
-        fuchs = event.get("fuchs") is True
+        fuchs = turned = False
+        if event is not None:
+            fuchs = event.get("fuchs") is True
+            turned = event.get("turned") is True
         if fuchs:
             broken = self._fuchs_refusal(state, p, know)
             if broken is not None:
                 raise broken
         is_blank = state.turned and p == state.macher and card == know.blank
-        if event.get("turned") is True:
+        if turned:
             if not is_blank or state.blank_played:
                 raise Illegal(
                     Code.FACE_DOWN_CARD_MISMATCH,
@@ -823,8 +872,15 @@ class Fuchsen(Variant):
         extra: dict[str, Any] | None = None
         if fuchs or is_blank:
             extra = {"fuchs_said": True} if fuchs else {"blank_played": True}
+        if state.turned:
+            # The ranking follows the blank as the knowledge names it: a record that
+            # grows event by event (the generator) names it only with its face-down play.
+            led_of, keys = ranking(know.blank, NO_SUIT if state.alone else state.called_suit)
+            if keys is not state.keys:
+                state = evolve_with(state, {"led_of": led_of, "keys": keys})
+                own = True  # a copy of the fold's own
         # ``state`` is not read past this point: it may be changed in place (``own``).
-        new = add_card(self, state, p, card, index, extra, own)
+        new = add_card(state, p, card, index, extra, own)
         assert isinstance(new, FuchsenState)
         if ends_raising:
             new = self._end_raising(new)
@@ -1032,20 +1088,6 @@ class Fuchsen(Variant):
         )
 
     # ------------------------------------------------------------------ tricks
-    def trick_winner(  # type: ignore[override]
-        self, state: FuchsenState, trick: tuple[tuple[int, int], ...]
-    ) -> int:
-        """The first card of the highest ``_key`` wins (a card that cannot win: -1)."""
-        assert state.know is not None
-        blank = state.know.blank if state.turned else -1
-        led = _led(state, blank, trick)
-        best, best_key = trick[0][0], -2
-        for q, c in trick:
-            k = _key(state, blank, c, led)
-            if k > best_key:
-                best, best_key = q, k
-        return best
-
     @staticmethod
     def _maybe_blank(state: FuchsenState, p: int, plain: int) -> int:
         """Cards of ``p``'s known hand that could be the blank he turned unseen."""
@@ -1069,12 +1111,8 @@ class Fuchsen(Variant):
         if state.turned:
             assert state.know is not None
             blank = state.know.blank
-        led = _led(state, blank, trick)
-        wkey = -1
-        for _, c in trick:
-            k = _key(state, blank, c, led)
-            if k > wkey:
-                wkey = k
+        led = state.led
+        wkey = state.wkey
         plain = hand & ~(1 << blank) if blank >= 0 else hand
         has_blank = state.turned and p == state.macher and not state.blank_played
         # A blank the record never identifies could be any card he was allowed to turn:
@@ -1284,6 +1322,13 @@ class Fuchsen(Variant):
         between tricks once the raising ended (the Augen the recorded tricks allow)."""
         first = states[0]
         assert isinstance(first, FuchsenState)
+
+        def stands(fields: Event) -> bool:
+            # Some state after which a tally of ``fields`` (no partner: it places no
+            # card) stands, judged by the rule every tally goes through.
+            event = {"type": "tally", **fields}
+            return any(self.tally_refusal(s, event) is None for s in states)
+
         if first.trick or (first.tricks and not first.raising_ended):
             return None
         pure = not first.tricks
@@ -1294,7 +1339,7 @@ class Fuchsen(Variant):
                 level = FUCHSEN_LEVELS[k - 1] if k else None
                 played_out = k >= 2
                 probes = [{"level": level, "won": True}, {"level": level, "won": False}]
-                if not any(trial.tally(states, probe) for probe in probes):
+                if not any(stands(probe) for probe in probes):
                     continue
                 choices.append(
                     {"level": level, "played_out": played_out, "played_out_with_fuchs": k != 1}
@@ -1305,9 +1350,9 @@ class Fuchsen(Variant):
             probe: dict[str, Any] = {"level": "re", "won": True}
         else:
             probes = [{"won": True}, {"won": False}]
-            if not any(trial.tally(states, p) for p in probes):
+            if not any(stands(p) for p in probes):
                 return None
-            probe = next(p for p in probes if trial.tally(states, p))
+            probe = next(p for p in probes if stands(p))
         fields["won"] = {"required": False}
         low, high = 0, 121
         if not pure:
@@ -1318,7 +1363,7 @@ class Fuchsen(Variant):
                 ranges.append((ours, 121 - theirs))
             low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
         fields["augen"] = {"required": False, "min": low, "max": high}
-        if trial.tally(states, {**probe, "won": True, "silent": True}):
+        if stands({**probe, "won": True, "silent": True}):
             fields["silent"] = {"required": False}
         if pure and not first.alone and not first.own_card:
             fields["fuchs"] = {"required": False}
@@ -1486,23 +1531,13 @@ class FuchsenBoard(Board):
         called_suit: int,
         blank: int,
     ) -> None:
-        super().__init__(names, hands, side)
+        blank_class = NO_SUIT if alone else called_suit
+        super().__init__(names, hands, side, *ranking(blank, blank_class))
         self.macher = macher
         self.alone = alone
         self.called_suit = called_suit
         self.blank = blank
-        self.blank_class = NO_SUIT if alone else called_suit
-
-    def led_of(self, card: int) -> int:
-        return self.blank_class if card == self.blank else CLASS[card]
-
-    def key(self, card: int, led: int) -> int:
-        if card == self.blank:
-            return 0 if led == self.blank_class and led != NO_SUIT else -1
-        cls = CLASS[card]
-        if cls in (TRUMP, led):
-            return POWER[card]
-        return -1
+        self.blank_class = blank_class
 
     def filters(self, p: int) -> list[tuple[Code, int]]:
         if not self.trick:

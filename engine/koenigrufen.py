@@ -26,11 +26,11 @@ from engine.core import (
     _is_str_list,
     check_hands,
     check_placement,
-    check_tally_partner,
     evolve,
     evolve_with,
     made,
     name_of,
+    tally_partner_refusal,
     unshared,
 )
 from engine.errors import Code, Msg
@@ -81,6 +81,19 @@ def _beating(power: tuple[int, ...]) -> tuple[int, ...]:
     )
 
 
+def _ranking(power: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per suit led (a last row of none: a trick always follows its first card's suit)
+    each card's key: its power in that suit, -1 off it (it cannot win)."""
+    rows = [tuple(power[c] if c >> 3 == s else -1 for c in range(32)) for s in range(4)]
+    return (*rows, (-1,) * 32)
+
+
+# Königrufen's ranking in the card play (``GameState.led_of``/``keys``, the board's): a
+# trick follows the suit of its first card; the keys by the contract's order.
+LED_OF = tuple(c >> 3 for c in range(32))
+KEYS_NORMAL = _ranking(POWER_NORMAL)
+KEYS_TEN = _ranking(POWER_TEN)
+
 BEATING_NORMAL = _beating(POWER_NORMAL)
 BEATING_TEN = _beating(POWER_TEN)
 ACES_TENS = mask_of(c for c in CODES if c[1:] in ("A", "10"))
@@ -104,10 +117,6 @@ class KoenigState(GameState):
     declarer: int = -1
     partner: int = -1  # durchmarsch partner (called card holder or assumed), letzter winner
     ten_high: bool = False
-
-
-def _power(state: KoenigState) -> tuple[int, ...]:
-    return POWER_TEN if state.ten_high else POWER_NORMAL
 
 
 class Koenigrufen(Variant):
@@ -185,12 +194,14 @@ class Koenigrufen(Variant):
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
         self._decisions: dict[tuple[Any, ...], Decision] = {}
 
-    def initial_state(self, state: GameState, table: Table, know: Knowledge) -> GameState:
+    def initial_state(
+        self, rules: Mapping[str, Any], assumed: int, table: Table, know: Knowledge
+    ) -> GameState:
         f = self._prototype.__dict__.copy()
-        f["rules"] = state.rules
+        f["rules"] = rules
         f["table"] = table
         f["know"] = know
-        f["assumed"] = state.assumed
+        f["assumed"] = assumed
         f["phase"] = "auction"
         f["to_act"] = f["leader"] = table.first
         f["won_cards"] = _ZEROS
@@ -241,10 +252,35 @@ class Koenigrufen(Variant):
 
     def _tally(self, state: KoenigState, event: Event) -> GameState:
         """What the table counted (event-stream.md, "The tally"), after the auction."""
+        outcome = self._tally_outcome(state, event)
+        if isinstance(outcome, Illegal):
+            raise outcome
+        won, side, losers = outcome
+        if state.contract == "schurln":
+            return evolve(state, decision=self._schurln_paid(state, losers, "tally"))
+        changes: dict[str, Any] = {}
+        if state.contract == "durchmarsch_letzter" and len(side) == 2:
+            changes["partner"] = side[1]  # the partner the tally names
+        changes["decision"] = self._decision(state, won, side, "tally")
+        return evolve_with(state, changes)
+
+    def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
+        assert isinstance(state, KoenigState)
+        outcome = self._tally_outcome(state, event)
+        return outcome if isinstance(outcome, Illegal) else None
+
+    def _tally_outcome(
+        self, state: KoenigState, event: Event
+    ) -> Illegal | tuple[bool, tuple[int, ...], list[int]]:
+        """The rule every tally goes through (``_tally``), which the view's tally offer
+        asks too: why the ``tally`` ``event`` (its fields' kinds checked) may not stand
+        after ``state``, or what it says: won, the declaring side, and schurln's losers.
+        A tally's partner is read against the knowledge of ``state`` (in which the
+        tally has placed him, ``Variant.tally_placements``)."""
         if state.phase != "play":
-            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_AFTER_AUCTION)
+            return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_AFTER_AUCTION)
         if state.trick:
-            raise Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_BETWEEN_TRICKS_TRICK)
+            return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_BETWEEN_TRICKS_TRICK)
         table = state.table
         know = state.know
         assert table is not None and know is not None
@@ -253,7 +289,7 @@ class Koenigrufen(Variant):
         if contract == "schurln":
             for key in ("won", "partner"):
                 if key in event:
-                    raise Illegal(
+                    return Illegal(
                         Code.INVALID_TALLY,
                         Msg.SCHURLN_EVERYONE_PLAYS_FOR_HIMSELF,
                         rfield=key,
@@ -261,25 +297,25 @@ class Koenigrufen(Variant):
                     )
             losers = event.get("losers")
             if losers is None:
-                raise Illegal(Code.INVALID_TALLY, Msg.TALLY_SCHURLN_NAMES_LOSER_OR, field="losers")
+                return Illegal(Code.INVALID_TALLY, Msg.TALLY_SCHURLN_NAMES_LOSER_OR, field="losers")
             if not 1 <= len(losers) <= 3 or len(set(losers)) != len(losers):
-                raise Illegal(Code.INVALID_TALLY, Msg.TALLY_SCHURLN_NAMES_ONE_TWO, field="losers")
-            decision = self._schurln_paid(state, [table.index[name] for name in losers], "tally")
-            return evolve(state, decision=decision)
+                return Illegal(Code.INVALID_TALLY, Msg.TALLY_SCHURLN_NAMES_ONE_TWO, field="losers")
+            return False, (), [table.index[name] for name in losers]
         if "losers" in event:
-            raise Illegal(
+            return Illegal(
                 Code.INVALID_TALLY, Msg.SCHURLN_HAS_LOSERS, contract=contract, field="losers"
             )
         if "won" not in event:
-            raise Illegal(Code.INVALID_TALLY, Msg.TALLY_SAYS_WHETHER_DECLARER_SIDE, field="won")
+            return Illegal(Code.INVALID_TALLY, Msg.TALLY_SAYS_WHETHER_DECLARER_SIDE, field="won")
         won = event["won"]
         d = state.declarer
         side: tuple[int, ...]
-        changes: dict[str, Any] = {}
         if contract in WITH_CALLED:
             if "partner" in event:
                 name = event["partner"]
-                check_tally_partner(table, know, state.high_called, name)
+                broken = tally_partner_refusal(table, know, state.high_called, name)
+                if broken is not None:
+                    return broken
             side = (d, state.partner)
         elif contract == "durchmarsch_letzter":
             side = (d,)
@@ -287,20 +323,19 @@ class Koenigrufen(Variant):
                 name = event["partner"]
                 p = table.index[name]
                 if not won:
-                    raise Illegal(
+                    return Illegal(
                         Code.INVALID_TALLY, Msg.WON_DURCHMARSCH_LETZTER_HAS_PARTNER, field="partner"
                     )
                 if p == d:
-                    raise Illegal(
+                    return Illegal(
                         Code.INVALID_TALLY,
                         Msg.DECLARER_PARTNER_DURCHMARSCH_LETZTER_ANOTHER,
                         player=name,
                         field="partner",
                     )
                 side = (d, p)
-                changes["partner"] = p
             if not won and len(state.tricks) == 5:
-                raise Illegal(
+                return Illegal(
                     Code.INVALID_TALLY,
                     Msg.TOOK_FIVE_RECORDED_TRICKS_DURCHMARSCH,
                     player=table.active[d],
@@ -308,12 +343,11 @@ class Koenigrufen(Variant):
                 )
         else:
             if "partner" in event:
-                raise Illegal(
+                return Illegal(
                     Code.INVALID_TALLY, Msg.HAS_PARTNER_NAME, contract=contract, field="partner"
                 )
             side = (d,) if state.joiner < 0 else (d, state.joiner)
-        changes["decision"] = self._decision(state, won, side, "tally")
-        return evolve_with(state, changes)
+        return won, side, []
 
     def _auction(self, state: KoenigState, typ: str, event: Event, index: int) -> GameState:
         table = state.table
@@ -337,8 +371,9 @@ class Koenigrufen(Variant):
         if typ == "pass":
             return self._next_speaker(state, out=state.out | 1 << p)
         if typ == "join":
-            if state.high not in (RANK["bettler"], RANK["plauderer"]) or state.joiner >= 0:
-                raise Illegal(Code.INVALID_BID, Msg.CANNOT_JOIN_BETTLER_OR_PLAUDERER, player=name)
+            broken = self._join_refusal(state, p)
+            if broken is not None:
+                raise broken
             return self._next_speaker(state, joiner=p, join_card=card, out=state.out | 1 << p)
         contract = event["contract"]
         called_code = event.get("called")
@@ -357,6 +392,19 @@ class Koenigrufen(Variant):
             join_card=-1,
             face_down=face_down,
         )
+
+    @staticmethod
+    def _join_refusal(state: KoenigState, p: int) -> Illegal | None:
+        """Why the speaker ``p`` may not join now, or None: only a standing bettler or
+        plauderer nobody has joined yet. ``_auction`` judges every join by it (after the
+        turn and the face-down card it names), the view's offer asks it."""
+        if state.high not in (RANK["bettler"], RANK["plauderer"]) or state.joiner >= 0:
+            table = state.table
+            assert table is not None
+            return Illegal(
+                Code.INVALID_BID, Msg.CANNOT_JOIN_BETTLER_OR_PLAUDERER, player=table.active[p]
+            )
+        return None
 
     @staticmethod
     def _bid_refusal(
@@ -443,9 +491,11 @@ class Koenigrufen(Variant):
         ``NeedPartner`` when a durchmarsch's called card is nowhere in the record and
         nobody is assumed."""
         changes["phase"] = "play"
+        changes["led_of"] = LED_OF
         if bidder < 0:
             changes["contract"] = "schurln"
             changes["ten_high"] = True
+            changes["keys"] = KEYS_TEN
             changes["to_act"] = changes["leader"] = table.first
             return
         contract = CONTRACTS[high - 1]
@@ -463,9 +513,10 @@ class Koenigrufen(Variant):
         changes["contract"] = contract
         changes["declarer"] = bidder
         changes["partner"] = partner
-        changes["ten_high"] = contract in TEN_HIGH or (
+        changes["ten_high"] = ten_high = contract in TEN_HIGH or (
             contract == "durchmarsch" and CODES[called].endswith("10")
         )
+        changes["keys"] = KEYS_TEN if ten_high else KEYS_NORMAL
         changes["to_act"] = changes["leader"] = bidder
 
     def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
@@ -494,13 +545,19 @@ class Koenigrufen(Variant):
         return None
 
     def play(  # type: ignore[override]
-        self, state: KoenigState, p: int, card: int, event: Event, index: int, own: bool = False
+        self,
+        state: KoenigState,
+        p: int,
+        card: int,
+        event: Event | None,
+        index: int,
+        own: bool = False,
     ) -> GameState:
         broken = self.check_card(state, p, card)
         if broken is not None:
             raise broken
         done = len(state.tricks)  # ``state`` may be changed in place (``own``)
-        new = add_card(self, state, p, card, index, None, own)
+        new = add_card(state, p, card, index, None, own)
         if len(new.tricks) > done:
             assert isinstance(new, KoenigState)
             return self._after_trick(new)
@@ -707,17 +764,6 @@ class Koenigrufen(Variant):
         return tuple(out)
 
     # ------------------------------------------------------------------ tricks
-    def trick_winner(  # type: ignore[override]
-        self, state: KoenigState, trick: tuple[tuple[int, int], ...]
-    ) -> int:
-        power = POWER_TEN if state.ten_high else POWER_NORMAL
-        led = trick[0][1] >> 3
-        best, best_power = trick[0][0], -1
-        for q, c in trick:
-            if c >> 3 == led and power[c] > best_power:
-                best, best_power = q, power[c]
-        return best
-
     def play_obligation(  # type: ignore[override]
         self, state: KoenigState, p: int, card: int, hand: int
     ) -> Illegal | None:
@@ -730,8 +776,7 @@ class Koenigrufen(Variant):
         if not hand & SUIT_MASK[led]:
             return None  # ``obligations`` asks nothing of him: spare finding the best card
         exempt = p == state.joiner and not state.tricks
-        power = _power(state)
-        best = max([power[c] for _, c in trick if c >> 3 == led])
+        best = state.wkey  # the power of the trick's best card of the suit led
         for code, allowed, held in obligations(led, best, hand, state.ten_high, exempt):
             if allowed >> card & 1:
                 continue
@@ -792,12 +837,13 @@ class Koenigrufen(Variant):
         assert table is not None
         if state.phase != "auction":
             return {}
-        name = table.active[state.to_act]
-        bids = tuple(c for c in CONTRACTS if self._biddable(state, state.to_act, c))
+        p = state.to_act
+        bids = tuple(c for c in CONTRACTS if self._biddable(state, p, c))
         return {
             "bids": bids,
-            "can_pass": trial.accepts(state, {"type": "pass", "player": name}),
-            "can_join": trial.accepts(state, {"type": "join", "player": name}),
+            # The speaker may always pass (``_auction``: his turn is all a pass needs).
+            "can_pass": True,
+            "can_join": self._join_refusal(state, p) is None,
         }
 
     @classmethod
@@ -831,13 +877,20 @@ class Koenigrufen(Variant):
             return None
         kind = "late" if first.tricks else "pure"
         fields: dict[str, Any] = {}
+
+        def stands(fields: Event) -> bool:
+            # Some state after which a tally of ``fields`` (no partner: it places no
+            # card) stands, judged by the rule every tally goes through.
+            event = {"type": "tally", **fields}
+            return any(self.tally_refusal(s, event) is None for s in states)
+
         if first.contract == "schurln":
-            if not trial.tally(states, {"losers": [table.active[0]]}):
+            if not stands({"losers": [table.active[0]]}):
                 return None
             fields["losers"] = {"required": True, "choices": list(table.active), "min": 1, "max": 3}
             return {"kind": kind, "fields": fields, "needs_outcome": False}
         probes = [{"won": True}, {"won": False}]
-        good = [p for p in probes if trial.tally(states, p)]
+        good = [p for p in probes if stands(p)]
         if not good:
             return None
         fields["won"] = {"required": True}
@@ -917,7 +970,7 @@ _FOLLOW, _OVERTAKE = Code.MUST_FOLLOW_SUIT, Code.MUST_OVERTAKE
 class KoenigBoard(Board):
     """Königrufen's card play (``engine.board``): no trumps, the contract's order."""
 
-    __slots__ = ("contract", "declarer", "face_down", "joiner", "power", "ten_high")
+    __slots__ = ("contract", "declarer", "face_down", "joiner", "ten_high")
 
     def __init__(
         self,
@@ -931,19 +984,12 @@ class KoenigBoard(Board):
         ten_high: bool,
         face_down: list[int],
     ) -> None:
-        super().__init__(names, hands, side)
+        super().__init__(names, hands, side, LED_OF, KEYS_TEN if ten_high else KEYS_NORMAL)
         self.contract = contract
         self.declarer = declarer
         self.joiner = joiner
         self.ten_high = ten_high
-        self.power = POWER_TEN if ten_high else POWER_NORMAL
         self.face_down = face_down  # per seat: the card he laid face down for trick 1
-
-    def led_of(self, card: int) -> int:
-        return card >> 3
-
-    def key(self, card: int, led: int) -> int:
-        return self.power[card] if card >> 3 == led else -1
 
     def filters(self, p: int) -> list[tuple[Code, int]]:
         out: list[tuple[Code, int]] = []

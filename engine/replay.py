@@ -51,46 +51,23 @@ __all__ = [
 
 VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen()}
 AFTER_DECISION = frozenset({"show", "annul", "undo"})
-# The state before the deal, per game, copied at the start of every fold.
-# A plain ``__dict__`` (``unshared``): the states copied from it have one too.
+# The state before the deal, per game: the fold starts from it and makes a copy with the
+# record's rules only where it stops before the deal (nothing else reads it). A plain
+# ``__dict__`` (``unshared``): the states copied from it have one too.
 _START = {name: unshared(GameState(variant=v, rules={})) for name, v in VARIANTS.items()}
-# Per variant (keyed by the object: a class attribute read through an instance is
-# not specialized by the interpreter): the latest start state and the rules object it
-# holds (kept alive here, so that ``is`` cannot confuse it with a later object).
-_LAST_START: dict[Variant, tuple[Mapping[str, Any], GameState]] = {}
 
 
-def apply(state: GameState, event: object, index: int, own: bool = False) -> GameState:
+def apply(state: GameState, event: object, index: int) -> GameState:
     """The state after ``event`` (at position ``index`` of the record's events).
 
-    Pure: ``state`` is not changed, unless ``own`` says the caller holds the only
-    reference to it (the fold's state): a card played may then change it in place,
-    once the card is accepted (a refused event leaves it as it was). Raises
-    ``Illegal`` (code, message) when the event breaks a rule, and ``UndoInFold``
-    for a well-formed ``undo`` (no move of the game: ``prepare`` resolves them).
-    The deal event yields a state without hindsight knowledge; ``fold`` attaches
-    the knowledge gathered from the whole record.
+    Pure: ``state`` is not changed. Raises ``Illegal`` (code, message) when the event
+    breaks a rule, and ``UndoInFold`` for a well-formed ``undo`` (no move of the game:
+    ``prepare`` resolves them). The deal event yields a state without hindsight
+    knowledge; ``fold`` attaches the knowledge gathered from the whole record.
     """
     variant = state.variant
-    table = state.table
-    # The hot path: a plain card played into a game that is on. Same checks, in the
-    # same order, as the general path below, without the generic field walk.
-    if type(event) is dict and len(event) == 3 and table is not None:
-        player = event.get("player")
-        code = event.get("card")
-        if (
-            event.get("type") == "play"
-            and type(player) is str
-            and type(code) is str
-            and state.decision is None
-            and not state.annulled
-        ):
-            card = INDEX.get(code, -1)
-            p = table.index.get(player, -1)
-            if card >= 0 and table.deck >> card & 1 and p >= 0:
-                return variant.play(state, p, card, event, index, own)
     if state.table is None:
-        return evolve(state, table=deal_table(state, event))
+        return evolve(state, table=deal_table(variant, state.rules, event))
     typ, spec = check_event_shape(variant, event)
     assert isinstance(event, dict)
     if typ == "undo":
@@ -109,16 +86,15 @@ def apply(state: GameState, event: object, index: int, own: bool = False) -> Gam
     return variant.handle(state, event, index)
 
 
-def deal_table(state: GameState, event: object) -> Table:
-    """The seating (and dealt hands) that ``event``, the first event, deals in
-    ``state``, the state before the deal; raises ``Illegal`` as ``apply`` does."""
-    variant = state.variant
+def deal_table(variant: Variant, rules: Mapping[str, Any], event: object) -> Table:
+    """The seating (and dealt hands) that ``event``, the first event, deals under the
+    house ``rules``; raises ``Illegal`` as ``apply`` does."""
     typ, _ = check_event_shape(variant, event)
     assert isinstance(event, dict)
     variant.check_shape(typ, event)
     if typ != "deal":
         raise Illegal(Code.OUT_OF_ORDER, Msg.EVENT_BEFORE_DEAL, type=typ)
-    return variant.validate_deal(event, state.rules)
+    return variant.validate_deal(event, rules)
 
 
 def _show(state: GameState, event: Event, index: int) -> GameState:
@@ -231,16 +207,11 @@ def fold(
     changes its own state in place as cards are played: a visitor that keeps a state
     keeps a copy (``copy.copy``).
     """
+    who = -1 if assumed is None else assumed[0]
     if start is None:
-        who = -1 if assumed is None else assumed[0]
-        # The start state is immutable: the last one per game is reused for the same
-        # rules object (usually the cached defaults) and the same assumed partner.
-        last = _LAST_START.get(variant)
-        if last is not None and last[0] is rules and last[1].assumed == who:
-            state = last[1]
-        else:
-            state = evolve(_START[variant.name], rules=rules, assumed=who)
-            _LAST_START[variant] = (rules, state)
+        # Read only for its table (none yet) until the deal, which makes the state from
+        # the rules and the assumed partner (``Variant.initial_state``).
+        state = _START[variant.name]
         position = 0
     else:
         state, position = start
@@ -251,15 +222,41 @@ def fold(
     if undo_error >= 0:
         stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)
     k = position
+    play = variant.play
+    # The seats and deck once dealt: a play of the three common fields is parsed here
+    # into its player and card (the usual event), and goes straight to the game's
+    # ``play``. It passes every check ``apply`` makes before that (the shape, a card of
+    # the deck, a seated player), which words any other event's fault.
+    seats: Mapping[str, int] = {}
+    deck = 0
+    if state.table is not None:
+        seats, deck = state.table.index, state.table.deck
     while k < stop:
         i, event = events[k]
         try:
-            if state.table is None:
+            if (
+                type(event) is dict
+                and len(event) == 3
+                and event.get("type") == "play"
+                and state.decision is None
+                and not state.annulled
+            ):
+                player = event.get("player")
+                code = event.get("card")
+                p = card = -1
+                if type(player) is str and type(code) is str:
+                    p = seats.get(player, -1)
+                    card = INDEX.get(code, -1)
+                if p >= 0 and card >= 0 and deck >> card & 1:
+                    new = play(state, p, card, None, i, own)
+                else:
+                    new = apply(state, event, i)
+            elif state.table is None:
                 # The deal: the start state goes
                 # straight to the state after it, with the knowledge gathered from the
                 # whole record.
                 if dealt is None:
-                    table = deal_table(state, event)
+                    table = deal_table(variant, rules, event)
                     assert isinstance(event, dict)
                     know = gather_knowledge(variant, table, event, events, i)
                     dealt = table, know
@@ -267,11 +264,14 @@ def fold(
                     table, know = dealt
                 if assumed is not None:
                     know = know.with_card(*assumed)
-                new = variant.initial_state(state, table, know)
+                new = variant.initial_state(rules, who, table, know)
+                seats, deck = table.index, table.deck
             else:
-                new = apply(state, event, i, own)
+                new = apply(state, event, i)
         except Illegal as exc:
-            return state, EngineError(i, exc.code, exc.msg, exc.params, exc.field)
+            return _dealt_or_start(state, rules, who), EngineError(
+                i, exc.code, exc.msg, exc.params, exc.field
+            )
         except NeedPartner as need:
             need.state = state
             need.position = k
@@ -284,9 +284,18 @@ def fold(
         if visit is not None:
             visit(state, event, i)
         k += 1
+    state = _dealt_or_start(state, rules, who)
     if undo_error >= 0:
         return state, EngineError(undo_error, Code.NOTHING_TO_UNDO, Msg.NOTHING_TO_UNDO)
     return state, None
+
+
+def _dealt_or_start(state: GameState, rules: Mapping[str, Any], who: int) -> GameState:
+    """``state``, or before the deal the start state with the record's ``rules`` and
+    assumed partner ``who``."""
+    if state.table is None:
+        return evolve(state, rules=rules, assumed=who)
+    return state
 
 
 def _error_result(error: EngineError, game: str | None) -> Result:

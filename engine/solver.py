@@ -363,8 +363,8 @@ class Solver:
         if self.goal.ours[board.winner] == maximise:
             cards.sort(key=lambda c: -augen[c])
             return cards
-        key, led, wkey = board.key, board.led, board.wkey
-        cards.sort(key=lambda c: -100 - augen[c] if key(c, led) > wkey else augen[c])
+        row, wkey = board.keys[board.led], board.wkey
+        cards.sort(key=lambda c: -100 - augen[c] if row[c] > wkey else augen[c])
         return cards
 
 

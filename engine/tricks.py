@@ -1,8 +1,9 @@
 """Trick play shared by both games: whose turn, adding a card, collecting a trick.
 
-The variant supplies the card ranking (``card_key``) and the obligations; this module
-only moves cards. Keys: a card that cannot win the trick has key -1; otherwise the
-higher key wins (Fuchsen trumps are 100 + their rank).
+The game supplies the card ranking (``GameState.led_of``/``keys``, set when the play
+opens) and the obligations; this module moves cards and keeps the trick's winner.
+Keys: a card that cannot win the trick has key -1; otherwise the higher key wins
+(Fuchsen trumps are 100 + their rank).
 """
 
 from __future__ import annotations
@@ -36,12 +37,13 @@ def check_play(variant: Variant, state: GameState, p: int, card: int) -> Illegal
         broken = placement_error(state, p, card)
         if broken is not None:
             return broken
+    if not state.trick:
+        return None  # the obligations are those of a trick on the table
     hand = (know.known[p] | 1 << card) & ~state.played
     return variant.play_obligation(state, p, card, hand)
 
 
 def add_card(
-    variant: Any,
     state: GameState,
     p: int,
     card: int,
@@ -52,17 +54,30 @@ def add_card(
     """Put ``card`` on the table; collect the trick when every active player has played.
 
     Returns the state after the card (with the ``extra`` field changes of the variant
-    applied in the same step); ``state.tricks`` grows by one when a trick is complete
-    and the winner leads next. ``own``: the caller (the fold) holds the only reference
-    to ``state``, which is then changed in place and returned; otherwise ``state`` is
-    left as it was and a copy is returned.
+    applied in the same step); the trick's class, winner and winning key (``led``,
+    ``winner``, ``wkey``) are kept up to date by the game's ranking (``led_of``,
+    ``keys``); ``state.tricks`` grows by one when a trick is complete and its winner
+    leads next. ``own``: the caller (the fold) holds the only reference to ``state``,
+    which is then changed in place and returned; otherwise ``state`` is left as it was
+    and a copy is returned.
     """
     table = state.table
     assert table is not None
-    trick = (*state.trick, (p, card))
-    n = len(table.active)
-    # The winner is judged on the state before the card (before it is changed in place).
-    winner = variant.trick_winner(state, trick) if len(trick) == n else -1
+    before = state.trick
+    trick = (*before, (p, card))
+    keys = state.keys
+    if not before:
+        led = state.led_of[card]
+        winner, wkey = p, keys[led][card]
+    else:
+        led, winner, wkey = state.led, state.winner, state.wkey
+        if led < 0 and len(before) == 1:
+            # The first card set no class (a blank led alone): this one does.
+            led = state.led_of[card]
+            wkey = keys[led][before[0][1]]
+        k = keys[led][card]
+        if k > wkey:
+            winner, wkey = p, k
     if own:
         # The replay's innermost step: no copy of the state per card.
         new = state
@@ -73,21 +88,25 @@ def add_card(
         _set_attr(new, "__dict__", d)
     if extra:
         d.update(extra)
-    first_play = state.first_play
+    first_play = d["first_play"]
     if first_play[p] < 0:
         d["first_play"] = (*first_play[:p], index, *first_play[p + 1 :])
-    d["played"] = state.played | 1 << card
+    d["played"] |= 1 << card
     d["last_play"] = index
-    if winner < 0:
+    d["led"] = led
+    d["winner"] = winner
+    d["wkey"] = wkey
+    n = len(table.active)
+    if len(trick) < n:
         d["trick"] = trick
         d["to_act"] = p + 1 if p + 1 < n else 0
         return new
     mask = 0
     for _, c in trick:
         mask |= 1 << c
-    won = state.won_cards
+    won = d["won_cards"]
     d["won_cards"] = (*won[:winner], won[winner] | mask, *won[winner + 1 :])
-    d["tricks"] = (*state.tricks, (state.leader, trick, winner))
+    d["tricks"] = (*d["tricks"], (d["leader"], trick, winner))
     d["trick"] = ()
     d["leader"] = d["to_act"] = winner
     return new

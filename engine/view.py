@@ -90,7 +90,7 @@ class TableView:
     events_effective: int = 0
     # The positions in ``events`` of the effective events (after ``undo``), in order.
     effective: tuple[int, ...] = ()
-    # Who is winning the trick on the table so far (the engine's ``trick_winner``), or
+    # Who is winning the trick on the table so far (``GameState.winner``), or
     # None with no card down.
     trick_winner: str | None = None
     # What a ``tally`` appended now may say (``tally_options``), or None when none may.
@@ -260,18 +260,22 @@ class _Appended:
     def accepts(self, state: GameState, event: Event) -> bool:
         return _broken(state, event, self.index, self.events) is None
 
-    def tally(self, states: Sequence[GameState], fields: Event) -> list[GameState]:
-        return [s for s in states if self.accepts(s, {"type": "tally", **fields})]
-
     def tally_partners(self, states: Sequence[GameState], fields: Event) -> list[str]:
-        # Each candidate's state tried with each player named.
+        # Each candidate's state with each player named, judged by the rule every tally
+        # goes through, with the knowledge the tally adds (its partner holds the called
+        # card): the checks before it pass for a tally the game offers (its fields are
+        # well formed, the partner seated, the game open).
         names: list[str] = []
         for s in states:
             table = s.table
             assert table is not None
             for name in table.active:
-                if name not in names and self.accepts(
-                    s, {"type": "tally", **fields, "partner": name}
+                event = {"type": "tally", **fields, "partner": name}
+                if name not in names and (
+                    s.variant.tally_refusal(
+                        _with_event_knowledge(s, event, self.index, self.events), event
+                    )
+                    is None
                 ):
                     names.append(name)
         table = states[0].table
@@ -327,12 +331,13 @@ def legal_moves(state: GameState, index: int) -> Legal:
         # set per card (the copy is this loop's own; ``state`` is not changed).
         placing = copy.copy(state) if may_hold else state
         fields = placing.__dict__
+        check_card = state.variant.check_card
         for c in bits(table.deck & ~state.played):
             judged = state
             if may_hold >> c & 1:
                 fields["know"] = know.with_card(p, c)
                 judged = placing
-            e = state.variant.check_card(judged, p, c)
+            e = check_card(judged, p, c)
             if e is None:
                 cards.append(CODES[c])
             else:
@@ -586,7 +591,7 @@ def _describe(
         dealer=table.dealer,
         sitting_out=table.sitting_out,
         trick=tuple((name[p], CODES[c]) for p, c in state.trick),
-        trick_winner=name[state.variant.trick_winner(state, state.trick)] if state.trick else None,
+        trick_winner=name[state.winner] if state.trick else None,
         tricks=tuple(
             TrickView(
                 name[leader],
