@@ -389,12 +389,6 @@ def _ranking_context(tournament: Tournament, state_url: str, stream_url: str) ->
             "state": state_url,
             "stream": stream_url,
             "unit": "pt" if tournament.club.currency_unit == Club.CurrencyUnit.POINTS else "ct",
-            "t": {
-                "series": _("S%(n)s"),
-                "points": _("Points"),
-                "prize": _("Prize"),
-                "progress": _("Table %(t)s: %(f)s of %(d)s"),
-            },
         },
     }
 
