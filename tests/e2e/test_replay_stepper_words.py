@@ -17,9 +17,7 @@ from tests.games.records import RE_PLAYED_OUT
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_stepper_names_the_deal_and_each_trick_in_german(
-    live_server: Any, phone: Any
-) -> None:
+def test_the_stepper_names_the_deal_and_each_trick_in_german(live_server: Any, phone: Any) -> None:
     club = ClubFactory.create(name="Stammtisch Gasthaus Post", slug="post")
     user = UserFactory.create(username="schreiber")
     MembershipFactory.create(club=club, user=user, role=Role.MEMBER)
