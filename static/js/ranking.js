@@ -7,6 +7,8 @@
   var box = document.getElementById("ranking-table");
   if (!configEl || !box) return;
   var config = JSON.parse(configEl.textContent);
+  // Sentences from the JS catalogue (base.html links it before this file); English without it.
+  var gettext = window.gettext || function (msgid) { return msgid; };
   var POLL_MS = 5000;
   var pollTimer = null;
 
@@ -15,6 +17,9 @@
     if (cls) node.className = cls;
     if (text !== undefined && text !== null) node.textContent = String(text);
     return node;
+  }
+  function fmt(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (_m, key) { return values[key]; });
   }
   function signed(v) {
     return (v > 0 ? "+" : "") + v + " " + config.unit;
@@ -31,10 +36,10 @@
     if (state.final) state.final.rows.forEach(function (r) { prizes[r.start_number] = r.prize; });
     while (head.children.length > 3) head.removeChild(head.lastChild);
     state.series.forEach(function (n) {
-      head.appendChild(el("th", null, config.t.series.replace("%(n)s", n)));
+      head.appendChild(el("th", null, fmt(gettext("S%(n)s"), { n: n })));
     });
-    head.appendChild(el("th", null, config.t.points));
-    if (state.final) head.appendChild(el("th", null, config.t.prize));
+    head.appendChild(el("th", null, gettext("Points")));
+    if (state.final) head.appendChild(el("th", null, gettext("Prize")));
     while (body.firstChild) body.removeChild(body.firstChild);
     state.rows.forEach(function (row) {
       var tr = el("tr");
@@ -57,8 +62,8 @@
     if (progress && state.progress) {
       while (progress.firstChild) progress.removeChild(progress.firstChild);
       state.progress.forEach(function (p) {
-        progress.appendChild(el("li", null, config.t.progress
-          .replace("%(t)s", p.table).replace("%(f)s", p.finished).replace("%(d)s", p.deals)));
+        progress.appendChild(el("li", null, fmt(gettext("Table %(t)s: %(f)s of %(d)s"),
+          { t: p.table, f: p.finished, d: p.deals })));
       });
     }
     document.body.setAttribute("data-ranking-drawn", String(Date.now()));

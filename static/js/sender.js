@@ -10,7 +10,10 @@
   "use strict";
   var banner = document.getElementById("outbox-banner");
   if (!banner || !window.StichbuchOutbox) return;
-  var t = banner.dataset;
+  // Sentences from the JS catalogue (base.html links it before this file); without it
+  // (never cached, no network) they stay English.
+  var gettext = window.gettext || function (msgid) { return msgid; };
+  var ngettext = window.ngettext || function (singular, plural, n) { return n === 1 ? singular : plural; };
   var tx = window.StichbuchOutbox.tx;
   var flushing = false;
 
@@ -39,12 +42,26 @@
   }
   function queueOf(item) { return item.kind === "tally" ? "e" + item.evening : "g" + item.game; }
 
+  function count(template, n) { return template.replace("%(n)s", String(n)); }
+
   function draw(list) {
     var waiting = list.filter(function (i) { return !i.failed; }).length;
     var failed = list.length - waiting;
     var parts = [];
-    if (waiting) parts.push(navigator.onLine === false ? t.waiting.replace("{n}", waiting) : t.sending.replace("{n}", waiting));
-    if (failed) parts.push(t.refused.replace("{n}", failed));
+    if (waiting && navigator.onLine === false) {
+      parts.push(count(ngettext(
+        "No network: %(n)s entry waits on this phone and is sent as soon as it is back.",
+        "No network: %(n)s entries wait on this phone and are sent as soon as it is back.", waiting), waiting));
+    } else if (waiting) {
+      parts.push(count(ngettext(
+        "%(n)s entry recorded without network is being sent.",
+        "%(n)s entries recorded without network are being sent.", waiting), waiting));
+    }
+    if (failed) {
+      parts.push(count(ngettext(
+        "%(n)s entry recorded without network was refused: open its game or evening to see why.",
+        "%(n)s entries recorded without network were refused: open their game or evening to see why.", failed), failed));
+    }
     banner.textContent = parts.join(" ");
     banner.hidden = !parts.length;
   }
@@ -63,7 +80,7 @@
           var q = queueOf(item);
           if (stopped[q] || item.failed) { stopped[q] = true; return null; }
           var to = target(item);
-          return window.StichbuchOutbox.send(item, to.url, to.body, csrf(), t.refusedone).then(function (ok) {
+          return window.StichbuchOutbox.send(item, to.url, to.body, csrf(), gettext("Refused")).then(function (ok) {
             if (!ok) stopped[q] = true;
           });
         });

@@ -3,12 +3,14 @@
 // by hand when neither works.
 (function () {
   "use strict";
+  // Sentences from the JS catalogue (base.html links it before this file); English without it.
+  var gettext = window.gettext || function (msgid) { return msgid; };
   var button = document.getElementById("share-button");
   var area = document.getElementById("share-text");
   if (!button || !area) return;
   button.hidden = false;
   function done() {
-    button.textContent = button.getAttribute("data-done");
+    button.textContent = gettext("Copied");
   }
   function byHand() {
     area.focus();

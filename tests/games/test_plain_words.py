@@ -95,10 +95,10 @@ def test_no_recording_text_says_er_for_whoever_plays() -> None:
     german = script_translation("de")
     with translation.override("de"):
         words = record_words(Club.CardFace.GERMAN)
-    texts = [
-        german.pgettext(context, msgid) if context else german.gettext(msgid)
-        for context, msgid in script_msgids()
-    ] + _texts(words)
+    catalogue = german._catalog  # type: ignore[attr-defined]
+    texts = [catalogue[key] for text in script_msgids() for key in text.catalogue_keys()] + _texts(
+        words
+    )
     # ("seine Auszahlung" of the game is fine: it is the game's, not a player's; so is
     # "er" for an entry, "der Eintrag", or a tap, "der Tipp".)
     he = re.compile(r"\b(er|Er|ihm|Ihm)\b|^Seine?\b")

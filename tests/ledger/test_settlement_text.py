@@ -3,6 +3,7 @@ season's page: the open balances, who pays whom, and which transfers are paid.""
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -88,3 +89,13 @@ def test_the_season_table_offers_the_seasons_settlement_as_text(
     assert text.splitlines()[0] == f"{evening.club.name} · {evening.season.name}"
     owed = [row for row in page.context["season_balances"] if row["balance"]]
     assert owed and all(row["display_name"] in text for row in owed)
+
+
+def test_the_settlements_share_button_carries_no_words_for_its_script(
+    evening: Evening, scorer: PersonaClient
+) -> None:
+    scorer.post(f"/evenings/{evening.pk}/settle/", {}, format="multipart")
+    html = scorer.get(f"/evenings/{evening.pk}/").content.decode()
+    button = re.search(r'<button [^>]*id="share-button"[^>]*>', html)
+    assert button is not None and "data-" not in button.group(0)  # "Copied" is share.js's
+    assert html.index("/jsi18n/de/") < html.index("/static/js/share.js")

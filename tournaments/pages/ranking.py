@@ -8,7 +8,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from clubs.models import Club
@@ -28,12 +27,6 @@ def _ranking_context(tournament: Tournament, state_url: str, stream_url: str) ->
             "state": state_url,
             "stream": stream_url,
             "unit": "pt" if tournament.club.currency_unit == Club.CurrencyUnit.POINTS else "ct",
-            "t": {
-                "series": _("S%(n)s"),
-                "points": _("Points"),
-                "prize": _("Prize"),
-                "progress": _("Table %(t)s: %(f)s of %(d)s"),
-            },
         },
     }
 
