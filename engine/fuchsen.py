@@ -1397,6 +1397,8 @@ class Fuchsen(Variant):
         fields["fuchs_said"] = state.fuchs_said
         fields["alone"] = state.alone
         fields["value"] = self._value(state)
+        if result.silent:
+            fields["silent_bonus"] = int(state.rules["silent_bonus"])
         return fields
 
 

@@ -113,6 +113,10 @@ class TableView:
     # Who plays the next card: the player to act in the play, or after the first trick
     # while the raising is open, its winner (whose lead ends the raising); else None.
     next_player: str | None = None
+    # A game decided as a Stilles Spiel (``Result.silent``): the bonus its value (the
+    # result's) includes under the game's house rules (Fuchsen's ``silent_bonus``), so
+    # that a page names it beside the value; None for every other game.
+    silent_bonus: int | None = None
     # Per effective event (aligned with ``effective``): the trick it belongs to,
     # counted from 0; -1 before the first card. A play belongs to the trick it is put
     # into, any other event to the trick of the card before it.
@@ -155,6 +159,7 @@ class TableView:
             "fuchs_said": self.fuchs_said,
             "alone": self.alone,
             "next_player": self.next_player,
+            "silent_bonus": self.silent_bonus,
             "event_tricks": list(self.event_tricks),
         }
 

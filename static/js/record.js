@@ -717,7 +717,8 @@
     out += "<h2>" + esc(headline) + "</h2><p>" + esc([
       cfg.kind === "fuchsen" ? (state.alone ? gettext("alone (Herausspielen)") : (r.level ? W.levels[r.level] : pgettext("tally in the replay", "no raise"))) : (W.contracts[r.contract] || ""),
       W.reasons[r.reason] || r.reason,
-      fmt(gettext("value %(v)s"), { v: money(r.value) })
+      // A Stilles Spiel's bonus is named beside the value it is part of (the engine's view).
+      state.silent_bonus ? fmt(gettext("value %(v)s (Stilles Spiel +%(b)s)"), { v: money(r.value), b: money(state.silent_bonus) }) : fmt(gettext("value %(v)s"), { v: money(r.value) })
     ].filter(Boolean).join(" · ")) + "</p>";
     if (r.augen) out += "<p>" + esc(fmt(gettext("Augen: Macher's side %(d)s, opponents %(o)s"), { d: r.augen.declarers, o: r.augen.opponents })) + "</p>";
     out += schurlnLosers(r);

@@ -107,3 +107,35 @@ def test_each_effective_event_is_given_its_trick() -> None:
     assert view.effective == (0, 1, 4, 5, 6, 7, 8, 9, 10)
     assert view.event_tricks == (-1, -1, 0, 0, 0, 0, 0, 0, 1)
     assert view.to_dict()["event_tricks"] == list(view.event_tricks)
+
+
+def _silent_tally(
+    rules: dict[str, object] | None = None, *, silent: bool = True
+) -> dict[str, object]:
+    tally: dict[str, object] = {"type": "tally", "partner": "carl", "level": "supp", "won": True}
+    if silent:
+        tally["silent"] = True
+    return {
+        "game": "fuchsen",
+        "rules": rules,
+        "events": [deal(), call("bert", "EA"), tally],
+    }
+
+
+def test_a_stilles_spiel_names_the_bonus_its_value_includes_under_the_house_rules() -> None:
+    view = table_view(_silent_tally())
+    assert view.result.silent is True
+    default = view.silent_bonus
+    assert default is not None and default > 0
+    assert view.to_dict()["silent_bonus"] == default
+    changed = table_view(_silent_tally({"silent_bonus": default + 7}))
+    assert changed.silent_bonus == default + 7
+    assert changed.result.value == view.result.value + 7
+
+
+def test_a_game_that_was_no_stilles_spiel_names_no_bonus() -> None:
+    assert table_view(_silent_tally(silent=False)).silent_bonus is None
+    assert (
+        table_view(record("koenigrufen", deal(["anna", "bert", "carl", "dora"]))).silent_bonus
+        is None
+    )
