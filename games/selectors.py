@@ -244,7 +244,7 @@ def game_for_append(*, game_id: int, user: Any, members_only: bool) -> Game | No
     if members_only:
         # ``user`` None (a service's own caller) is no member: ``user_id IS NULL``
         # matches no membership.
-        user_id = user.pk if getattr(user, "is_authenticated", False) else None
+        user_id: Any = user.pk if getattr(user, "is_authenticated", False) else None
         games = games.filter(evening__club__memberships__user_id=user_id).annotate(
             member_role=F("evening__club__memberships__role")
         )
