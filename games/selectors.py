@@ -162,17 +162,21 @@ class EventRow(NamedTuple):
     recorded_at: datetime.datetime
 
 
-def game_event_rows(*, game_id: int) -> list[EventRow]:
-    """The game's stored events in seq order, as ``EventRow`` rows (one statement: an
-    append reads them on every card, so no model instances are built)."""
-    rows = (
-        GameEvent.objects.filter(game_id=game_id)
-        .order_by("seq")
+@functools.cache
+def _event_rows() -> QuerySet[GameEvent, EventRow]:
+    """``game_event_rows``'s queryset but for the game, built once (each call clones it)."""
+    return (
+        GameEvent.objects.order_by("seq")
         .annotate(recorded_by_name=F("recorded_by__username"))
         .values_list(*EventRow._fields, named=True)
     )
+
+
+def game_event_rows(*, game_id: int) -> list[EventRow]:
+    """The game's stored events in seq order, as ``EventRow`` rows (one statement: an
+    append reads them on every card, so no model instances are built)."""
     # Django's row class has ``EventRow``'s fields, in its order.
-    return cast(list[EventRow], list(rows))
+    return cast(list[EventRow], list(_event_rows().filter(game_id=game_id)))
 
 
 class _JSONObjectAgg(Aggregate):
