@@ -187,7 +187,9 @@ def test_a_dry_run_start_answers_the_game_and_writes_nothing(
     assert not LedgerEntry.objects.exists()
 
 
-def test_the_services_take_the_events_and_judge_them_without_writing(evening: Evening, as_ids: Any) -> None:
+def test_the_services_take_the_events_and_judge_them_without_writing(
+    evening: Evening, as_ids: Any
+) -> None:
     started = services.game_started(
         evening=evening,
         user=None,
