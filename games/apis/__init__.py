@@ -26,12 +26,7 @@ from games.apis.evenings import (
 )
 from games.apis.events import GameEventAppendApi
 from games.apis.games import GameDetailApi, GameStartApi
-from games.apis.records import (
-    EveningImportApi,
-    EveningRecordsApi,
-    GameRecordApi,
-    SeasonRecordsApi,
-)
+from games.apis.records import EveningImportApi, EveningRecordsApi, GameRecordApi, SeasonRecordsApi
 from games.checks import MAX_EVENTS_PER_REQUEST
 
 __all__ = [

@@ -9,10 +9,7 @@ from typing import Any
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import (
-    OpenApiParameter,
-    inline_serializer,
-)
+from drf_spectacular.utils import OpenApiParameter, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,9 +18,7 @@ from rest_framework.views import APIView
 from clubs.permissions import require_role
 from games import engine_text, selectors
 from games.apis.idempotency import request_fingerprint
-from games.checks import (
-    MAX_IDEMPOTENCY_KEY,
-)
+from games.checks import MAX_IDEMPOTENCY_KEY
 from games.errors import (
     EngineRejected,
     EveningClosed,
@@ -85,7 +80,7 @@ EngineRejectionSerializer = inline_serializer(
 )
 
 
-def _evening_names(evening: Evening) -> dict[str, str]:
+def evening_names(evening: Evening) -> dict[str, str]:
     """``{str(pk): display_name}`` of everyone who sat at the evening (for an error's sentence)."""
     return {
         str(seat.player_id): seat.player.display_name
@@ -93,10 +88,10 @@ def _evening_names(evening: Evening) -> dict[str, str]:
     }
 
 
-def _game_names_and_face(game_id: int) -> tuple[dict[str, str], str | None]:
+def game_names_and_face(game_id: int) -> tuple[dict[str, str], str | None]:
     """The names of everyone who sat at the game's evening and its club's card face."""
     game = selectors.game_get(game_id=game_id)
-    return _evening_names(game.evening), game.evening.club.card_face
+    return evening_names(game.evening), game.evening.club.card_face
 
 
 class GamesApi(APIView):

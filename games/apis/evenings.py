@@ -6,9 +6,7 @@ from typing import Any
 
 from django.http import Http404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import (
-    extend_schema,
-)
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,9 +16,7 @@ from clubs.permissions import membership_for
 from games import selectors, services
 from games.apis.base import ConflictSerializer, GamesApi
 from games.apis.serializers import EveningDetailSerializer, EveningOutputSerializer
-from games.checks import (
-    MAX_ID,
-)
+from games.checks import MAX_ID
 from stichbuch.api import paginated_response
 
 # --- Evenings -------------------------------------------------------------------------------

@@ -6,9 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import (
-    extend_schema,
-)
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,17 +18,11 @@ from games.apis.base import (
     ConflictSerializer,
     EngineRejectionSerializer,
     GamesApi,
-    _game_names_and_face,
+    game_names_and_face,
 )
 from games.apis.idempotency import answered_once
 from games.apis.serializers import GameDetailSerializer, GameEventOutputSerializer
-from games.checks import (
-    MAX_EVENT_BYTES,
-    MAX_EVENTS_PER_REQUEST,
-    MAX_SEQ,
-    has_nul,
-    json_size,
-)
+from games.checks import MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST, MAX_SEQ, has_nul, json_size
 from games.presenters import game_data
 
 
@@ -157,7 +149,7 @@ class GameEventAppendApi(GamesApi):
             raise
         data = serializer.validated_data
         # A 422's sentence names the evening's players and the club's cards (read then).
-        self.error_context = lambda: _game_names_and_face(game_id)
+        self.error_context = lambda: game_names_and_face(game_id)
         events = [dict(event) for event in data["events"]]
         if data["dry_run"]:  # judged as an append would be; nothing written, no key
             judged = services.game_events_judge(

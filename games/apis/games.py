@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import (
-    extend_schema,
-)
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,16 +17,11 @@ from games.apis.base import (
     ConflictSerializer,
     EngineRejectionSerializer,
     GamesApi,
-    _evening_names,
+    evening_names,
 )
 from games.apis.idempotency import idempotent_call
 from games.apis.serializers import GameDetailSerializer, GameDryRunSerializer
-from games.checks import (
-    MAX_EVENT_BYTES,
-    MAX_EVENTS_PER_REQUEST,
-    has_nul,
-    json_size,
-)
+from games.checks import MAX_EVENT_BYTES, MAX_EVENTS_PER_REQUEST, has_nul, json_size
 from games.presenters import game_data, game_detail_data
 
 # --- Games ----------------------------------------------------------------------------------
@@ -74,7 +67,7 @@ class GameStartApi(GamesApi):
     )
     def post(self, request: Request, evening_id: int) -> Response:
         evening = self.evening_for(request, evening_id, Role.SCORER)
-        self.error_context = lambda: (_evening_names(evening), evening.club.card_face)
+        self.error_context = lambda: (evening_names(evening), evening.club.card_face)
         key = self.idempotency_key(request)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -7,11 +7,7 @@ from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404
-from drf_spectacular.utils import (
-    PolymorphicProxySerializer,
-    extend_schema,
-    inline_serializer,
-)
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,10 +19,7 @@ from games import selectors, services
 from games.apis.base import IDEMPOTENCY_HEADER, ConflictSerializer, GamesApi, RefusalSerializer
 from games.apis.idempotency import idempotent_call
 from games.apis.serializers import ExportSerializer
-from games.checks import (
-    MAX_ID,
-    check_import_records,
-)
+from games.checks import MAX_ID, check_import_records
 
 # --- Records out ----------------------------------------------------------------------------
 

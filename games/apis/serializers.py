@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import (
-    extend_schema_field,
-    inline_serializer,
-)
+from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from games import selectors
