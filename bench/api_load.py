@@ -643,7 +643,8 @@ def statements_per_append(
     seeded: Seed, records: list[dict[str, Any]], answer: str
 ) -> tuple[float, int, int]:
     """Statements Django runs for one append (``CaptureQueriesContext``) over a whole game
-    recorded through the service the API calls, with an idempotency key: the median,
+    recorded as the API records it (the service, its key's answer stored by the API's
+    ``answered_once`` in the same transaction), with an idempotency key: the median,
     the most (the append that finishes the game books its money) and the count."""
     from django.contrib.auth import get_user_model
     from django.db import connection
@@ -651,6 +652,8 @@ def statements_per_append(
 
     from clubs.models import Role
     from games import services
+    from games.apis.events import appended_data
+    from games.apis.idempotency import answered_once
     from games.models import Evening
 
     record = records[0]
@@ -660,16 +663,27 @@ def statements_per_append(
     game = services.game_start(evening=evening, user=user, deal=deal)
     counts = []
     for seq, event in enumerate(record["events"][1:], start=1):
-        with CaptureQueriesContext(connection) as queries:
-            services.game_events_append(
+
+        def write(on_written: Any, seq: int = seq, event: dict[str, Any] = event) -> Any:
+            return services.game_events_append(
                 game=game.pk,
                 user=user,
                 expected_seq=seq,
                 events=[event],
-                idempotency_key=f"count-{seq}",
-                fingerprint="bench",
-                answer=answer,
                 min_role=Role.SCORER,
+                idempotency_key=f"count-{seq}",
+                on_written=on_written,
+            )
+
+        with CaptureQueriesContext(connection) as queries:
+            # As the view does it: the key's answer stored in the append's transaction.
+            answered_once(
+                user=user,
+                key=f"count-{seq}",
+                fingerprint="bench",
+                write=write,
+                answer=lambda appended: appended_data(appended, answer=answer),
+                status=201,
             )
         # Django (5.2) logs the transaction's BEGIN and COMMIT too: round trips, but not
         # statements of the append's own.

@@ -9,8 +9,9 @@ It creates a throwaway database, seeds one club (``api_load.seed``), records
 recording page sends them (``"answer": "new"`` and an ``Idempotency-Key`` per
 append), and prints this process's CPU per append and per bare insert
 (``/bench/insert/``, the same token, middleware and JSON parsing; PostgreSQL's own
-CPU is not counted), then cProfile's table of the appends alone and the share of the
-append's CPU spent in each layer (authentication, parsing, the lock, the engine…).
+CPU is not counted) and per lock alone (``games.selectors.game_for_append``, ``--locks``
+times in one transaction), then cProfile's table of the appends alone and the share of
+the append's CPU spent in each layer (authentication, parsing, the lock, the engine…).
 """
 
 from __future__ import annotations
@@ -40,12 +41,13 @@ LAYERS = {
     "DRF: authentication (token lookup)": "rest_framework/request.py:_authenticate",
     "DRF: parsing the body": "rest_framework/request.py:_parse",
     "the input serializer": "rest_framework/serializers.py:is_valid",
+    "the API's edge (answer, key)": "games/apis/idempotency.py:answered_once",
     "the service (transaction)": "games/services/append.py:game_events_append",
-    "the lock with role, names, key": "games/selectors.py:game_for_append",
+    "the lock with role and names": "games/selectors.py:game_for_append",
     "the stored events read": "games/selectors.py:game_event_rows",
     "the check (engine: table view)": "games/services/append.py:game_append_check",
     "engine.table_view": "engine/__init__.py:table_view",
-    "the ledger sync (finishing appends)": "games/services/recording.py:_ledger_sync",
+    "the listeners (ledger: finishing appends)": "games/listeners.py:game_changed",
     "bulk_create of the events": "django/db/models/query.py:bulk_create",
     "the game's update": "games/services/recording.py:_game_update",
     "the answer (presenter)": "games/presenters.py:game_data",
@@ -67,12 +69,34 @@ def _layer_times(stats: pstats.Stats) -> dict[str, float]:
     return found
 
 
+def _lock_cpu(times: int) -> float:
+    """CPU seconds of one append's lock (``games.selectors.game_for_append``, as the API
+    calls it: a scorer, members only), taken ``times`` times in one transaction on
+    the last game recorded."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from games import selectors
+    from games.models import Game
+
+    user = get_user_model().objects.get(username="scorer0")
+    game_id = Game.objects.order_by("-pk").values_list("pk", flat=True)[0]
+    with transaction.atomic():
+        for _ in range(50):  # warm
+            selectors.game_for_append(game_id=game_id, user=user, members_only=True)
+        started = time.process_time()
+        for _ in range(times):
+            selectors.game_for_append(game_id=game_id, user=user, members_only=True)
+        return (time.process_time() - started) / times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40, help="complete games to record")
     parser.add_argument("--top", type=int, default=40, help="rows of cProfile's table")
     parser.add_argument("--sort", default="tottime", help="cProfile's sort key")
     parser.add_argument("--inserts", type=int, default=600, help="bare inserts for the floor")
+    parser.add_argument("--locks", type=int, default=1000, help="locks for the lock's CPU")
     parser.add_argument("--no-profile", action="store_true", help="CPU figures only")
     args = parser.parse_args()
 
@@ -164,6 +188,7 @@ def main() -> None:
             f"bare insert {1000 * insert_cpu:.2f} ms, append {1000 * append_cpu:.2f} ms "
             f"({append_cpu / insert_cpu:.2f}x), {count} appends of {args.games} games"
         )
+        print(f"the lock alone: {1000 * _lock_cpu(args.locks):.2f} ms ({args.locks} locks)")
         if args.no_profile:
             return
         profile = cProfile.Profile()

@@ -7,6 +7,7 @@ events, upcast to the current schema; players appear in it as ``str(player.pk)``
 from __future__ import annotations
 
 import datetime
+import functools
 import logging
 import re
 from dataclasses import dataclass
@@ -16,11 +17,9 @@ from django.db.models import (
     Aggregate,
     CharField,
     Count,
-    Exists,
     F,
     JSONField,
     Max,
-    Model,
     OuterRef,
     Prefetch,
     Q,
@@ -163,17 +162,21 @@ class EventRow(NamedTuple):
     recorded_at: datetime.datetime
 
 
-def game_event_rows(*, game_id: int) -> list[EventRow]:
-    """The game's stored events in seq order, as ``EventRow`` rows (one statement: an
-    append reads them on every card, so no model instances are built)."""
-    rows = (
-        GameEvent.objects.filter(game_id=game_id)
-        .order_by("seq")
+@functools.cache
+def _event_rows() -> QuerySet[GameEvent, EventRow]:
+    """``game_event_rows``'s queryset but for the game, built once (each call clones it)."""
+    return (
+        GameEvent.objects.order_by("seq")
         .annotate(recorded_by_name=F("recorded_by__username"))
         .values_list(*EventRow._fields, named=True)
     )
+
+
+def game_event_rows(*, game_id: int) -> list[EventRow]:
+    """The game's stored events in seq order, as ``EventRow`` rows (one statement: an
+    append reads them on every card, so no model instances are built)."""
     # Django's row class has ``EventRow``'s fields, in its order.
-    return cast(list[EventRow], list(rows))
+    return cast(list[EventRow], list(_event_rows().filter(game_id=game_id)))
 
 
 class _JSONObjectAgg(Aggregate):
@@ -201,70 +204,58 @@ def _seat_names() -> Subquery:
     return Subquery(seats, output_field=JSONField())
 
 
-def _attnames(model: type[Model]) -> list[str]:
-    return [field.attname for field in model._meta.concrete_fields]
+@functools.cache
+def _locked_games() -> QuerySet[Game]:
+    """The part of ``game_for_append``'s statement that no argument changes, built once.
+
+    The game with its evening and club (``select_related``), the seats' names as an
+    annotation, the lock on the game's row only, no ordering. Every call clones it
+    (``filter``), so it is never evaluated itself and its annotation is resolved once
+    per process instead of on every card.
+    """
+    return (
+        Game.objects.select_related("evening__club")
+        .select_for_update(of=("self",))
+        .order_by()
+        .annotate(seat_names=_seat_names())
+    )
 
 
 def game_for_append(*, game_id: int, user: Any, members_only: bool) -> Game | None:
     """Lock the game's row (inside the caller's transaction) and read what an append
     needs first, in one statement.
 
-    The game comes with its evening and club, and with ``member_role`` (``user``'s
-    role in the club, None for a stranger) and ``seat_names`` (``{str(pk):
-    display_name}`` of the club's players who sat at the evening: the answer's
-    legend, nearly always; None if nobody sat). ``members_only``: a user who is no
-    member of the club finds nothing and locks nothing (None, as for an unknown
-    game).
+    The game comes with its evening and club, with ``seat_names`` (``{str(pk):
+    display_name}`` of the club's players who sat at the evening: the answer's legend,
+    nearly always; None if nobody sat) and ``member_role`` (``user``'s role in the
+    club; None unless ``members_only``). ``members_only``: the game is found only
+    through ``user``'s membership of its club, so a stranger finds nothing and locks
+    nothing (None, as for an unknown game).
 
     The lock is the game row's only (``select_for_update(of=("self",))``): it
     serialises appends to one game. Of two scorers who both saw seq 7, the second
     waits for it and then sees last_seq 8, so he gets a 409 instead of both
-    appending seq 8 (the unique (game, seq) is the last guard). The row comes as
-    ``values()`` and the three instances are built from it as a queryset builds
-    them (``Model.from_db``): ``select_related`` would build the same, through
-    more of Django's machinery on every card (``bench/append_profile.py`` prints
-    the CPU an append costs).
+    appending seq 8 (the unique (game, seq) is the last guard).
+
+    The statement is an ordinary queryset, shaped for what the ORM spends per call
+    (``bench/append_profile.py`` measures it): ``select_related`` instead of a
+    ``values()`` path per column, the membership as a plain join (one row: a user
+    has one membership per club) instead of two subqueries, no ordering (the
+    model's ``Meta.ordering`` would be compiled into it), and the unchanging rest
+    built once (``_locked_games``).
     """
-    # ``user`` None (a service's own caller) is no member (``user_id IS NULL`` matches
-    # no membership): its role reads None.
-    user_id: Any = user.pk if getattr(user, "is_authenticated", False) else None
-    membership = Membership.objects.filter(
-        club_id=OuterRef("evening__club_id"), user_id=user_id
-    ).order_by()
-    games = Game.objects.filter(pk=game_id)
+    games = _locked_games().filter(pk=game_id)
     if members_only:
-        games = games.filter(Exists(membership))
-    game_fields, evening_fields, club_fields = _attnames(Game), _attnames(Evening), _attnames(Club)
-    rows = (
-        games.select_for_update(of=("self",))
-        .annotate(
-            member_role=Subquery(membership.values("role")[:1]),
-            seat_names=_seat_names(),
+        # ``user`` None (a service's own caller) is no member: ``user_id IS NULL``
+        # matches no membership.
+        user_id: Any = user.pk if getattr(user, "is_authenticated", False) else None
+        games = games.filter(evening__club__memberships__user_id=user_id).annotate(
+            member_role=F("evening__club__memberships__role")
         )
-        .values(
-            *game_fields,
-            *(f"evening__{name}" for name in evening_fields),
-            *(f"evening__club__{name}" for name in club_fields),
-            "member_role",
-            "seat_names",
-        )
-    )
-    # Unordered (``first()`` would sort by the key): one row or none.
-    row = next(iter(rows), None)
-    if row is None:
-        return None
-    alias = games.db
-    game: Any = Game.from_db(alias, game_fields, [row[name] for name in game_fields])
-    evening = Evening.from_db(
-        alias, evening_fields, [row[f"evening__{name}"] for name in evening_fields]
-    )
-    evening.club = Club.from_db(
-        alias, club_fields, [row[f"evening__club__{name}"] for name in club_fields]
-    )
-    game.evening = evening
-    game.member_role = row["member_role"]
-    game.seat_names = row["seat_names"]
-    return game
+    game: Any = next(iter(games), None)
+    if game is not None and not members_only:
+        game.member_role = None
+    return cast("Game | None", game)
 
 
 def record_from_rows(*, game: Game, rows: list[EventRow]) -> dict[str, Any]:

@@ -154,14 +154,9 @@ def game_form(request: HttpRequest, game: Game, data: QueryDict | None = None) -
     }
 
     def run(*, dry_run: bool) -> dict[str, Any]:
+        append = services.game_events_judge if dry_run else services.game_events_append
         return result_of(
-            services.game_events_append(
-                game=game,
-                user=request.user,
-                expected_seq=game.last_seq,
-                events=form.events,
-                dry_run=dry_run,
-            )
+            append(game=game, user=request.user, expected_seq=game.last_seq, events=form.events)
         )
 
     form.preview(run, {**record, "events": [*record["events"], *form.events]})

@@ -3,7 +3,9 @@
 They raise Django's ``ValidationError`` for input a user can get wrong (400) and
 the errors of ``games.errors`` for conflicts (409) and engine rejections (422).
 Permission to call them is checked by the caller (``clubs.permissions``), but for the
-append, which reads the role with its lock and decides with ``require_role``.
+append, which reads the role with its lock and decides with ``require_role``. What a
+request's answer is, and a retry's (``Idempotency-Key``), is the API's
+(``games.apis``); the append only takes a callback to store it in its transaction.
 
 The engine decides what is legal: the services never judge an event
 themselves, they replay the stored events plus the new ones and store the new
@@ -15,6 +17,7 @@ from games.services.append import (
     Judged,
     game_append_check,
     game_events_append,
+    game_events_judge,
 )
 from games.services.correction import corrected_events
 from games.services.evenings import (
@@ -27,10 +30,10 @@ from games.services.evenings import (
     evening_seat_remove,
 )
 from games.services.idempotency import (
-    IdempotentAnswer,
+    idempotency_answer_store,
     idempotency_lookup,
-    idempotent_call,
-    request_fingerprint,
+    is_key_conflict,
+    key_reused,
 )
 from games.services.importing import (
     IMPORT_BATCH,
@@ -49,7 +52,6 @@ __all__ = [
     "IMPORT_BATCH",
     "MAX_IMPORT_RECORDS",
     "Appended",
-    "IdempotentAnswer",
     "ImportOutcome",
     "Judged",
     "Replaced",
@@ -66,11 +68,13 @@ __all__ = [
     "game_append_check",
     "game_entry_replace",
     "game_events_append",
+    "game_events_judge",
     "game_result_reenter",
     "game_start",
     "game_started",
     "games_import",
+    "idempotency_answer_store",
     "idempotency_lookup",
-    "idempotent_call",
-    "request_fingerprint",
+    "is_key_conflict",
+    "key_reused",
 ]

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 import engine
 from clubs.models import Player
 from clubs.permissions import require_role
-from games import listeners, presenters, selectors
+from games import listeners, selectors
 from games.errors import (
     MAX_GAME_EVENTS,
     EngineRejected,
@@ -24,14 +24,8 @@ from games.errors import (
     TooManyEvents,
 )
 from games.listeners import LockedGame
-from games.models import Evening, Game, GameEvent, IdempotencyRecord
+from games.models import Evening, Game, GameEvent
 from games.services.correction import corrected_events
-from games.services.idempotency import (
-    IdempotentAnswer,
-    _is_key_conflict,
-    _key_reused,
-    _stored_answer,
-)
 from games.services.recording import (
     _apply_result,
     _event_rows,
@@ -119,15 +113,14 @@ def game_append_check(
 
 @dataclass
 class Appended:
-    """What an append judged and wrote, for an answer that needs no second look.
+    """What an append judged (and wrote), for an answer that needs no second look.
 
-    ``rows``: the game's events as ``selectors.game_event_rows`` reads them, the
+    ``game``: the game after the append (for a judgement only, an unsaved copy as it
+    would be); ``rows``: its events as ``selectors.game_event_rows`` reads them, the
     stored ones then the new ones (``new_from``: the index of the first new one);
-    ``record``: the whole record the engine judged; ``state``: its table view (if
-    asked for); ``names``: ``{str(pk): display_name}`` of the evening's seated
-    players, read with the lock. ``answer``: with an idempotency key, the answer
-    stored for it (``replayed``: this request is a retry, nothing was appended and
-    only ``game`` is set, as it is now).
+    ``record``: the whole record the engine judged; ``state``: its table view;
+    ``names``: ``{str(pk): display_name}`` of the evening's seated players, read with
+    the lock.
     """
 
     game: Game
@@ -136,7 +129,11 @@ class Appended:
     record: dict[str, Any]
     state: dict[str, Any] | None = None
     names: dict[str, str] = field(default_factory=dict)
-    answer: IdempotentAnswer | None = None
+
+    @property
+    def new_rows(self) -> list[selectors.EventRow]:
+        """The events this append added."""
+        return self.rows[self.new_from :]
 
 
 def game_events_append(
@@ -146,68 +143,84 @@ def game_events_append(
     expected_seq: int,
     events: list[dict[str, Any]],
     correct: int | None = None,
-    idempotency_key: str | None = None,
-    fingerprint: str = "",
-    answer: str = "full",
     min_role: str | None = None,
-    dry_run: bool = False,
+    idempotency_key: str | None = None,
+    on_written: Callable[[Appended], object] | None = None,
 ) -> Appended:
     """Append ``events`` to the game if the client saw its latest state and the record
     stays valid: one transaction, which locks the game's row (``select_for_update``),
-    judges (``game_append_check``) and writes the events (``bulk_create``), the game's
-    new state and, with an ``idempotency_key``, the key's answer.
+    judges (``game_append_check``) and writes the events (``bulk_create``) and the
+    game's new state. The listeners (``games.listeners``: the ledger, the live views)
+    hear of the change in the same transaction.
 
-    ``min_role``: ``user`` must be a member of the game's club with this role
-    (``clubs.permissions.require_role``: 404 for a stranger, who locks nothing, 403
-    for a role too low); without it the caller has decided. With an
-    ``idempotency_key`` (request ``fingerprint``) a retry gets the first answer back
-    (``appended.answer.replayed``) and the answer is stored with the events: the game
-    as ``games.presenters.game_data`` shows it, all its events or (``answer="new"``)
-    only the new ones. ``dry_run``: judge the events exactly so, write nothing;
-    ``appended.game`` is then an unsaved copy of the game as it would be.
+    ``correct``: the position of a stored entry ``events[0]`` replaces
+    (``corrected_events``). ``min_role``: ``user`` must be a member of the game's club
+    with this role (``clubs.permissions.require_role``: 404 for a stranger, who locks
+    nothing, 403 for a role too low); without it the caller has decided.
+    ``idempotency_key``: the request's key, written on each new event (which request
+    wrote it). ``on_written``: called with the append once everything is written,
+    still inside the transaction and under the lock: what it writes commits with the
+    events or not at all, and its exception rolls the append back (the API stores the
+    key's answer so, ``games.apis.idempotency``). Answers and retries are the
+    caller's.
 
-    Raises ``game_append_check``'s errors (nothing written), ``IdempotencyKeyReused``
-    if the key answered a different request, ``Game.DoesNotExist`` for an unknown id.
-    The listeners (``games.listeners``: the ledger, the live views) hear of the
-    change in the same transaction.
+    Raises ``game_append_check``'s errors (nothing written), ``Game.DoesNotExist`` for
+    an unknown id (without ``min_role``) and what ``on_written`` raises.
     """
-    key = None if dry_run else idempotency_key
     game_id = game if isinstance(game, int) else game.pk
-    try:
-        with transaction.atomic():
-            return _append(
-                game_id=game_id,
-                user=user,
-                expected_seq=expected_seq,
-                events=events,
-                correct=correct,
-                key=key,
-                fingerprint=fingerprint,
-                answer=answer,
-                min_role=min_role,
-                dry_run=dry_run,
-            )
-    except IntegrityError as error:
-        # A different request stored this key meanwhile (an append to another game):
-        # the unique (user, key) refused it, and everything was rolled back.
-        if key is not None and _is_key_conflict(error):
-            raise _key_reused() from None
-        raise
+    with transaction.atomic():
+        locked, appended, new = _judged(
+            game_id=game_id,
+            user=user,
+            expected_seq=expected_seq,
+            events=events,
+            correct=correct,
+            min_role=min_role,
+            key=idempotency_key,
+        )
+        _write(locked=locked, appended=appended, new=new)
+        if on_written is not None:
+            on_written(appended)
+        return appended
 
 
-def _append(
+def game_events_judge(
+    *,
+    game: Game | int,
+    user: Any,
+    expected_seq: int,
+    events: list[dict[str, Any]],
+    correct: int | None = None,
+    min_role: str | None = None,
+) -> Appended:
+    """Judge an append exactly as ``game_events_append`` would (the same lock, checks
+    and errors) and write nothing: ``appended.game`` is an unsaved copy of the game as
+    it would be (a dry run, a form's preview)."""
+    game_id = game if isinstance(game, int) else game.pk
+    with transaction.atomic():
+        return _judged(
+            game_id=game_id,
+            user=user,
+            expected_seq=expected_seq,
+            events=events,
+            correct=correct,
+            min_role=min_role,
+            key=None,
+        )[1]
+
+
+def _judged(
     *,
     game_id: int,
     user: Any,
     expected_seq: int,
     events: list[dict[str, Any]],
     correct: int | None,
-    key: str | None,
-    fingerprint: str,
-    answer: str,
     min_role: str | None,
-    dry_run: bool,
-) -> Appended:
+    key: str | None,
+) -> tuple[Game, Appended, list[GameEvent]]:
+    """Lock the game, decide the role, judge: the game as stored, the append and its
+    new events (unsaved)."""
     locked = selectors.game_for_append(
         game_id=game_id, user=user, members_only=min_role is not None
     )
@@ -216,30 +229,19 @@ def _append(
     if locked is None:
         raise Game.DoesNotExist(f"no game {game_id}")
     names: dict[str, str] = locked.seat_names or {}  # type: ignore[attr-defined]
-    club_players = {int(pk) for pk in names}
-    try:
-        # A retry of an append that was stored finds the game moved on (or its evening
-        # closed since): refused before the events are read, then answered from its
-        # key. A key that answered a different request is refused by its unique
-        # (user, key) when this append stores it.
-        _check_open_and_current(locked, expected_seq)
-        stored = selectors.game_event_rows(game_id=game_id)
-        judged = game_append_check(
-            game=locked,
-            stored=stored,
-            expected_seq=expected_seq,
-            events=events,
-            correct=correct,
-            club_players=club_players,
-            with_state=True,
-        )
-    except (GamesError, ValidationError):
-        # The lock may have waited for another request, maybe this one's original:
-        # its key is committed now.
-        replayed = _stored_answer(user=user, key=key, fingerprint=fingerprint) if key else None
-        if replayed is not None:
-            return Appended(game=locked, rows=[], new_from=0, record={}, answer=replayed)
-        raise
+    # Refused before the events are read when the game moved on or its evening closed
+    # (also a retry of an append that was stored: its caller answers it from its key).
+    _check_open_and_current(locked, expected_seq)
+    stored = selectors.game_event_rows(game_id=game_id)
+    judged = game_append_check(
+        game=locked,
+        stored=stored,
+        expected_seq=expected_seq,
+        events=events,
+        correct=correct,
+        club_players={int(pk) for pk in names},
+        with_state=True,
+    )
     new = _new_events(locked, judged.events, first_seq=locked.last_seq + 1, user=user, key=key)
     appended = Appended(
         game=judged.game,
@@ -249,31 +251,20 @@ def _append(
         state=judged.state,
         names=names,
     )
-    if dry_run:
-        return appended
-    # The listeners (the ledger books a finished game's money) write in this transaction.
+    return locked, appended, new
+
+
+def _write(*, locked: Game, appended: Appended, new: list[GameEvent]) -> None:
+    """Write a judged append under its lock: the listeners first (the ledger books a
+    finished game's money in this transaction), the events, the game's new state."""
     listeners.game_changed(
-        locked=LockedGame(game=judged.game, evening=locked.evening),
+        locked=LockedGame(game=appended.game, evening=locked.evening),
         previous_status=locked.status,
-        club_players=club_players,
+        club_players={int(pk) for pk in appended.names},
     )
     GameEvent.objects.bulk_create(new)
-    _game_update(judged.game)
-    if key is not None:
-        rows = appended.rows[appended.new_from :] if answer == "new" else appended.rows
-        body = presenters.game_data(
-            judged.game, record=judged.record, rows=rows, names=names, state=judged.state
-        )
-        IdempotencyRecord.objects.create(
-            user_id=user.pk,
-            key=key,
-            fingerprint=fingerprint,
-            response_status=201,
-            response_body=body,
-        )
-        appended.answer = IdempotentAnswer(status=201, body=body, replayed=False)
+    _game_update(appended.game)
     listeners.evening_changed(evening_id=locked.evening_id)
-    return appended
 
 
 def _deal_names(event: dict[str, Any]) -> set[str]:

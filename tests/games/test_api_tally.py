@@ -187,7 +187,9 @@ def test_a_dry_run_start_answers_the_game_and_writes_nothing(
     assert not LedgerEntry.objects.exists()
 
 
-def test_the_services_take_the_events_and_the_dry_run_too(evening: Evening, as_ids: Any) -> None:
+def test_the_services_take_the_events_and_judge_them_without_writing(
+    evening: Evening, as_ids: Any
+) -> None:
     started = services.game_started(
         evening=evening,
         user=None,
@@ -196,12 +198,8 @@ def test_the_services_take_the_events_and_the_dry_run_too(evening: Evening, as_i
     )
     assert started.game.pk is None and started.state["tally"]["kind"] == "pure"
     game = services.game_start(evening=evening, user=None, deal=None)
-    tallied = services.game_events_append(
-        game=game,
-        user=None,
-        expected_seq=1,
-        events=[{"type": "annul"}],
-        dry_run=True,
+    tallied = services.game_events_judge(
+        game=game, user=None, expected_seq=1, events=[{"type": "annul"}]
     ).game
     assert tallied.status == "annulled"
     game.refresh_from_db()

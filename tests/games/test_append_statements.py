@@ -20,6 +20,8 @@ from rest_framework import serializers
 
 from clubs.models import Player, Role
 from games import selectors, services
+from games.apis.events import appended_data
+from games.apis.idempotency import answered_once
 from games.errors import IdempotencyKeyReused
 from games.models import Evening, Game, GameEvent, IdempotencyRecord
 from games.presenters import iso_datetime
@@ -102,27 +104,47 @@ def _statements(queries: CaptureQueriesContext) -> list[str]:
     return [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
 
 
+def _append_answered(
+    *, game: Game, user: Any, events: list[dict[str, Any]], key: str | None, fingerprint: str
+) -> Any:
+    """An append as the API makes it: the service, its key's answer stored in its
+    transaction by the API's edge (``games.apis.idempotency.answered_once``)."""
+
+    def write(on_written: Any) -> services.Appended:
+        return services.game_events_append(
+            game=game.pk,
+            user=user,
+            expected_seq=1,
+            events=events,
+            min_role=Role.SCORER,
+            idempotency_key=key,
+            on_written=on_written,
+        )
+
+    return answered_once(
+        user=user,
+        key=key,
+        fingerprint=fingerprint,
+        write=write,
+        answer=lambda appended: appended_data(appended, answer="new"),
+        status=201,
+    )
+
+
 @pytest.mark.parametrize("key", [None, "card-2"], ids=["no key", "with a key"])
 def test_an_append_costs_at_most_five_statements(
     scorer: PersonaClient, dealt_game: Game, as_ids: Any, key: str | None
 ) -> None:
     events = as_ids(records.NO_KONTRA)
     with CaptureQueriesContext(connection) as queries:
-        appended = services.game_events_append(
-            game=dealt_game.pk,
-            user=scorer.user,
-            expected_seq=1,
-            events=events[:2],
-            idempotency_key=key,
-            fingerprint="request",
-            answer="new",
-            min_role=Role.SCORER,
+        answered = _append_answered(
+            game=dealt_game, user=scorer.user, events=events[:2], key=key, fingerprint="request"
         )
     statements = _statements(queries)
-    # The lock (with the role, the names and the key), the events, their insert, the
-    # game's update, and the key's answer.
+    # The lock (with the role and the names), the events, their insert, the game's
+    # update, and the key's answer.
     assert len(statements) == (5 if key else 4), statements
-    assert appended.game.last_seq == 3
+    assert answered.body["last_seq"] == 3
     assert IdempotencyRecord.objects.filter(key="card-2").exists() == (key is not None)
 
 
@@ -157,14 +179,12 @@ def test_a_key_that_answered_a_different_request_refuses_this_one_and_stores_not
     # The locking statement does not look at the key: the key's unique (user, key)
     # refuses it when the append stores it, and everything is rolled back.
     with pytest.raises(IdempotencyKeyReused):
-        services.game_events_append(
-            game=dealt_game.pk,
+        _append_answered(
+            game=dealt_game,
             user=user,
-            expected_seq=1,
             events=as_ids(records.NO_KONTRA[:1]),
-            idempotency_key="K",
+            key="K",
             fingerprint="this request",
-            min_role=Role.SCORER,
         )
     assert GameEvent.objects.filter(game=dealt_game).count() == 1
     dealt_game.refresh_from_db()
