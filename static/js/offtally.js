@@ -24,7 +24,8 @@
   "use strict";
   var box = document.getElementById("tally-outbox");
   if (!box || !window.StichbuchOutbox) return;
-  var t = box.dataset;
+  // The words from the message catalogue (base.html links it); English as written without it.
+  var gettext = window.gettext || function (msgid) { return msgid; };
   var flushing = false;
   var savePressed = false;
 
@@ -80,12 +81,12 @@
       list.forEach(function (item) {
         var li = document.createElement("li");
         li.className = item.failed ? "offline-failed" : "offline-waiting";
-        li.textContent = item.summary + " — " + (item.failed || t.unsent);
+        li.textContent = item.summary + " — " + (item.failed || gettext("not yet sent / unchecked"));
         if (item.failed) {
           var drop = document.createElement("button");
           drop.type = "button";
           drop.className = "btn-quiet tally-drop";
-          drop.textContent = t.drop;
+          drop.textContent = gettext("Drop it");
           drop.addEventListener("click", function () {
             tx("readwrite", function (s) { s.delete(item.id); }).then(draw);
           });
@@ -105,7 +106,7 @@
       return items().then(function (list) {
         var item = list[0];
         if (!item || item.failed) return null;
-        return window.StichbuchOutbox.send(item, item.api, item.body, csrf(), t.refused)
+        return window.StichbuchOutbox.send(item, item.api, item.body, csrf(), gettext("refused"))
           .then(function (ok) {
             if (!ok) return null;
             sent += 1;
@@ -150,7 +151,7 @@
     var line = document.createElement("p");
     line.className = "meta tally-pending unconfirmed";
     line.setAttribute("role", "status");
-    line.textContent = summary() + " — " + t.unconfirmed;
+    line.textContent = summary() + " — " + gettext("not yet confirmed");
     button.parentNode.insertBefore(line, button);
   }
 
