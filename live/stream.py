@@ -60,6 +60,15 @@ POLL_MS = 5000
 MAX_AGE = 30 * 60.0
 
 
+def first_state_json(evening_id: int) -> str:
+    """``state_json`` for a stream about to open: an evening deleted since the viewer
+    was found is a 404 (the stream's answer), not a server error."""
+    try:
+        return state_json(evening_id)
+    except Evening.DoesNotExist:
+        raise Http404 from None
+
+
 def state_json(evening_id: int) -> str:
     """The evening's live state as one line of JSON, in the site's language."""
     evening = Evening.objects.select_related("club", "season").get(pk=evening_id)
@@ -355,7 +364,7 @@ async def stream_response(request: HttpRequest, find: Callable[[], Viewer]) -> H
     is_asgi = isinstance(request, ASGIRequest)
     if not is_asgi and not request.META.get("wsgi.multithread", False):
         viewer = await sync_to_async(find)()
-        first = await sync_to_async(state_json)(viewer.evening_id)
+        first = await sync_to_async(first_state_json)(viewer.evening_id)
         once = StreamingHttpResponse(_once(first), content_type="text/event-stream")
         once["Cache-Control"] = "no-cache, no-store"
         return once
@@ -379,10 +388,10 @@ async def stream_response(request: HttpRequest, find: Callable[[], Viewer]) -> H
             return _too_many(viewer.holder)
         if is_asgi:
             content = _released(
-                _async_events(viewer, await _read(state_json, viewer.evening_id)), slot
+                _async_events(viewer, await _read(first_state_json, viewer.evening_id)), slot
             )
         else:
-            first = await sync_to_async(state_json)(viewer.evening_id)
+            first = await sync_to_async(first_state_json)(viewer.evening_id)
             content = _released_sync(_sync_events(viewer, first), slot)
     except BaseException:
         slot.release()

@@ -828,7 +828,7 @@
   function editHtml() {
     var ed = ui.editing;
     var e = ed.event;
-    var who = ed.who || e.player;
+    var who = e.player;
     var out = '<div class="panel editing" id="editing"><h2>' + esc(fmt(gettext("Change: %(e)s"), { e: describe(e) })) + "</h2>";
     var players = '<div class="btns" role="group">' + (state.active || state.players || []).map(function (p) {
       return '<button type="button" class="' + (who === p ? "" : "btn-quiet") + '" data-act="edit-who" data-player="' + esc(p) + '" aria-pressed="' + (who === p ? "true" : "false") + '">' + esc(name(p)) + "</button>";
@@ -1002,7 +1002,7 @@
       }
       case "edit-entry": {
         var at = parseInt(el.getAttribute("data-index"), 10);
-        ui.editing = { index: at, event: events[at], who: null, bid: null };
+        ui.editing = { index: at, event: events[at], bid: null };
         ui.panel = null;
         render();
         var panel = document.getElementById("editing");
@@ -1010,11 +1010,17 @@
         return;
       }
       case "edit-cancel": ui.editing = null; break;
-      case "edit-who": ui.editing.who = player; break;
+      case "edit-who": {
+        // A call or raise entered for the wrong player: his name is the one thing to
+        // change (the card or level stays), so the tap on the right player sends it.
+        var ewho = ui.editing;
+        if (player === ewho.event.player) break;
+        sendChange(ewho.index, Object.assign({}, ewho.event, { player: player }));
+        return;
+      }
       case "edit-pick": {
         var ed = ui.editing;
         var changed = Object.assign({}, ed.event);
-        if (ed.who) changed.player = ed.who;
         if (ed.event.type === "call") { delete changed.alone; changed.card = card; }
         else if (ed.bid) { changed = { type: "bid", player: ed.event.player, contract: ed.bid, called: card }; }
         else changed.card = card;
@@ -1023,12 +1029,12 @@
       }
       case "edit-level": {
         var er = ui.editing;
-        sendChange(er.index, Object.assign({}, er.event, { player: er.who || er.event.player, level: el.getAttribute("data-level") }));
+        sendChange(er.index, Object.assign({}, er.event, { level: el.getAttribute("data-level") }));
         return;
       }
       case "edit-alone": {
         var ea = ui.editing;
-        var alone = { type: "call", player: ea.who || ea.event.player, alone: true };
+        var alone = { type: "call", player: ea.event.player, alone: true };
         if (ea.event.turned) alone.turned = ea.event.turned;
         sendChange(ea.index, alone);
         return;

@@ -2,7 +2,8 @@
 and printed: "Ergebnis ändern" on a result typed in (the form opens filled, one saving
 request undoes it and enters the new one), and "ändern" on an entry three back in
 "Alle Einträge" (the page replaces it and enters the later ones again in one request;
-a later entry that no longer fits is named and left out)."""
+a later entry that no longer fits is named and left out); a wrong called card or a
+wrong Macher is one tap on the right one in the call's "ändern"."""
 
 from __future__ import annotations
 
@@ -192,3 +193,51 @@ def test_a_later_entry_that_no_longer_fits_is_named_and_left_out(
     print(f"\nThe page says: {note}")
     assert "Dora" in note and "Rot-König" in note
     shoot(phone, "phone-entry-changed-left-out")
+
+
+# A call typed in wrong and noticed once the first cards are down: the called card, or
+# the Macher (nobody has played the Eichel-Ober yet, so nothing proves him wrong).
+WRONG_CALL = [
+    {"type": "deal", "dealer": "anna", "players": ["anna", "bert", "carl", "dora", "emil"]},
+    {"type": "call", "player": "emil", "card": "E10"},
+    *[{"type": "play", "player": p, "card": c} for p, c in (("bert", "RA"), ("carl", "R10"))],
+]
+
+
+def _change_call(live_server: Any, phone: Any, tap: str) -> tuple[Game, Taps]:
+    players, evening = _club(live_server, phone)
+    game = record_game(evening, players, {"game": "fuchsen", "events": WRONG_CALL})
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    table = RecordingPage(phone, players)
+    table.wait_ready()
+    taps = Taps(phone)
+    taps.tap("#record details.log > summary")
+    taps.tap('#record button[data-act="edit-entry"][data-index="1"]')
+    before = table.seq()
+    taps.tap(f"#record .panel.editing {tap}")
+    phone.wait_for_function(
+        "seq => { const r = document.getElementById('record');"
+        " return r.getAttribute('aria-busy') === 'false' && r.dataset.seq !== String(seq); }",
+        arg=before,
+    )
+    assert phone.query_selector("#record .engine-error") is None
+    return game, taps
+
+
+def test_a_wrong_called_card_is_put_right_in_three_taps(live_server: Any, phone: Any) -> None:
+    game, taps = _change_call(live_server, phone, 'button[data-act="edit-pick"][data-card="S10"]')
+    print(f"\nA wrong called card put right: {taps.count} taps, {taps.saves} request")
+    assert taps.count <= 3 and taps.saves == 1
+    standing = _standing(game)
+    assert standing[1] == {"type": "call", "player": standing[1]["player"], "card": "S10"}
+    assert [e.get("card") for e in standing[2:]] == ["RA", "R10"]
+
+
+def test_a_wrong_macher_is_put_right_in_three_taps(live_server: Any, phone: Any) -> None:
+    game, taps = _change_call(live_server, phone, 'button[data-act="edit-who"]:has-text("Bert")')
+    print(f"\nA wrong Macher put right: {taps.count} taps, {taps.saves} request")
+    assert taps.count <= 3 and taps.saves == 1
+    standing = _standing(game)
+    bert = str(Player.objects.get(club=game.evening.club, display_name="Bert").pk)
+    assert standing[1] == {"type": "call", "player": bert, "card": "E10"}
+    assert len(standing) == len(WRONG_CALL)
