@@ -299,8 +299,14 @@ class TallyForm:
             return False
         if fields.get("won", {}).get("required") and c.get("won") not in ("1", "0"):
             return False
+        augen = c.get("augen")
+        if augen.strip() and not ascii_digits(augen):
+            # Typed but no number ("²", "٩٦"): said, not dropped for the default outcome.
+            self.error = _("The Augen are a number from 0 to 121.")
+            self.error_field = "augen"
+            return False
         won = c.get("won") or self.won_default()
-        has_outcome = won in ("1", "0") or ascii_digits(c.get("augen"))
+        has_outcome = won in ("1", "0") or ascii_digits(augen)
         return not (self.needs_outcome() and not has_outcome)
 
     # --- Labels, preview, save -------------------------------------------------------------------

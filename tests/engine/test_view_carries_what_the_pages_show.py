@@ -130,7 +130,7 @@ def test_a_stilles_spiel_names_the_bonus_its_value_includes_under_the_house_rule
     assert view.to_dict()["silent_bonus"] == default
     changed = table_view(_silent_tally({"silent_bonus": default + 7}))
     assert changed.silent_bonus == default + 7
-    assert changed.result.value == view.result.value + 7
+    assert view.result.value is not None and changed.result.value == view.result.value + 7
 
 
 def test_a_game_that_was_no_stilles_spiel_names_no_bonus() -> None:

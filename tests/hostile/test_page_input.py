@@ -182,7 +182,8 @@ def test_augen_in_digits_of_another_script_in_the_tally_form_are_no_augen_and_no
     before = rows()
     post = {**state, "augen": augen, "pick": "save", "save": "1"}
     response = scorer.post(url, post, format="multipart", HTTP_HX_REQUEST="true")
-    assert response.status_code == 200  # the form drawn again
+    assert response.status_code == 200  # the form drawn again, saying why
+    assert "Die Augen sind eine Zahl von 0 bis 121." in response.content.decode()
     assert rows() == before
     post = {**state, "augen": "96", "pick": "save", "save": "1"}
     assert scorer.post(url, post, format="multipart", HTTP_HX_REQUEST="true").status_code == 204
