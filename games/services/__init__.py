@@ -35,13 +35,8 @@ from games.services.idempotency import (
     is_key_conflict,
     key_reused,
 )
-from games.services.importing import (
-    IMPORT_BATCH,
-    MAX_IMPORT_RECORDS,
-    ImportOutcome,
-    _renamed_record,
-    games_import,
-)
+from games.services.import_judging import ImportOutcome, _renamed_record
+from games.services.importing import IMPORT_BATCH, MAX_IMPORT_RECORDS, games_import
 from games.services.recording import DONE_STATUSES, EVENT_FIELDS
 from games.services.result_change import Replaced, game_entry_replace, game_result_reenter
 from games.services.start import Started, game_start, game_started

@@ -28,6 +28,7 @@ from clubs.models import Club, Membership, Role
 from games.models import Evening
 from live import push, services, stream
 from live.models import LiveLink
+from live.stream import events, limits
 from tests.conftest import PersonaClient
 from tests.factories import MembershipFactory
 
@@ -57,16 +58,16 @@ def _own_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     are in the process-wide counts and would be counted here too."""
     hub = push.Hub()
     monkeypatch.setattr(push, "HUB", hub)
-    monkeypatch.setattr(stream, "HUB", hub)
-    monkeypatch.setattr(stream, "SLOTS", stream.StreamSlots())
+    monkeypatch.setattr(events, "HUB", hub)
+    monkeypatch.setattr(limits, "SLOTS", limits.StreamSlots())
 
 
 @pytest.fixture(autouse=True)
 def _quick_rechecks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(stream, "RECHECK", 0.05)
+    monkeypatch.setattr(events, "RECHECK", 0.05)
     yield
     stream.pool_close()
-    assert stream.SLOTS.count() == 0  # every stream gave its places back
+    assert limits.SLOTS.count() == 0  # every stream gave its places back
 
 
 @pytest.fixture(autouse=True)
