@@ -80,6 +80,7 @@ class Board:
         "led_of",
         "n",
         "names",
+        "not_plain",
         "pending",
         "side",
         "stack",
@@ -119,6 +120,10 @@ class Board:
         self.wkey = -1  # how strongly the winning card holds (``key``)
         self.stack: list[tuple[Any, ...]] = []
         self.pending: list[int] = []
+        # Cards played only by an event of their own, never by a plain play of the
+        # player and the card (Fuchsen's turned card, played face down): the fold's
+        # board phase leaves such a play to the game's ``play`` (see ``replay.fold``).
+        self.not_plain = 0
 
     # --- the game's hooks ---------------------------------------------------------
     def filters(self, p: int) -> list[tuple[Code, int]]:
@@ -129,6 +134,12 @@ class Board:
     def points_of(self, cards: int) -> int:
         """The Augen of a set of cards (0 where the game counts none)."""
         return 0
+
+    def ends_play(self) -> bool:
+        """Does the trick just collected end the card play (decide the game)? By
+        default only the deal's last trick does; a game whose tricks can decide it
+        earlier asks its own rule."""
+        return self.tricks == 6
 
     # --- shared -------------------------------------------------------------------
     @property

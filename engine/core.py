@@ -533,6 +533,13 @@ class Variant:
         known. None by default."""
         return None
 
+    def fold_board(self, state: GameState) -> Board | None:
+        """The board the fold may put the plain plays after ``state`` on (every hand
+        known, as ``card_board``), or None where the play of a card still decides more
+        than the card play (the game's own facts that ``play`` settles card by card);
+        ``replay.fold`` then goes on card by card. None by default."""
+        return None
+
     def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
         """The value of the game under ``rules`` at each level or contract it may be
         played at, as the pages list them (``TableView.values``). None by default."""

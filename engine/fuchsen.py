@@ -1190,6 +1190,23 @@ class Fuchsen(Variant):
         board.stack.clear()
         return board
 
+    def fold_board(self, state: GameState) -> FuchsenBoard | None:
+        assert isinstance(state, FuchsenState)
+        # The board takes a card only where its play changes nothing but the card play:
+        # the raising over (the lead of trick 2 ends it: ``play``), the game undecided,
+        # and no forgotten Fuchs to judge after each card (``_after``: a Hilfer holding
+        # GO who has not said it; such a deal stays on ``play`` card by card). The
+        # face-down blank is the board's ``not_plain``; the last trick, which decides
+        # the game (``_played_out``), is the board's ``ends_play``.
+        if state.phase != "play" or not state.raising_ended or state.decision is not None:
+            return None
+        h = state.hilfer
+        know = state.know
+        assert know is not None
+        if h >= 0 and not state.fuchs_said and know.owner[GO] == h:
+            return None
+        return self.card_board(state)
+
     # ------------------------------------------------------------------ table view
     def probed_blank(self, state: GameState, event: Event) -> int | None:
         assert isinstance(state, FuchsenState)
@@ -1538,6 +1555,8 @@ class FuchsenBoard(Board):
         self.called_suit = called_suit
         self.blank = blank
         self.blank_class = blank_class
+        if blank >= 0:
+            self.not_plain = 1 << blank  # played face down, by an event of its own
 
     def filters(self, p: int) -> list[tuple[Code, int]]:
         if not self.trick:

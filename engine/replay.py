@@ -32,6 +32,7 @@ from engine.history import undo_targets
 from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
 from engine.rules import InvalidRules, effective_rules
+from engine.tricks import board_into
 
 if TYPE_CHECKING:
     from engine.board import Board
@@ -231,6 +232,12 @@ def fold(
     deck = 0
     if state.table is not None:
         seats, deck = state.table.index, state.table.deck
+    # The board phase (``_on_board``): None until the first plain play asks whether
+    # every hand is known (the knowledge is the whole record's: once per fold); never
+    # for a visitor, who reads the state after each event. ``tried`` is the position
+    # where a board phase stopped: that play goes card by card.
+    boards: bool | None = None if visit is None else False
+    tried = -1
     while k < stop:
         i, event = events[k]
         try:
@@ -241,6 +248,15 @@ def fold(
                 and state.decision is None
                 and not state.annulled
             ):
+                if boards is None and state.know is not None:
+                    know = state.know
+                    boards = all(know.full(q) for q in range(len(know.known)))
+                if boards and k != tried:
+                    state, tried = _on_board(state, events, k, stop, seats, own)
+                    if tried != k:
+                        own = True
+                        k = tried
+                        continue
                 player = event.get("player")
                 code = event.get("card")
                 p = card = -1
@@ -288,6 +304,63 @@ def fold(
     if undo_error >= 0:
         return state, EngineError(undo_error, Code.NOTHING_TO_UNDO, Msg.NOTHING_TO_UNDO)
     return state, None
+
+
+def _on_board(
+    state: GameState,
+    events: list[tuple[int, Event]],
+    k: int,
+    stop: int,
+    seats: Mapping[str, int],
+    own: bool,
+) -> tuple[GameState, int]:
+    """The fold's card play on the game's board, from the plain play at position ``k``:
+    the state after the plain plays the board takes and the position of the first event
+    it leaves to the fold (``k`` itself where it takes none).
+
+    The game says where its board may take over (``Variant.fold_board``). Each plain
+    play must be ``to_act``'s card, legal by the board's masks (the obligations
+    ``play_obligation`` asks too) and playable plainly (not ``not_plain``); a refused
+    card, another event, a trick that ends the card play (``Board.ends_play``: the game
+    decides it card by card) or the end of the events stop it, and the board's position
+    is written back into the state once (``tricks.board_into``)."""
+    board = state.variant.fold_board(state)
+    if board is None:
+        return state, k
+    plain = ~board.not_plain
+    indexes: list[int] = []
+    collected: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
+    done = board.tricks
+    n = board.n
+    while k < stop:
+        i, event = events[k]
+        if type(event) is not dict or len(event) != 3 or event.get("type") != "play":
+            break
+        player = event.get("player")
+        code = event.get("card")
+        if type(player) is not str or type(code) is not str:
+            break
+        card = INDEX.get(code, -1)
+        if card < 0 or seats.get(player, -1) != board.to_act:
+            break
+        if not (board.legal() & plain) >> card & 1:
+            break
+        board.push(card)
+        if board.tricks != done:
+            if board.ends_play():
+                board.pop()
+                break
+            done = board.tricks
+            # The trick's leader, as the last card's undo record keeps it.
+            leader = board.stack[-2][2]
+            cards = board.stack[-1][0]
+            trick = tuple([((leader + j) % n, c) for j, c in enumerate(cards)])
+            collected.append((leader, trick, board.winner))
+        indexes.append(i)
+        k += 1
+    if not indexes:
+        return state, k
+    return board_into(state, board, indexes, collected, own), k
 
 
 def _dealt_or_start(state: GameState, rules: Mapping[str, Any], who: int) -> GameState:

@@ -14,9 +14,10 @@ from engine.core import GameState, name_of, placement_error
 from engine.errors import Code, Illegal, Msg
 
 if TYPE_CHECKING:
+    from engine.board import Board
     from engine.core import Variant
 
-__all__ = ["add_card", "check_play"]
+__all__ = ["add_card", "board_into", "check_play"]
 
 
 def check_play(variant: Variant, state: GameState, p: int, card: int) -> Illegal | None:
@@ -109,6 +110,52 @@ def add_card(
     d["tricks"] = (*d["tricks"], (d["leader"], trick, winner))
     d["trick"] = ()
     d["leader"] = d["to_act"] = winner
+    return new
+
+
+def board_into(
+    state: GameState,
+    board: Board,
+    indexes: list[int],
+    collected: list[tuple[int, tuple[tuple[int, int], ...], int]],
+    own: bool = False,
+) -> GameState:
+    """The state after the cards pushed on ``board`` (built from ``state``, its undo
+    stack holding only those pushes), exactly as ``add_card`` card by card gives it:
+    ``indexes`` are the pushed cards' event indexes, ``collected`` the tricks they
+    completed as ``(leader, cards, winner)``. ``own`` as for ``add_card``."""
+    d = state.__dict__ if own else state.__dict__.copy()
+    first = list(d["first_play"])
+    played = d["played"]
+    j = 0
+    for entry in board.stack:
+        if len(entry) == 1:
+            continue  # a trick collected
+        p, card = entry[0], entry[1]
+        if first[p] < 0:
+            first[p] = indexes[j]
+        played |= 1 << card
+        j += 1
+    d["first_play"] = tuple(first)
+    d["played"] = played
+    d["last_play"] = indexes[-1]
+    d["led"] = board.led
+    d["winner"] = board.winner
+    d["wkey"] = board.wkey
+    d["led_of"] = board.led_of
+    d["keys"] = board.keys
+    n = board.n
+    leader = board.leader
+    d["trick"] = tuple([((leader + k) % n, c) for k, c in enumerate(board.trick)])
+    d["to_act"] = board.to_act
+    d["leader"] = leader
+    d["won_cards"] = tuple(board.won)
+    if collected:
+        d["tricks"] = (*d["tricks"], *collected)
+    if own:
+        return state
+    new = _new(type(state))
+    _set_attr(new, "__dict__", d)
     return new
 
 
