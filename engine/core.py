@@ -540,6 +540,12 @@ class Variant:
         ``replay.fold`` then goes on card by card. None by default."""
         return None
 
+    def board_ended(self, state: GameState) -> GameState:
+        """The state after a trick that ends the card play (``Board.ends_play``) was
+        pushed on the fold's board and written back: decided as the game's ``play``
+        decides it after that card."""
+        raise NotImplementedError
+
     def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
         """The value of the game under ``rules`` at each level or contract it may be
         played at, as the pages list them (``TableView.values``). None by default."""

@@ -885,7 +885,7 @@ class Fuchsen(Variant):
         if ends_raising:
             new = self._end_raising(new)
         elif len(new.tricks) == 6 and new.decision is None:
-            new = self._played_out(new)
+            new = self.board_ended(new)
         h = new.hilfer
         # Only a Hilfer who holds GO (in hindsight) can have forgotten his Fuchs.
         if h >= 0 and new.raising_ended and not new.fuchs_said and know.owner[GO] == h:
@@ -1206,6 +1206,13 @@ class Fuchsen(Variant):
         if h >= 0 and not state.fuchs_said and know.owner[GO] == h:
             return None
         return self.card_board(state)
+
+    def board_ended(self, state: GameState) -> FuchsenState:
+        # The deal's last trick (``Board.ends_play``): the game played out. ``play``
+        # decides so after the last card; the fold's board phase (``fold_board``: no
+        # forgotten Fuchs to judge) after writing the board back.
+        assert isinstance(state, FuchsenState)
+        return self._played_out(state)
 
     # ------------------------------------------------------------------ table view
     def probed_blank(self, state: GameState, event: Event) -> int | None:
@@ -1558,19 +1565,27 @@ class FuchsenBoard(Board):
         if blank >= 0:
             self.not_plain = 1 << blank  # played face down, by an event of its own
 
-    def filters(self, p: int) -> list[tuple[Code, int]]:
-        if not self.trick:
-            return []
+    def _obligations(self, p: int) -> tuple[tuple[Code, Msg, int, int], ...]:
+        """``obligations`` of seat ``p`` in the trick on the table (not empty)."""
         hand = self.hands[p]
         blank = self.blank
         has_blank = blank >= 0 and p == self.macher and bool(hand >> blank & 1)
         plain = hand & ~(1 << blank) if blank >= 0 else hand
-        return [
-            (code, allowed)
-            for code, _msg, allowed, _held in obligations(
-                self.led, self.wkey, plain, 0, blank, self.blank_class, has_blank
-            )
-        ]
+        return obligations(self.led, self.wkey, plain, 0, blank, self.blank_class, has_blank)
+
+    def filters(self, p: int) -> list[tuple[Code, int]]:
+        if not self.trick:
+            return []
+        return [(code, allowed) for code, _msg, allowed, _held in self._obligations(p)]
+
+    def legal(self) -> int:
+        # ``Board.legal`` without the list of filters (the fold asks it of every card).
+        p = self.to_act
+        allowed = self.hands[p]
+        if self.trick:
+            for _code, _msg, mask, _held in self._obligations(p):
+                allowed &= mask
+        return allowed
 
     def points_of(self, cards: int) -> int:
         return augen_of(cards)

@@ -559,11 +559,14 @@ class Koenigrufen(Variant):
         done = len(state.tricks)  # ``state`` may be changed in place (``own``)
         new = add_card(state, p, card, index, None, own)
         if len(new.tricks) > done:
-            assert isinstance(new, KoenigState)
-            return self._after_trick(new)
+            return self.board_ended(new)
         return new
 
-    def _after_trick(self, state: KoenigState) -> KoenigState:
+    def board_ended(self, state: GameState) -> KoenigState:
+        """The state after a trick collected: decided where it ends the game
+        (``trick_end``; ``play`` after each trick, the fold's board phase after the
+        trick its ``KoenigBoard.ends_play`` stopped at)."""
+        assert isinstance(state, KoenigState)
         end = self._trick_ends(state)
         return state if end is None else evolve_with(state, end)
 
@@ -986,6 +989,20 @@ class KoenigBoard(Board):
         if not self.tricks and self.face_down[p] >= 0:
             out.append((Code.FACE_DOWN_CARD_MISMATCH, 1 << self.face_down[p]))
         return out
+
+    def legal(self) -> int:
+        # ``Board.legal`` without the list of filters (the fold asks it of every card);
+        # after the first trick only the obligations of the trick remain.
+        if not self.tricks:
+            return super().legal()
+        p = self.to_act
+        allowed = self.hands[p]
+        if self.trick:
+            for _code, mask, _held in obligations(
+                self.led, self.wkey, allowed, self.ten_high, False
+            ):
+                allowed &= mask
+        return allowed
 
 
 def trick_end(

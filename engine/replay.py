@@ -32,7 +32,7 @@ from engine.history import undo_targets
 from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
 from engine.rules import InvalidRules, effective_rules
-from engine.tricks import board_into
+from engine.tricks import SEATS_FROM, board_into
 
 if TYPE_CHECKING:
     from engine.board import Board
@@ -321,9 +321,10 @@ def _on_board(
     The game says where its board may take over (``Variant.fold_board``). Each plain
     play must be ``to_act``'s card, legal by the board's masks (the obligations
     ``play_obligation`` asks too) and playable plainly (not ``not_plain``); a refused
-    card, another event, a trick that ends the card play (``Board.ends_play``: the game
-    decides it card by card) or the end of the events stop it, and the board's position
-    is written back into the state once (``tricks.board_into``)."""
+    card, another event, a trick that ends the card play (``Board.ends_play``) or the
+    end of the events stop it, and the board's position
+    is written back into the state once (``tricks.board_into``); a trick that ends
+    the card play is then the game's to decide (``Variant.board_ended``)."""
     board = state.variant.fold_board(state)
     if board is None:
         return state, k
@@ -331,7 +332,8 @@ def _on_board(
     indexes: list[int] = []
     collected: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
     done = board.tricks
-    n = board.n
+    seats_from = SEATS_FROM[board.n]
+    legal, push = board.legal, board.push
     while k < stop:
         i, event = events[k]
         if type(event) is not dict or len(event) != 3 or event.get("type") != "play":
@@ -343,21 +345,21 @@ def _on_board(
         card = INDEX.get(code, -1)
         if card < 0 or seats.get(player, -1) != board.to_act:
             break
-        if not (board.legal() & plain) >> card & 1:
+        if not (legal() & plain) >> card & 1:
             break
-        board.push(card)
+        push(card)
+        indexes.append(i)
+        k += 1
         if board.tricks != done:
-            if board.ends_play():
-                board.pop()
-                break
             done = board.tricks
             # The trick's leader, as the last card's undo record keeps it.
             leader = board.stack[-2][2]
-            cards = board.stack[-1][0]
-            trick = tuple([((leader + j) % n, c) for j, c in enumerate(cards)])
+            trick = tuple(zip(seats_from[leader], board.stack[-1][0], strict=True))
             collected.append((leader, trick, board.winner))
-        indexes.append(i)
-        k += 1
+            if board.ends_play():
+                # The game decides the card play by this trick, as its ``play`` would.
+                state = board_into(state, board, indexes, collected, own)
+                return state.variant.board_ended(state), k
     if not indexes:
         return state, k
     return board_into(state, board, indexes, collected, own), k
