@@ -1167,9 +1167,16 @@ class Fuchsen(Variant):
             return None
         if state.turned and know.blank < 0:
             return None  # the model knows the turned card; this record does not say
-        n = table.n
-        if not all(know.full(q) for q in range(n)):
+        if not all(know.full(q) for q in range(table.n)):
             return None
+        return self._board(state)
+
+    def _board(self, state: FuchsenState) -> FuchsenBoard:
+        """``card_board`` of a state in the play, every hand known, the blank too."""
+        know = state.know
+        table = state.table
+        assert know is not None and table is not None
+        n = table.n
         side = 1 << state.macher
         if state.hilfer >= 0:
             side |= 1 << state.hilfer
@@ -1205,7 +1212,9 @@ class Fuchsen(Variant):
         assert know is not None
         if h >= 0 and not state.fuchs_said and know.owner[GO] == h:
             return None
-        return self.card_board(state)
+        if state.turned and know.blank < 0:
+            return None  # as ``card_board``: the record never identifies the blank
+        return self._board(state)  # every hand known: the fold asks only then
 
     def board_ended(self, state: GameState) -> FuchsenState:
         # The deal's last trick (``Board.ends_play``): the game played out. ``play``

@@ -770,6 +770,13 @@ class Koenigrufen(Variant):
             return None
         if not all(know.full(q) for q in range(4)):
             return None
+        return self._board(state)
+
+    def _board(self, state: KoenigState) -> KoenigBoard:
+        """``card_board`` of a state in the play with every hand known."""
+        know = state.know
+        table = state.table
+        assert know is not None and table is not None
         side = 0
         contract = state.contract or "schurln"
         if contract != "schurln":
@@ -805,9 +812,10 @@ class Koenigrufen(Variant):
     def fold_board(self, state: GameState) -> KoenigBoard | None:
         # Once the play is open a card changes nothing but the card play; a trick that
         # decides the game is the board's ``ends_play`` (``trick_end``).
-        if state.phase != "play" or state.decision is not None:
+        assert isinstance(state, KoenigState)
+        if state.phase != "play" or state.decision is not None or not state.tricks:
             return None
-        return self.card_board(state)
+        return self._board(state)  # every hand known: the fold asks only then
 
     # ------------------------------------------------------------------ table view
     def offers(self, state: GameState, trial: Trial) -> dict[str, Any]:
