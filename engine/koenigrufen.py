@@ -812,9 +812,9 @@ class Koenigrufen(Variant):
     def fold_board(self, state: GameState) -> KoenigBoard | None:
         # Once the play is open a card changes nothing but the card play; a trick that
         # decides the game is the board's ``ends_play`` (``trick_end``).
-        assert isinstance(state, KoenigState)
         if state.phase != "play" or state.decision is not None or not state.tricks:
             return None
+        assert isinstance(state, KoenigState)
         return self._board(state)  # every hand known: the fold asks only then
 
     # ------------------------------------------------------------------ table view

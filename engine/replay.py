@@ -224,6 +224,7 @@ def fold(
         stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)
     k = position
     play = variant.play
+    fold_board = variant.fold_board
     # The seats and deck once dealt: a play of the three common fields is parsed here
     # into its player and card (the usual event), and goes straight to the game's
     # ``play``. It passes every check ``apply`` makes before that (the shape, a card of
@@ -251,8 +252,9 @@ def fold(
                 if boards is None and state.know is not None:
                     know = state.know
                     boards = all(know.full(q) for q in range(len(know.known)))
-                if boards and k != tried:
-                    state, tried = _on_board(state, events, k, stop, seats, own)
+                board = fold_board(state) if boards and k != tried else None
+                if board is not None:
+                    state, tried = _on_board(state, board, events, k, stop, seats, own)
                     if tried != k:
                         own = True
                         k = tried
@@ -308,6 +310,7 @@ def fold(
 
 def _on_board(
     state: GameState,
+    board: Board,
     events: list[tuple[int, Event]],
     k: int,
     stop: int,
@@ -318,16 +321,14 @@ def _on_board(
     the state after the plain plays the board takes and the position of the first event
     it leaves to the fold (``k`` itself where it takes none).
 
-    The game says where its board may take over (``Variant.fold_board``). Each plain
+    ``board`` is the game's board built from ``state`` where it may take over
+    (``Variant.fold_board``). Each plain
     play must be ``to_act``'s card, legal by the board's masks (the obligations
     ``play_obligation`` asks too) and playable plainly (not ``not_plain``); a refused
     card, another event, a trick that ends the card play (``Board.ends_play``) or the
     end of the events stop it, and the board's position
     is written back into the state once (``tricks.board_into``); a trick that ends
     the card play is then the game's to decide (``Variant.board_ended``)."""
-    board = state.variant.fold_board(state)
-    if board is None:
-        return state, k
     plain = ~board.not_plain
     indexes: list[int] = []
     collected: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
