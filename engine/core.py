@@ -533,6 +533,9 @@ class Variant:
         known. None by default."""
         return None
 
+    # The complete tricks before which ``fold_board`` is never asked (it would say None).
+    board_from: ClassVar[int] = 0
+
     def fold_board(self, state: GameState) -> Board | None:
         """The board the fold may put the plain plays after ``state`` on (every hand
         known, as ``card_board``), or None where the play of a card still decides more

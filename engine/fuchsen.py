@@ -1197,6 +1197,8 @@ class Fuchsen(Variant):
         board.stack.clear()
         return board
 
+    board_from: ClassVar[int] = 1  # the raising ends with the first trick at the earliest
+
     def fold_board(self, state: GameState) -> FuchsenBoard | None:
         assert isinstance(state, FuchsenState)
         # The board takes a card only where its play changes nothing but the card play:

@@ -809,10 +809,14 @@ class Koenigrufen(Variant):
         board.stack.clear()
         return board
 
+    # From the second trick on: the first trick's face-down cards, and the many games
+    # a first trick decides, stay on ``play``.
+    board_from: ClassVar[int] = 1
+
     def fold_board(self, state: GameState) -> KoenigBoard | None:
         # Once the play is open a card changes nothing but the card play; a trick that
         # decides the game is the board's ``ends_play`` (``trick_end``).
-        if state.phase != "play" or state.decision is not None or not state.tricks:
+        if state.phase != "play" or state.decision is not None:
             return None
         assert isinstance(state, KoenigState)
         return self._board(state)  # every hand known: the fold asks only then

@@ -224,7 +224,7 @@ def fold(
         stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)
     k = position
     play = variant.play
-    fold_board = variant.fold_board
+    fold_board, board_from = variant.fold_board, variant.board_from
     # The seats and deck once dealt: a play of the three common fields is parsed here
     # into its player and card (the usual event), and goes straight to the game's
     # ``play``. It passes every check ``apply`` makes before that (the shape, a card of
@@ -233,10 +233,11 @@ def fold(
     deck = 0
     if state.table is not None:
         seats, deck = state.table.index, state.table.deck
-    # The board phase (``_on_board``): None until the first plain play asks whether
-    # every hand is known (the knowledge is the whole record's: once per fold); never
-    # for a visitor, who reads the state after each event. ``tried`` is the position
-    # where a board phase stopped: that play goes card by card.
+    # The board phase (``_on_board``): None until the first plain play from trick
+    # ``board_from`` on asks whether every hand is known (the knowledge is the whole
+    # record's: once per fold); never for a visitor, who reads the state after each
+    # event. ``tried`` is the position where a board phase stopped: that play goes card
+    # by card.
     boards: bool | None = None if visit is None else False
     tried = -1
     while k < stop:
@@ -249,16 +250,18 @@ def fold(
                 and state.decision is None
                 and not state.annulled
             ):
-                if boards is None and state.know is not None:
-                    know = state.know
-                    boards = all(know.full(q) for q in range(len(know.known)))
-                board = fold_board(state) if boards and k != tried else None
-                if board is not None:
-                    state, tried = _on_board(state, board, events, k, stop, seats, own)
-                    if tried != k:
-                        own = True
-                        k = tried
-                        continue
+                if boards is not False and k != tried and len(state.tricks) >= board_from:
+                    if boards is None:
+                        know = state.know
+                        assert know is not None
+                        boards = min([hand.bit_count() for hand in know.known]) >= 6
+                    board = fold_board(state) if boards else None
+                    if board is not None:
+                        state, tried = _on_board(state, board, events, k, stop, seats, own)
+                        if tried != k:
+                            own = True
+                            k = tried
+                            continue
                 player = event.get("player")
                 code = event.get("card")
                 p = card = -1
