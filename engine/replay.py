@@ -337,7 +337,7 @@ def _on_board(
     collected: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
     done = board.tricks
     seats_from = SEATS_FROM[board.n]
-    legal, push = board.legal, board.push
+
     while k < stop:
         i, event = events[k]
         if type(event) is not dict or len(event) != 3 or event.get("type") != "play":
@@ -349,9 +349,9 @@ def _on_board(
         card = INDEX.get(code, -1)
         if card < 0 or seats.get(player, -1) != board.to_act:
             break
-        if not (legal() & plain) >> card & 1:
+        if not (board.legal() & plain) >> card & 1:
             break
-        push(card)
+        board.push(card)
         indexes.append(i)
         k += 1
         if board.tricks != done:
