@@ -51,6 +51,11 @@ The board
 - ``board.points(seat)``: the Augen (Fuchsen) in the tricks he won; ``board.side_points()``
   those of the declaring side. ``board.trick_count(seat)``: the tricks he won.
 - ``board.copy()``: an independent board at the same position (its undo stack too).
+- ``board.ends_play()``: whether the trick just collected ends the card play (the deal's
+  last; in Königrufen any trick that decides the contract, ``koenigrufen.trick_end``).
+- ``board.not_plain``: cards never played by a plain play of player and card (Fuchsen's
+  turned card, played face down). The fold's card play on the board
+  (``replay.fold``, ``Variant.fold_board``) leaves them to the game's ``play``.
 
 The game's own facts stay on the game's board class: ``FuchsenBoard`` has ``macher``,
 ``alone``, ``called_suit`` and ``blank`` (the card the Macher turned face down, -1 for
