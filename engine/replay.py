@@ -325,19 +325,18 @@ def _on_board(
     it leaves to the fold (``k`` itself where it takes none).
 
     ``board`` is the game's board built from ``state`` where it may take over
-    (``Variant.fold_board``). Each plain
-    play must be ``to_act``'s card, legal by the board's masks (the obligations
-    ``play_obligation`` asks too) and playable plainly (not ``not_plain``); a refused
-    card, another event, a trick that ends the card play (``Board.ends_play``) or the
-    end of the events stop it, and the board's position
-    is written back into the state once (``tricks.board_into``); a trick that ends
-    the card play is then the game's to decide (``Variant.board_ended``)."""
+    (``Variant.fold_board``). Each plain play must be ``to_act``'s card, legal by the
+    board's masks (the obligations ``play_obligation`` asks too) and playable plainly
+    (not ``not_plain``); a refused card (left to ``play``, which gives its error),
+    another event or the end of the events stop the phase, and the board's position is
+    written back into the state once (``tricks.board_into``). A trick that ends the card
+    play (``Board.ends_play``) stops it too, written back with that trick and decided by
+    the game (``Variant.board_ended``, as its ``play`` decides after that card)."""
     plain = ~board.not_plain
     indexes: list[int] = []
     collected: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
     done = board.tricks
     seats_from = SEATS_FROM[board.n]
-
     while k < stop:
         i, event = events[k]
         if type(event) is not dict or len(event) != 3 or event.get("type") != "play":
