@@ -51,6 +51,11 @@ The board
 - ``board.points(seat)``: the Augen (Fuchsen) in the tricks he won; ``board.side_points()``
   those of the declaring side. ``board.trick_count(seat)``: the tricks he won.
 - ``board.copy()``: an independent board at the same position (its undo stack too).
+- ``board.ends_play()``: whether the trick just collected ends the card play (the deal's
+  last; in Königrufen any trick that decides the contract, ``koenigrufen.trick_end``).
+- ``board.not_plain``: cards never played by a plain play of player and card (Fuchsen's
+  turned card, played face down). The fold's card play on the board
+  (``replay.fold``, ``Variant.fold_board``) leaves them to the game's ``play``.
 
 The game's own facts stay on the game's board class: ``FuchsenBoard`` has ``macher``,
 ``alone``, ``called_suit`` and ``blank`` (the card the Macher turned face down, -1 for
@@ -80,6 +85,7 @@ class Board:
         "led_of",
         "n",
         "names",
+        "not_plain",
         "pending",
         "side",
         "stack",
@@ -119,6 +125,10 @@ class Board:
         self.wkey = -1  # how strongly the winning card holds (``key``)
         self.stack: list[tuple[Any, ...]] = []
         self.pending: list[int] = []
+        # Cards played only by an event of their own, never by a plain play of the
+        # player and the card (Fuchsen's turned card, played face down): the fold's
+        # board phase leaves such a play to the game's ``play`` (see ``replay.fold``).
+        self.not_plain = 0
 
     # --- the game's hooks ---------------------------------------------------------
     def filters(self, p: int) -> list[tuple[Code, int]]:
@@ -129,6 +139,12 @@ class Board:
     def points_of(self, cards: int) -> int:
         """The Augen of a set of cards (0 where the game counts none)."""
         return 0
+
+    def ends_play(self) -> bool:
+        """Does the trick just collected end the card play (decide the game)? By
+        default only the deal's last trick does; a game whose tricks can decide it
+        earlier asks its own rule."""
+        return self.tricks == 6
 
     # --- shared -------------------------------------------------------------------
     @property

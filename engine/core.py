@@ -533,6 +533,22 @@ class Variant:
         known. None by default."""
         return None
 
+    # The complete tricks before which ``fold_board`` is never asked (it would say None).
+    board_from: ClassVar[int] = 0
+
+    def fold_board(self, state: GameState) -> Board | None:
+        """The board the fold may put the plain plays after ``state`` on (every hand
+        known, as ``card_board``), or None where the play of a card still decides more
+        than the card play (the game's own facts that ``play`` settles card by card);
+        ``replay.fold`` then goes on card by card. None by default."""
+        return None
+
+    def board_ended(self, state: GameState) -> GameState:
+        """The state after a trick that ends the card play (``Board.ends_play``) was
+        pushed on the fold's board and written back: decided as the game's ``play``
+        decides it after that card."""
+        raise NotImplementedError
+
     def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
         """The value of the game under ``rules`` at each level or contract it may be
         played at, as the pages list them (``TableView.values``). None by default."""

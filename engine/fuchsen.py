@@ -885,7 +885,7 @@ class Fuchsen(Variant):
         if ends_raising:
             new = self._end_raising(new)
         elif len(new.tricks) == 6 and new.decision is None:
-            new = self._played_out(new)
+            new = self.board_ended(new)
         h = new.hilfer
         # Only a Hilfer who holds GO (in hindsight) can have forgotten his Fuchs.
         if h >= 0 and new.raising_ended and not new.fuchs_said and know.owner[GO] == h:
@@ -1167,9 +1167,16 @@ class Fuchsen(Variant):
             return None
         if state.turned and know.blank < 0:
             return None  # the model knows the turned card; this record does not say
-        n = table.n
-        if not all(know.full(q) for q in range(n)):
+        if not all(know.full(q) for q in range(table.n)):
             return None
+        return self._board(state)
+
+    def _board(self, state: FuchsenState) -> FuchsenBoard:
+        """``card_board`` of a state in the play, every hand known, the blank too."""
+        know = state.know
+        table = state.table
+        assert know is not None and table is not None
+        n = table.n
         side = 1 << state.macher
         if state.hilfer >= 0:
             side |= 1 << state.hilfer
@@ -1189,6 +1196,34 @@ class Fuchsen(Variant):
             board.push(c)
         board.stack.clear()
         return board
+
+    board_from: ClassVar[int] = 1  # the raising ends with the first trick at the earliest
+
+    def fold_board(self, state: GameState) -> FuchsenBoard | None:
+        assert isinstance(state, FuchsenState)
+        # The board takes a card only where its play changes nothing but the card play:
+        # the raising over (the lead of trick 2 ends it: ``play``), the game undecided,
+        # and no forgotten Fuchs to judge after each card (``_after``: a Hilfer holding
+        # GO who has not said it; such a deal stays on ``play`` card by card). The
+        # face-down blank is the board's ``not_plain``; the last trick, which decides
+        # the game (``_played_out``), is the board's ``ends_play``.
+        if state.phase != "play" or not state.raising_ended or state.decision is not None:
+            return None
+        h = state.hilfer
+        know = state.know
+        assert know is not None
+        if h >= 0 and not state.fuchs_said and know.owner[GO] == h:
+            return None
+        if state.turned and know.blank < 0:
+            return None  # as ``card_board``: the record never identifies the blank
+        return self._board(state)  # every hand known: the fold asks only then
+
+    def board_ended(self, state: GameState) -> FuchsenState:
+        # The deal's last trick (``Board.ends_play``): the game played out. ``play``
+        # decides so after the last card; the fold's board phase (``fold_board``: no
+        # forgotten Fuchs to judge) after writing the board back.
+        assert isinstance(state, FuchsenState)
+        return self._played_out(state)
 
     # ------------------------------------------------------------------ table view
     def probed_blank(self, state: GameState, event: Event) -> int | None:
@@ -1540,20 +1575,30 @@ class FuchsenBoard(Board):
         self.called_suit = called_suit
         self.blank = blank
         self.blank_class = blank_class
+        if blank >= 0:
+            self.not_plain = 1 << blank  # played face down, by an event of its own
 
-    def filters(self, p: int) -> list[tuple[Code, int]]:
-        if not self.trick:
-            return []
+    def _obligations(self, p: int) -> tuple[tuple[Code, Msg, int, int], ...]:
+        """``obligations`` of seat ``p`` in the trick on the table (not empty)."""
         hand = self.hands[p]
         blank = self.blank
         has_blank = blank >= 0 and p == self.macher and bool(hand >> blank & 1)
         plain = hand & ~(1 << blank) if blank >= 0 else hand
-        return [
-            (code, allowed)
-            for code, _msg, allowed, _held in obligations(
-                self.led, self.wkey, plain, 0, blank, self.blank_class, has_blank
-            )
-        ]
+        return obligations(self.led, self.wkey, plain, 0, blank, self.blank_class, has_blank)
+
+    def filters(self, p: int) -> list[tuple[Code, int]]:
+        if not self.trick:
+            return []
+        return [(code, allowed) for code, _msg, allowed, _held in self._obligations(p)]
+
+    def legal(self) -> int:
+        # ``Board.legal`` without the list of filters (the fold asks it of every card).
+        p = self.to_act
+        allowed = self.hands[p]
+        if self.trick:
+            for _code, _msg, mask, _held in self._obligations(p):
+                allowed &= mask
+        return allowed
 
     def points_of(self, cards: int) -> int:
         return augen_of(cards)

@@ -559,63 +559,36 @@ class Koenigrufen(Variant):
         done = len(state.tricks)  # ``state`` may be changed in place (``own``)
         new = add_card(state, p, card, index, None, own)
         if len(new.tricks) > done:
-            assert isinstance(new, KoenigState)
-            return self._after_trick(new)
+            return self.board_ended(new)
         return new
 
-    def _after_trick(self, state: KoenigState) -> KoenigState:
+    def board_ended(self, state: GameState) -> KoenigState:
+        """The state after a trick collected: decided where it ends the game
+        (``trick_end``; ``play`` after each trick, the fold's board phase after the
+        trick its ``KoenigBoard.ends_play`` stopped at)."""
+        assert isinstance(state, KoenigState)
         end = self._trick_ends(state)
         return state if end is None else evolve_with(state, end)
 
     def _trick_ends(self, state: KoenigState) -> dict[str, Any] | None:
         """The changes (the decision, and a letzter's winner as partner) by which the
         trick just collected decides the game, or None while it goes on."""
-        contract = state.contract
-        done = len(state.tricks)
-        winner = state.tricks[-1][2]
-        d = state.declarer
-        won: bool
-        side: tuple[int, ...]
-        if contract == "schurln":
-            if done < 6:
-                return None
+        end = trick_end(
+            state.contract,
+            state.declarer,
+            state.partner,
+            state.joiner,
+            len(state.tricks),
+            state.tricks[-1][2],
+        )
+        if end is None:
+            return None
+        if state.contract == "schurln":
             return {"decision": self._schurln(state)}
-        if contract in WITH_CALLED:
-            if winner not in (d, state.partner):
-                won, side = False, (d, state.partner)
-            elif done < 6:
-                return None
-            else:
-                won, side = True, (d, state.partner)
-        elif contract in MORD:
-            if winner != d:
-                won, side = False, (d,)
-            elif done < 6:
-                return None
-            else:
-                won, side = True, (d,)
-        elif contract == "durchmarsch_letzter":
-            if done < 6:
-                if winner == d:
-                    return None
-                won, side = False, (d,)
-            elif winner == d:
-                won, side = True, (d,)
-            else:
-                # The last trick won by another player: he was the partner all along.
-                side = (d, winner)
-                return {
-                    "partner": winner,
-                    "decision": self._decision(state, True, side, None),
-                }
-        else:  # bettler, plauderer
-            side = (d,) if state.joiner < 0 else (d, state.joiner)
-            if winner in side:
-                won = False
-            elif done == 6:
-                won = True
-            else:
-                return None
+        won, side = end
+        if state.contract == "durchmarsch_letzter" and len(side) == 2:
+            # The last trick won by another player: he was the partner all along.
+            return {"partner": side[1], "decision": self._decision(state, True, side, None)}
         return {"decision": self._decision(state, won, side, None)}
 
     def _value(self, state: KoenigState) -> int:
@@ -797,6 +770,13 @@ class Koenigrufen(Variant):
             return None
         if not all(know.full(q) for q in range(4)):
             return None
+        return self._board(state)
+
+    def _board(self, state: KoenigState) -> KoenigBoard:
+        """``card_board`` of a state in the play with every hand known."""
+        know = state.know
+        table = state.table
+        assert know is not None and table is not None
         side = 0
         contract = state.contract or "schurln"
         if contract != "schurln":
@@ -820,6 +800,7 @@ class Koenigrufen(Variant):
             ten_high=state.ten_high,
             face_down=face_down,
         )
+        board.partner = state.partner
         board.won = list(state.won_cards)
         board.tricks = len(state.tricks)
         board.leader = board.to_act = state.leader
@@ -827,6 +808,18 @@ class Koenigrufen(Variant):
             board.push(c)
         board.stack.clear()
         return board
+
+    # From the second trick on: the first trick's face-down cards, and the many games
+    # a first trick decides, stay on ``play``.
+    board_from: ClassVar[int] = 1
+
+    def fold_board(self, state: GameState) -> KoenigBoard | None:
+        # Once the play is open a card changes nothing but the card play; a trick that
+        # decides the game is the board's ``ends_play`` (``trick_end``).
+        if state.phase != "play" or state.decision is not None:
+            return None
+        assert isinstance(state, KoenigState)
+        return self._board(state)  # every hand known: the fold asks only then
 
     # ------------------------------------------------------------------ table view
     def offers(self, state: GameState, trial: Trial) -> dict[str, Any]:
@@ -970,7 +963,7 @@ _FOLLOW, _OVERTAKE = Code.MUST_FOLLOW_SUIT, Code.MUST_OVERTAKE
 class KoenigBoard(Board):
     """Königrufen's card play (``engine.board``): no trumps, the contract's order."""
 
-    __slots__ = ("contract", "declarer", "face_down", "joiner", "ten_high")
+    __slots__ = ("contract", "declarer", "face_down", "joiner", "partner", "ten_high")
 
     def __init__(
         self,
@@ -990,6 +983,14 @@ class KoenigBoard(Board):
         self.joiner = joiner
         self.ten_high = ten_high
         self.face_down = face_down  # per seat: the card he laid face down for trick 1
+        self.partner = -1  # a durchmarsch's partner, where the fold knows him
+
+    def ends_play(self) -> bool:
+        winner = self.winner
+        return (
+            trick_end(self.contract, self.declarer, self.partner, self.joiner, self.tricks, winner)
+            is not None
+        )
 
     def filters(self, p: int) -> list[tuple[Code, int]]:
         out: list[tuple[Code, int]] = []
@@ -1000,6 +1001,50 @@ class KoenigBoard(Board):
         if not self.tricks and self.face_down[p] >= 0:
             out.append((Code.FACE_DOWN_CARD_MISMATCH, 1 << self.face_down[p]))
         return out
+
+    def legal(self) -> int:
+        # ``Board.legal`` without the list of filters (the fold asks it of every card);
+        # after the first trick only the obligations of the trick remain.
+        if not self.tricks:
+            return super().legal()
+        p = self.to_act
+        allowed = self.hands[p]
+        if self.trick:
+            for _code, mask, _held in obligations(
+                self.led, self.wkey, allowed, self.ten_high, False
+            ):
+                allowed &= mask
+        return allowed
+
+
+def trick_end(
+    contract: str | None, d: int, partner: int, joiner: int, done: int, winner: int
+) -> tuple[bool, tuple[int, ...]] | None:
+    """Whether the trick just collected (the ``done``-th, won by ``winner``) ends the
+    game of ``contract`` declared by ``d`` (his ``partner`` of a durchmarsch, the
+    ``joiner`` of a bettler/plauderer): None while it goes on, else whether the
+    declaring side won and who it is (schurln: ``(False, ())``, scored by the aces and
+    tens). A letzter's last trick won by another player: won, with him as the partner.
+    ``Koenigrufen._trick_ends`` (the fold) and ``KoenigBoard.ends_play`` ask it."""
+    if contract == "schurln":
+        return None if done < 6 else (False, ())
+    if contract in WITH_CALLED:
+        if winner not in (d, partner):
+            return False, (d, partner)
+        return None if done < 6 else (True, (d, partner))
+    if contract in MORD:
+        if winner != d:
+            return False, (d,)
+        return None if done < 6 else (True, (d,))
+    if contract == "durchmarsch_letzter":
+        if done < 6:
+            return None if winner == d else (False, (d,))
+        return (True, (d,)) if winner == d else (True, (d, winner))
+    # bettler, plauderer
+    side = (d,) if joiner < 0 else (d, joiner)
+    if winner in side:
+        return False, side
+    return (True, side) if done == 6 else None
 
 
 def aces_and_tens(state: KoenigState) -> list[int]:

@@ -32,6 +32,7 @@ from engine.history import undo_targets
 from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
 from engine.rules import InvalidRules, effective_rules
+from engine.tricks import SEATS_FROM, board_into
 
 if TYPE_CHECKING:
     from engine.board import Board
@@ -223,6 +224,7 @@ def fold(
         stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)
     k = position
     play = variant.play
+    fold_board, board_from = variant.fold_board, variant.board_from
     # The seats and deck once dealt: a play of the three common fields is parsed here
     # into its player and card (the usual event), and goes straight to the game's
     # ``play``. It passes every check ``apply`` makes before that (the shape, a card of
@@ -231,6 +233,13 @@ def fold(
     deck = 0
     if state.table is not None:
         seats, deck = state.table.index, state.table.deck
+    # The board phase (``_on_board``): None until the first plain play from trick
+    # ``board_from`` on asks whether every hand is known (the knowledge is the whole
+    # record's: once per fold); never for a visitor, who reads the state after each
+    # event. ``tried`` is the position where a board phase stopped: that play goes card
+    # by card.
+    boards: bool | None = None if visit is None else False
+    tried = -1
     while k < stop:
         i, event = events[k]
         try:
@@ -241,6 +250,18 @@ def fold(
                 and state.decision is None
                 and not state.annulled
             ):
+                if boards is not False and k != tried and len(state.tricks) >= board_from:
+                    if boards is None:
+                        know = state.know
+                        assert know is not None
+                        boards = min([hand.bit_count() for hand in know.known]) >= 6
+                    board = fold_board(state) if boards else None
+                    if board is not None:
+                        state, tried = _on_board(state, board, events, k, stop, seats, own)
+                        if tried != k:
+                            own = True
+                            k = tried
+                            continue
                 player = event.get("player")
                 code = event.get("card")
                 p = card = -1
@@ -288,6 +309,63 @@ def fold(
     if undo_error >= 0:
         return state, EngineError(undo_error, Code.NOTHING_TO_UNDO, Msg.NOTHING_TO_UNDO)
     return state, None
+
+
+def _on_board(
+    state: GameState,
+    board: Board,
+    events: list[tuple[int, Event]],
+    k: int,
+    stop: int,
+    seats: Mapping[str, int],
+    own: bool,
+) -> tuple[GameState, int]:
+    """The fold's card play on the game's board, from the plain play at position ``k``:
+    the state after the plain plays the board takes and the position of the first event
+    it leaves to the fold (``k`` itself where it takes none).
+
+    ``board`` is the game's board built from ``state`` where it may take over
+    (``Variant.fold_board``). Each plain play must be ``to_act``'s card, legal by the
+    board's masks (the obligations ``play_obligation`` asks too) and playable plainly
+    (not ``not_plain``); a refused card (left to ``play``, which gives its error),
+    another event or the end of the events stop the phase, and the board's position is
+    written back into the state once (``tricks.board_into``). A trick that ends the card
+    play (``Board.ends_play``) stops it too, written back with that trick and decided by
+    the game (``Variant.board_ended``, as its ``play`` decides after that card)."""
+    plain = ~board.not_plain
+    indexes: list[int] = []
+    collected: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
+    done = board.tricks
+    seats_from = SEATS_FROM[board.n]
+    while k < stop:
+        i, event = events[k]
+        if type(event) is not dict or len(event) != 3 or event.get("type") != "play":
+            break
+        player = event.get("player")
+        code = event.get("card")
+        if type(player) is not str or type(code) is not str:
+            break
+        card = INDEX.get(code, -1)
+        if card < 0 or seats.get(player, -1) != board.to_act:
+            break
+        if not (board.legal() & plain) >> card & 1:
+            break
+        board.push(card)
+        indexes.append(i)
+        k += 1
+        if board.tricks != done:
+            done = board.tricks
+            # The trick's leader, as the last card's undo record keeps it.
+            leader = board.stack[-2][2]
+            trick = tuple(zip(seats_from[leader], board.stack[-1][0], strict=True))
+            collected.append((leader, trick, board.winner))
+            if board.ends_play():
+                # The game decides the card play by this trick, as its ``play`` would.
+                state = board_into(state, board, indexes, collected, own)
+                return state.variant.board_ended(state), k
+    if not indexes:
+        return state, k
+    return board_into(state, board, indexes, collected, own), k
 
 
 def _dealt_or_start(state: GameState, rules: Mapping[str, Any], who: int) -> GameState:

@@ -14,9 +14,10 @@ from engine.core import GameState, name_of, placement_error
 from engine.errors import Code, Illegal, Msg
 
 if TYPE_CHECKING:
+    from engine.board import Board
     from engine.core import Variant
 
-__all__ = ["add_card", "check_play"]
+__all__ = ["SEATS_FROM", "add_card", "board_into", "check_play"]
 
 
 def check_play(variant: Variant, state: GameState, p: int, card: int) -> Illegal | None:
@@ -111,6 +112,61 @@ def add_card(
     d["leader"] = d["to_act"] = winner
     return new
 
+
+def board_into(
+    state: GameState,
+    board: Board,
+    indexes: list[int],
+    collected: list[tuple[int, tuple[tuple[int, int], ...], int]],
+    own: bool = False,
+) -> GameState:
+    """The state after the cards pushed on ``board`` (built from ``state``, its undo
+    stack holding only those pushes), exactly as ``add_card`` card by card gives it:
+    ``indexes`` are the pushed cards' event indexes, ``collected`` the tricks they
+    completed as ``(leader, cards, winner)``. ``own`` as for ``add_card``."""
+    d = state.__dict__ if own else state.__dict__.copy()
+    first_play = d["first_play"]
+    if -1 in first_play:
+        first = list(first_play)
+        j = 0
+        for entry in board.stack:
+            if len(entry) == 1:
+                continue  # a trick collected
+            p = entry[0]
+            if first[p] < 0:
+                first[p] = indexes[j]
+            j += 1
+        d["first_play"] = tuple(first)
+    # Every card played lies in a trick won or on the table: the pushed ones too.
+    played = d["played"]
+    for cards in board.won:
+        played |= cards
+    for card in board.trick:
+        played |= 1 << card
+    d["played"] = played
+    d["last_play"] = indexes[-1]
+    d["led"] = board.led
+    d["winner"] = board.winner
+    d["wkey"] = board.wkey
+    d["led_of"] = board.led_of
+    d["keys"] = board.keys
+    leader = board.leader
+    # A trick on the table holds fewer cards than seats.
+    d["trick"] = tuple(zip(SEATS_FROM[board.n][leader], board.trick, strict=False))
+    d["to_act"] = board.to_act
+    d["leader"] = leader
+    d["won_cards"] = tuple(board.won)
+    if collected:
+        d["tricks"] = (*d["tricks"], *collected)
+    if own:
+        return state
+    new = _new(type(state))
+    _set_attr(new, "__dict__", d)
+    return new
+
+
+# Per number of active players and leader: the seats in the order they play a trick.
+SEATS_FROM = {n: [tuple((leader + k) % n for k in range(n)) for leader in range(n)] for n in (4, 5)}
 
 _new = object.__new__
 _set_attr = object.__setattr__  # bypasses a frozen dataclass's __setattr__

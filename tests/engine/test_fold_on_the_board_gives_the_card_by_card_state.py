@@ -1,0 +1,75 @@
+"""The fold's card play on the board (``replay.fold``, ``Variant.fold_board``) writes
+back exactly the state the game's ``play`` gives card by card, and stops with exactly
+its error: on random prefixes of random games with every hand known, some with a
+play changed to another card of the deck."""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest.mock import patch
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.cards import CODES
+from engine.core import GameState, Variant
+from engine.generate import random_game
+from engine.koenigrufen import CONTRACTS
+from engine.replay import fold, prepare
+from engine.result import EngineError
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+seeds = st.integers(min_value=0, max_value=2**32)
+games = st.one_of(
+    st.tuples(
+        st.just("fuchsen"), st.sampled_from([4, 5, 6]), st.sampled_from(["partner", "alone", None])
+    ),
+    st.tuples(st.just("koenigrufen"), st.just(4), st.sampled_from([*CONTRACTS, "schurln", None])),
+)
+
+
+def _folded(record: dict[str, Any], board: bool) -> tuple[dict[str, Any], EngineError | None]:
+    variant, rules, events, undo_error = prepare(record)
+    if board:
+        state, error = fold(variant, rules, events, undo_error)
+    else:
+        with patch.object(type(variant), "fold_board", _no_board):
+            state, error = fold(variant, rules, events, undo_error)
+    return dict(state.__dict__), error
+
+
+def _no_board(self: Variant, state: GameState) -> None:
+    return None
+
+
+@SETTINGS
+@given(seeds, games, st.data())
+def test_the_board_phase_writes_back_the_state_play_gives_card_by_card(
+    seed: int, spec: tuple[str, int, str | None], data: st.DataObject
+) -> None:
+    game, seats, contract = spec
+    record = random_game(seed, game, seats, contract=contract)
+    events = record["events"]
+    end = data.draw(st.integers(min_value=1, max_value=len(events)), label="prefix")
+    record = {**record, "events": events[:end]}
+    with_board = _folded(record, board=True)
+    assert with_board == _folded(record, board=False)
+
+
+@SETTINGS
+@given(seeds, games, st.data())
+def test_a_refused_card_on_the_board_gets_the_error_play_gives(
+    seed: int, spec: tuple[str, int, str | None], data: st.DataObject
+) -> None:
+    game, seats, contract = spec
+    record = random_game(seed, game, seats, contract=contract)
+    events = list(record["events"])
+    plays = [i for i, e in enumerate(events) if e["type"] == "play" and len(e) == 3]
+    if not plays:
+        return
+    at = data.draw(st.sampled_from(plays[len(plays) // 3 :]), label="changed play")
+    card = data.draw(st.sampled_from(CODES), label="card")
+    events[at] = {**events[at], "card": card}
+    record = {**record, "events": events}
+    with_board = _folded(record, board=True)
+    assert with_board == _folded(record, board=False)
