@@ -509,12 +509,27 @@ def _event_tricks(events: Sequence[tuple[int, Event]], n: int) -> tuple[int, ...
 
 
 def _face_down_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> Legal:
-    """``legal`` with only the face-down plays the whole record accepts: a card played
-    face down names the blank, and the call's turning rules judge it in hindsight (an
-    error at the call, which ``apply`` on the current state cannot see)."""
-    refused = dict(legal.refused_face_down)
-    keep = _played_in_hindsight(record, name, legal.face_down, refused, turned=True)
-    return replace(legal, face_down=tuple(keep), refused_face_down=refused)
+    """``legal`` with only the plays the whole record accepts while the turned card is
+    still in the hand: a card played face down names the blank, and the call's turning
+    rules judge it in hindsight (an error at the call, which ``apply`` on the current
+    state cannot see); a plain card may name it too, by leaving one card the blank can
+    be (which then had to follow the suit led, say)."""
+    refused_down = dict(legal.refused_face_down)
+    down = _played_in_hindsight(record, name, legal.face_down, refused_down, turned=True)
+    # ``cards`` holds the cards he may play face down too (the turned card's own play).
+    plain_refused: dict[str, EngineError] = {}
+    plain = _played_in_hindsight(
+        record, name, tuple(c for c in legal.cards if c not in down), plain_refused
+    )
+    cards = [c for c in legal.cards if c in down or c in plain]
+    refused = {**legal.refused, **plain_refused}
+    return replace(
+        legal,
+        cards=tuple(cards),
+        refused=refused,
+        face_down=tuple(down),
+        refused_face_down=refused_down,
+    )
 
 
 def _fuchs_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> Legal:

@@ -128,3 +128,22 @@ def test_a_blank_refused_by_the_house_rules_makes_the_call_invalid() -> None:
     record["rules"] = {"turn_low_plain": False}
     record["events"] = record["events"][: BLANK_AT + 1]
     assert _error(record) == (1, "invalid_call")
+
+
+def test_a_plain_card_that_leaves_only_the_blank_is_judged_with_the_blank_it_names() -> None:
+    # Anna turned a card calling Grün and holds G8 and R7; Franz leads Grün. R7 played
+    # plainly leaves G8 the only card her blank can be: the blank counts as Grün, so she
+    # had to follow with it. The view offers only what replay then accepts.
+    from engine import replay, table_view
+    from engine.generate import random_game
+
+    record = random_game(57, "fuchsen", 6)
+    prefix = {**record, "events": record["events"][:29]}
+    view = table_view(prefix)
+    assert view.to_act == "anna" and view.trick == (("franz", "GK"),)
+    assert view.legal.cards == ("G8",)
+    assert view.legal.refused["R7"].code == "must_follow_suit"
+    for code in ("G8", "R7"):
+        event = {"type": "play", "player": "anna", "card": code}
+        accepted = replay({**prefix, "events": [*prefix["events"], event]}).status != "invalid"
+        assert accepted == (code in view.legal.cards)
