@@ -82,7 +82,9 @@ def test_while_the_turned_toggle_is_on_only_cards_he_may_have_turned_are_offered
     }
     _, _, _, table = _table(live_server, phone, record)
     assert table.to_act() == "dora"
-    assert table.card_enabled("EA")  # face up she may play it
+    # Face up she follows Schellen (the blank still in her hand counts as one): no Eichel.
+    assert table.card_enabled("S10")
+    assert not table.card_enabled("EA")
     phone.click('#record input[data-act="toggle-turned"]')
     phone.wait_for_selector('#record .panel.play button[data-card="EA"][data-act="refused"]')
     assert table.card_enabled("E7")
