@@ -516,13 +516,17 @@ def _face_down_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> 
     be (which then had to follow the suit led, say)."""
     refused_down = dict(legal.refused_face_down)
     down = _played_in_hindsight(record, name, legal.face_down, refused_down, turned=True)
-    # ``cards`` holds the cards he may play face down too (the turned card's own play).
+    # ``cards`` holds the cards he may play face down too (the turned card's own play);
+    # a plain card whose play proves an earlier entry wrong stays offered, as every card
+    # that does (the page then names that entry): only a card refused for itself goes.
+    at = len(record["events"])
     plain_refused: dict[str, EngineError] = {}
-    plain = _played_in_hindsight(
+    _played_in_hindsight(
         record, name, tuple(c for c in legal.cards if c not in down), plain_refused
     )
-    cards = [c for c in legal.cards if c in down or c in plain]
-    refused = {**legal.refused, **plain_refused}
+    itself = {c: e for c, e in plain_refused.items() if e.index >= at}
+    cards = [c for c in legal.cards if c not in itself]
+    refused = {**legal.refused, **itself}
     return replace(
         legal,
         cards=tuple(cards),

@@ -147,3 +147,20 @@ def test_a_plain_card_that_leaves_only_the_blank_is_judged_with_the_blank_it_nam
         event = {"type": "play", "player": "anna", "card": code}
         accepted = replay({**prefix, "events": [*prefix["events"], event]}).status != "invalid"
         assert accepted == (code in view.legal.cards)
+
+
+def test_a_plain_card_that_proves_an_earlier_entry_wrong_stays_offered_to_the_turning_macher() -> (
+    None
+):
+    # Dora turned a card; Bert said the Fuchs although he is no Hilfer, which Dora's
+    # Grün-Ober proves: the card stays offered, so the page can name Bert's entry.
+    from engine import replay, table_view
+    from engine.generate import random_game
+
+    record = random_game(30137, "fuchsen", 5, hands=False)
+    prefix = {**record, "events": record["events"][:4]}
+    view = table_view(prefix)
+    assert view.to_act == "dora" and "GO" in view.legal.cards
+    event = {"type": "play", "player": "dora", "card": "GO"}
+    error = replay({**prefix, "events": [*prefix["events"], event]}).error
+    assert error is not None and error.index == 2  # Bert's announcement, not the card
