@@ -14,7 +14,7 @@ from django.db import connections
 from django.http import HttpRequest, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 
-from live.stream import limits
+import live.stream.limits as limits
 from live.stream.events import Viewer, _async_events, _once, _sync_events
 from live.stream.limits import Slot, _too_many
 from live.stream.state import _read, first_state_json
