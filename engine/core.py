@@ -294,6 +294,8 @@ def _any(v: object) -> bool:
 
 
 Checker = Callable[[object], bool]
+# The checkers that ask for exactly one type, as that type.
+_EXACT: dict[Checker, type] = {_is_str: str, _is_bool: bool, _is_int: int}
 
 
 @dataclass(frozen=True)
@@ -317,14 +319,18 @@ class EventSpec:
         # ``required_set``, and only the ``checked`` fields' kinds to test.
         object.__setattr__(self, "allowed", frozenset(fields))
         object.__setattr__(self, "required_set", frozenset(self.required))
-        checked = tuple((key, check) for key, check in fields.items() if check is not _any)
+        # Each checked field with the one type its value must have, where its kind asks
+        # for exactly one (a test of the type instead of a call), else with its checker.
+        checked = tuple(
+            (key, _EXACT.get(check, check)) for key, check in fields.items() if check is not _any
+        )
         object.__setattr__(self, "checked", checked)
 
     fields: dict[str, Checker] = field(init=False, repr=False, compare=False)
     required_keys: tuple[str, ...] = field(init=False, repr=False, compare=False)
     allowed: frozenset[str] = field(init=False, repr=False, compare=False)
     required_set: frozenset[str] = field(init=False, repr=False, compare=False)
-    checked: tuple[tuple[str, Checker], ...] = field(init=False, repr=False, compare=False)
+    checked: tuple[tuple[str, Checker | type], ...] = field(init=False, repr=False, compare=False)
 
 
 COMMON_EVENTS: dict[str, EventSpec] = {
@@ -646,8 +652,13 @@ def check_event_shape(variant: Variant, event: object) -> tuple[str, EventSpec]:
     keys = event.keys()
     if type(event) is dict and keys <= spec.allowed and keys >= spec.required_set:
         for key, kind in spec.checked:
-            if key in event and not kind(event[key]):
-                break
+            if key in event:
+                value = event[key]
+                if type(kind) is type:
+                    if type(value) is not kind:
+                        break
+                elif not kind(value):
+                    break
         else:
             return typ, spec
     return typ, _walk_event_shape(typ, spec, event)

@@ -16,6 +16,7 @@ any JSON kind (a template quotes it with ``!r`` where the sentence shows it as w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -32,8 +33,9 @@ class Code(StrEnum):
         member.__doc__ = doc
         return member
 
-    def __str__(self) -> str:
-        return str(self.value)
+    # The member is the code's string itself: its plain ``str`` (in C, not through
+    # ``value``).
+    __str__ = str.__str__
 
     MALFORMED_RECORD = (
         "malformed_record",
@@ -344,6 +346,7 @@ class Illegal(Exception):
         return self.message
 
 
-def render(msg: Msg | str, params: dict[str, Any]) -> str:
+def render(msg: Msg | str, params: Mapping[str, Any]) -> str:
     """The English sentence of template ``msg`` with ``params``."""
-    return str.format(msg.value if isinstance(msg, Msg) else msg, **params)
+    # A ``Msg`` is its template (a ``str``): formatted as it stands.
+    return str.format(msg, **params)

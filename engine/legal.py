@@ -75,16 +75,9 @@ class Legal:
             "can_pass": self.can_pass,
             "can_join": self.can_join,
             "calls": self.calls.to_dict() if self.calls is not None else None,
-            "refused": {c: _refusal_dict(r) for c, r in self.refused.items()},
+            "refused": {c: r.refusal_dict() for c, r in self.refused.items()},
             "face_down": list(self.face_down),
             "partners": list(self.partners),
             "fuchs": self.fuchs,
-            "refused_face_down": {c: _refusal_dict(r) for c, r in self.refused_face_down.items()},
+            "refused_face_down": {c: r.refusal_dict() for c, r in self.refused_face_down.items()},
         }
-
-
-def _refusal_dict(error: EngineError) -> dict[str, Any]:
-    """A refusal in the view's JSON: code, English message, template and parameters."""
-    out = error.to_dict(detail=True)
-    del out["index"]
-    return out

@@ -52,15 +52,33 @@ class EngineError:
 
     @property
     def message(self) -> str:
-        return render(self.msg, dict(self.params))
+        return render(self.msg, self.params)
 
     def to_dict(self, *, detail: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {"index": self.index, "code": str(self.code), "message": self.message}
+        out: dict[str, Any] = {
+            "index": self.index,
+            "code": str(self.code),
+            "message": render(self.msg, self.params),
+        }
         if self.field is not None:
             out["field"] = self.field
         if detail:
             out["template"] = str(self.msg)
             out["params"] = dict(self.params)
+        return out
+
+    def refusal_dict(self) -> dict[str, Any]:
+        """``to_dict(detail=True)`` without the index: a refused move in the table
+        view's JSON (every other card the view refuses has one)."""
+        out: dict[str, Any] = {
+            "code": str(self.code),
+            # ``render``, written out: the view words every card it refuses.
+            "message": str.format(self.msg, **self.params),
+        }
+        if self.field is not None:
+            out["field"] = self.field
+        out["template"] = str(self.msg)
+        out["params"] = dict(self.params)
         return out
 
 

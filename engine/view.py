@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
 from engine.cards import CODES, bits
@@ -63,7 +63,7 @@ class TrickView:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TableView:
     """The table after the whole record (its effective events after ``undo``)."""
 
@@ -607,7 +607,7 @@ def _describe(
     if table is None:
         if result.status == "in_progress":
             base["awaiting"] = "deal"
-        return TableView(**base)
+        return _table_view(base)
     name = table.active
     base.update(
         players=table.players,
@@ -635,4 +635,27 @@ def _describe(
         base["next_player"] = base["to_act"]
     elif base["awaiting"] == "raise_or_end" and len(state.tricks) == 1:
         base["next_player"] = name[state.tricks[0][2]]
-    return TableView(**base)
+    return _table_view(base)
+
+
+def _table_view(fields: dict[str, Any]) -> TableView:
+    """``TableView(**fields)``, its ``__dict__`` made at once from the defaults and
+    ``fields`` (the recording API builds one per append; a frozen dataclass's
+    ``__init__`` sets its ~35 fields one by one)."""
+    d = _VIEW_DEFAULTS.copy()
+    d.update(fields)
+    view = _new_object(TableView)
+    _set_attr(view, "__dict__", d)
+    return view
+
+
+# Every field's default, where it has one (``Legal()`` is a frozen value: one serves
+# every view); ``game``, ``status`` and ``result`` have none.
+_VIEW_DEFAULTS: dict[str, Any] = {}
+for _field in fields(TableView):
+    if _field.default is not MISSING:
+        _VIEW_DEFAULTS[_field.name] = _field.default
+    elif _field.default_factory is not MISSING:
+        _VIEW_DEFAULTS[_field.name] = _field.default_factory()
+_new_object = object.__new__
+_set_attr = object.__setattr__
