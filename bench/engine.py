@@ -8,11 +8,14 @@ the same run the floor: ``json.loads`` of the same text plus one walk over the e
 The ratio is replay time over floor time. Games come from ``engine.generate`` (the
 same generator the property tests use), so every record replays as a complete game.
 
-Two more kinds of suite: ``corpus`` replays the records of ``tests/reference/corpus``
+Three more kinds of suite: ``corpus`` replays the records of ``tests/reference/corpus``
 (``cases.json`` and ``tally.json``: every shape the spec allows, played out or ended
 early, valid or not; each record counted once, ``--records`` ignored) per game; ``view``
 computes ``table_view`` of every prefix of ``--records // 20`` generated games (what the
-recording API computes per appended event) against the floor of the same prefixes.
+recording API computes per appended event) against the floor of the same prefixes;
+``view_json`` adds what the API then does with the view, ``json.dumps(view.to_dict())``
+(the issue's view target is on ``table_view`` alone; this line shows what an append
+costs the engine in all).
 
 Times are this process's CPU time (``time.process_time``): on a machine shared with
 other work, wall-clock time measures the neighbours too (``--wall`` times with
@@ -67,6 +70,8 @@ SUITES = (
     ("corpus, koenigrufen", "corpus", "koenigrufen", 0, False),
     ("view of each prefix, fuchsen 5", "view", "fuchsen", 5, True),
     ("view of each prefix, koenigrufen", "view", "koenigrufen", 4, True),
+    ("view+JSON each prefix, fuchsen 5", "view_json", "fuchsen", 5, True),
+    ("view+JSON each prefix, koenigrufen", "view_json", "koenigrufen", 4, True),
 )
 
 
@@ -124,7 +129,20 @@ def _counting(judge: Callable[[object], Any]) -> Callable[[list[str]], int]:
     return run
 
 
+def _with_json(view: Callable[[object], Any]) -> Callable[[object], Any]:
+    """``view`` and the JSON text of its ``to_dict()``, as the recording API answers
+    an append (the view of the record as it stands)."""
+
+    def judge(record: object) -> Any:
+        seen = view(record)
+        json.dumps(seen.to_dict())
+        return seen
+
+    return judge
+
+
 _views = _counting(table_view)
+_views_json = _counting(_with_json(table_view))
 _replay = _counting(replay)
 
 
@@ -233,7 +251,11 @@ def main() -> None:
         from bench.old_engine import load
 
         old = load(args.old)
-        old_runs = {"view": _counting(old.table_view), "replay": _counting(old.replay)}
+        old_runs = {
+            "view": _counting(old.table_view),
+            "view_json": _counting(_with_json(old.table_view)),
+            "replay": _counting(old.replay),
+        }
     clock = time.perf_counter if args.wall else time.process_time
 
     kind = "wall-clock" if args.wall else "CPU"
@@ -252,11 +274,11 @@ def main() -> None:
             continue
         if kind == "corpus":
             texts = _corpus_texts(game)
-        elif kind == "view":
+        elif kind in ("view", "view_json"):
             texts = _prefix_texts(game, seats, max(1, args.records // 20))
         else:
             texts = _texts(game, seats, hands, args.records)
-        run = _views if kind == "view" else _replay
+        run = {"view": _views, "view_json": _views_json}.get(kind, _replay)
         n_events = _walk(texts)
         finished = run(texts)
         if args.profile:
@@ -266,7 +288,7 @@ def main() -> None:
             args.profile = False
         runs = [_walk, run]
         if old_runs:
-            runs.append(old_runs["view" if kind == "view" else "replay"])
+            runs.append(old_runs[kind if kind in old_runs else "replay"])
         t_floor, t_replay, *t_old = _best_chunked(runs, texts, args.repeat, clock, args.chunk)
         w_replay, w_floor = _best_pair(run, _walk, texts, args.repeat, clock)
         rate = len(texts) / t_replay
