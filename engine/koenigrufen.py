@@ -99,7 +99,12 @@ BEATING_TEN = _beating(POWER_TEN)
 ACES_TENS = mask_of(c for c in CODES if c[1:] in ("A", "10"))
 HUNDERT_PAIRS = tuple(mask_of((s + "K", s + "O")) for s in "EGRS")
 _ZEROS = (0, 0, 0, 0)  # per player, at the start: no cards won
-_NONE_YET = (-1, -1, -1, -1)  # per player, at the start: no first play, no face-down card
+_NONE_YET = (-1, -1, -1, -1)  # per player, at the start: no first play
+# Per mask of players out of the auction and speaker: the next speaker still in it.
+NEXT_SPEAKER = tuple(
+    tuple(next((q for k in range(1, 5) if not out >> (q := (p + k) % 4) & 1), -1) for p in range(4))
+    for out in range(16)
+)
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,7 @@ class KoenigState(GameState):
     out: int = 0  # bitmask of players out of the auction
     joiner: int = -1  # the joiner of the standing bettler/plauderer bid
     join_card: int = -1
-    face_down: tuple[int, ...] = ()  # per player: named face-down card of his latest bid
+    high_card: int = -1  # the card the highest bid lays face down (-1: none)
     contract: str | None = None
     declarer: int = -1
     partner: int = -1  # durchmarsch partner (called card holder or assumed), letzter winner
@@ -205,7 +210,7 @@ class Koenigrufen(Variant):
         f["phase"] = "auction"
         f["to_act"] = f["leader"] = table.first
         f["won_cards"] = _ZEROS
-        f["first_play"] = f["face_down"] = _NONE_YET
+        f["first_play"] = _NONE_YET
         return made(KoenigState, f)
 
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "bid", "join"})
@@ -350,48 +355,53 @@ class Koenigrufen(Variant):
         return won, side, []
 
     def _auction(self, state: KoenigState, typ: str, event: Event, index: int) -> GameState:
+        """A bid, pass or join: checked, then the state after it in one copy of the
+        fields (the next speaker, or the play opened where it ends the auction)."""
+        if state.phase != "auction":
+            raise Illegal(Code.OUT_OF_ORDER, Msg.AUCTION_OVER_NOW, type=typ)
         table = state.table
         know = state.know
         assert table is not None and know is not None
-        if state.phase != "auction":
-            raise Illegal(Code.OUT_OF_ORDER, Msg.AUCTION_OVER_NOW, type=typ)
         p = table.index[event["player"]]
-        name = table.active[p]
         if p != state.to_act:
             raise Illegal(
                 Code.NOT_YOUR_TURN,
                 Msg.NOT_TURN_TO_SPEAK,
-                player=name,
+                player=table.active[p],
                 other=table.active[state.to_act],
             )
-        card_code = event.get("card")
-        card = INDEX[card_code] if isinstance(card_code, str) else -1
-        if card >= 0:
+        card_code = event.get("card")  # a code of the deck where present (``apply``)
+        card = -1
+        if card_code is not None:
+            card = INDEX[card_code]
             check_placement(state, p, card)
-        if typ == "pass":
-            return self._next_speaker(state, out=state.out | 1 << p)
-        if typ == "join":
-            broken = self._join_refusal(state, p)
+        f = state.__dict__.copy()
+        if typ == "bid":
+            contract = event["contract"]
+            called_code = event.get("called")
+            broken = self._bid_refusal(state, p, contract, called_code, card)
             if broken is not None:
                 raise broken
-            return self._next_speaker(state, joiner=p, join_card=card, out=state.out | 1 << p)
-        contract = event["contract"]
-        called_code = event.get("called")
-        broken = self._bid_refusal(state, p, contract, called_code, card)
-        if broken is not None:
-            raise broken
-        rank = RANK[contract]
-        called = INDEX[called_code] if isinstance(called_code, str) else -1
-        face_down = (*state.face_down[:p], card, *state.face_down[p + 1 :])
-        return self._next_speaker(
-            state,
-            high=rank,
-            high_bidder=p,
-            high_called=called,
-            joiner=-1,
-            join_card=-1,
-            face_down=face_down,
-        )
+            f["high"] = RANK[contract]
+            f["high_bidder"] = bidder = p
+            f["high_called"] = -1 if called_code is None else INDEX[called_code]
+            f["high_card"] = card
+            f["joiner"] = f["join_card"] = -1
+            out = state.out
+        else:
+            if typ == "join":
+                broken = self._join_refusal(state, p)
+                if broken is not None:
+                    raise broken
+                f["joiner"] = p
+                f["join_card"] = card
+            f["out"] = out = state.out | 1 << p
+            bidder = state.high_bidder
+        if out | (1 << bidder if bidder >= 0 else 0) == 0b1111:
+            self._open_play(f, f["high"], bidder, f["high_called"], state.assumed, table, know)
+        else:
+            f["to_act"] = NEXT_SPEAKER[out][p]
+        return made(KoenigState, f)
 
     @staticmethod
     def _join_refusal(state: KoenigState, p: int) -> Illegal | None:
@@ -454,28 +464,6 @@ class Koenigrufen(Variant):
                 )
         return None
 
-    def _next_speaker(self, state: KoenigState, **changes: Any) -> KoenigState:
-        """``state`` with ``changes`` (one copy), then the next speaker or the end of
-        the auction."""
-        out = changes.get("out", state.out)
-        bidder = changes.get("high_bidder", state.high_bidder)
-        if out | (1 << bidder if bidder >= 0 else 0) == 0b1111:
-            return self._auction_over(evolve(state, **changes))
-        q = (state.to_act + 1) % 4
-        while out >> q & 1:
-            q = (q + 1) % 4
-        return evolve(state, to_act=q, **changes)
-
-    def _auction_over(self, state: KoenigState) -> KoenigState:
-        table = state.table
-        know = state.know
-        assert table is not None and know is not None
-        changes: dict[str, Any] = {}
-        self._open_play(
-            changes, state.high, state.high_bidder, state.high_called, state.assumed, table, know
-        )
-        return evolve_with(state, changes)
-
     @staticmethod
     def _open_play(
         changes: dict[str, Any],
@@ -531,7 +519,7 @@ class Koenigrufen(Variant):
         if not state.tricks:
             named = -1
             if p == state.declarer and state.contract in WITH_FACE_DOWN:
-                named = state.face_down[p]
+                named = state.high_card
             elif p == state.joiner:
                 named = state.join_card
             if named >= 0 and named != card:
@@ -787,7 +775,7 @@ class Koenigrufen(Variant):
                 side |= 1 << state.joiner
         face_down = [-1] * 4
         if contract in WITH_FACE_DOWN:
-            face_down[state.declarer] = state.face_down[state.declarer]
+            face_down[state.declarer] = state.high_card
         if state.joiner >= 0:
             face_down[state.joiner] = state.join_card
         board = KoenigBoard(
