@@ -122,6 +122,10 @@ class KoenigState(GameState):
     declarer: int = -1
     partner: int = -1  # durchmarsch partner (called card holder or assumed), letzter winner
     ten_high: bool = False
+    # Set when the play opens: what the contract is worth under the house rules, and
+    # per player the card he laid face down for the first trick (-1: none).
+    value: int = 0
+    laid: tuple[int, ...] = _NONE_YET
 
 
 class Koenigrufen(Variant):
@@ -398,7 +402,7 @@ class Koenigrufen(Variant):
             f["out"] = out = state.out | 1 << p
             bidder = state.high_bidder
         if out | (1 << bidder if bidder >= 0 else 0) == 0b1111:
-            self._open_play(f, f["high"], bidder, f["high_called"], state.assumed, table, know)
+            self._open_play(f)
         else:
             f["to_act"] = NEXT_SPEAKER[out][p]
         return made(KoenigState, f)
@@ -465,47 +469,54 @@ class Koenigrufen(Variant):
         return None
 
     @staticmethod
-    def _open_play(
-        changes: dict[str, Any],
-        high: int,
-        bidder: int,
-        called: int,
-        assumed: int,
-        table: Table,
-        know: Knowledge,
-    ) -> None:
-        """Add to ``changes`` the fields the end of the auction sets, from its highest
-        bid (``high``, ``bidder``, ``called``) and the assumed partner. Raises
+    def _open_play(f: dict[str, Any]) -> None:
+        """Set in ``f``, the fields of the state after the auction's last event, what
+        the end of the auction sets, from its highest bid (``high``, ``high_bidder``,
+        ``high_called``, ``high_card``), its joiner and the assumed partner. Raises
         ``NeedPartner`` when a durchmarsch's called card is nowhere in the record and
         nobody is assumed."""
-        changes["phase"] = "play"
-        changes["led_of"] = LED_OF
+        f["phase"] = "play"
+        f["led_of"] = LED_OF
+        values = f["rules"]["values"]
+        bidder = f["high_bidder"]
         if bidder < 0:
-            changes["contract"] = "schurln"
-            changes["ten_high"] = True
-            changes["keys"] = KEYS_TEN
-            changes["to_act"] = changes["leader"] = table.first
+            f["contract"] = "schurln"
+            f["value"] = int(values["schurln"])
+            f["ten_high"] = True
+            f["keys"] = KEYS_TEN
+            f["to_act"] = f["leader"] = f["table"].first
             return
-        contract = CONTRACTS[high - 1]
+        contract = CONTRACTS[f["high"] - 1]
+        called = f["high_called"]
         partner = -1
         if contract in WITH_CALLED:
+            know = f["know"]
             holder = know.owner[called]
             if holder >= 0:
                 partner = holder
-            elif assumed >= 0:
-                partner = assumed
+            elif f["assumed"] >= 0:
+                partner = f["assumed"]
             else:
                 raise NeedPartner(
                     tuple(q for q in range(4) if q != bidder and not know.full(q)), called
                 )
-        changes["contract"] = contract
-        changes["declarer"] = bidder
-        changes["partner"] = partner
-        changes["ten_high"] = ten_high = contract in TEN_HIGH or (
+        f["contract"] = contract
+        f["declarer"] = bidder
+        f["partner"] = partner
+        f["ten_high"] = ten_high = contract in TEN_HIGH or (
             contract == "durchmarsch" and CODES[called].endswith("10")
         )
-        changes["keys"] = KEYS_TEN if ten_high else KEYS_NORMAL
-        changes["to_act"] = changes["leader"] = bidder
+        f["keys"] = KEYS_TEN if ten_high else KEYS_NORMAL
+        f["to_act"] = f["leader"] = bidder
+        joiner = f["joiner"]  # only a bettler or plauderer has one
+        if contract in WITH_FACE_DOWN:
+            laid = [-1] * 4
+            laid[bidder] = f["high_card"]
+            if joiner >= 0:
+                laid[joiner] = f["join_card"]
+            f["laid"] = tuple(laid)
+            contract += "_joined" if joiner >= 0 else ""
+        f["value"] = int(values[contract])
 
     def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
         assert isinstance(state, KoenigState)
@@ -514,19 +525,13 @@ class Koenigrufen(Variant):
         broken = check_play(self, state, p, card)
         if broken is not None:
             return broken
-        table = state.table
-        assert table is not None
         if not state.tricks:
-            named = -1
-            if p == state.declarer and state.contract in WITH_FACE_DOWN:
-                named = state.high_card
-            elif p == state.joiner:
-                named = state.join_card
+            named = state.laid[p]
             if named >= 0 and named != card:
                 return Illegal(
                     Code.FACE_DOWN_CARD_MISMATCH,
                     Msg.LAID_FACE_DOWN_MUST_PLAY,
-                    player=table.active[p],
+                    player=name_of(state, p),
                     card=CODES[named],
                     card2=CODES[card],
                 )
@@ -547,7 +552,11 @@ class Koenigrufen(Variant):
         done = len(state.tricks)  # ``state`` may be changed in place (``own``)
         new = add_card(state, p, card, index, None, own)
         if len(new.tricks) > done:
-            return self.board_ended(new)
+            assert isinstance(new, KoenigState)
+            end = self._trick_ends(new)
+            if end is not None:
+                # ``new`` is ``add_card``'s copy or the fold's own state: nobody else's.
+                new.__dict__.update(end)
         return new
 
     def board_ended(self, state: GameState) -> KoenigState:
@@ -579,14 +588,6 @@ class Koenigrufen(Variant):
             return {"partner": side[1], "decision": self._decision(state, True, side, None)}
         return {"decision": self._decision(state, won, side, None)}
 
-    def _value(self, state: KoenigState) -> int:
-        values = state.rules["values"]
-        contract = state.contract
-        assert contract is not None
-        if contract in WITH_FACE_DOWN and state.joiner >= 0:
-            return int(values[contract + "_joined"])
-        return int(values[contract])
-
     def _decide(
         self, state: KoenigState, won: bool, side: tuple[int, ...], *, reason: str | None = None
     ) -> KoenigState:
@@ -598,7 +599,7 @@ class Koenigrufen(Variant):
         """How the game ends: the ``side`` (declarer, partner or joiner) won or lost."""
         table = state.table
         assert table is not None
-        value = self._value(state)
+        value = state.value
         done = len(state.tricks)
         if reason is None:
             reason = "played_out" if done == 6 else "decided"
@@ -635,7 +636,7 @@ class Koenigrufen(Variant):
         """Schurln settled: ``losers`` (active indexes) share the highest count."""
         table = state.table
         assert table is not None
-        value = int(state.rules["values"]["schurln"])
+        value = state.value
         pay: dict[str, int] = {}
         k = len(losers)
         for q, name in enumerate(table.active):
@@ -730,24 +731,30 @@ class Koenigrufen(Variant):
     ) -> Illegal | None:
         """The first of the trick's ``obligations`` that ``card`` breaks, as an error
         naming a card of his that keeps it."""
-        trick = state.trick
-        if not trick:
-            return None
-        led = trick[0][1] >> 3
-        if not hand & SUIT_MASK[led]:
-            return None  # ``obligations`` asks nothing of him: spare finding the best card
-        exempt = p == state.joiner and not state.tricks
-        best = state.wkey  # the power of the trick's best card of the suit led
-        for code, allowed, held in obligations(led, best, hand, state.ten_high, exempt):
-            if allowed >> card & 1:
-                continue
+        if not state.trick or (p == state.joiner and not state.tricks):
+            return None  # no trick on the table, or the joiner's face-down card
+        led = state.led
+        follow, overtake = obligations(led, state.wkey, hand, state.ten_high)
+        if not follow >> card & 1:
+            held = hand & follow
+            example = CODES[(held & -held).bit_length() - 1]
+            return Illegal(
+                _FOLLOW,
+                Msg.FOLLOW_SUIT,
+                player=name_of(state, p),
+                example=example,
+                suit=SUIT_NAMES[led],
+            )
+        if not overtake >> card & 1:
+            held = hand & follow & overtake
             first = CODES[(held & -held).bit_length() - 1]
-            name = name_of(state, p)
-            if code is Code.MUST_FOLLOW_SUIT:
-                return Illegal(
-                    code, Msg.FOLLOW_SUIT, player=name, example=first, suit=SUIT_NAMES[led]
-                )
-            return Illegal(code, Msg.BEAT_THE_TRICK, player=name, card=first, card2=CODES[card])
+            return Illegal(
+                _OVERTAKE,
+                Msg.BEAT_THE_TRICK,
+                player=name_of(state, p),
+                card=first,
+                card2=CODES[card],
+            )
         return None
 
     def card_board(self, state: GameState) -> KoenigBoard | None:
@@ -773,28 +780,26 @@ class Koenigrufen(Variant):
                 side |= 1 << state.partner
             elif contract in WITH_FACE_DOWN and state.joiner >= 0:
                 side |= 1 << state.joiner
-        face_down = [-1] * 4
-        if contract in WITH_FACE_DOWN:
-            face_down[state.declarer] = state.high_card
-        if state.joiner >= 0:
-            face_down[state.joiner] = state.join_card
+        unplayed = ~state.played
         board = KoenigBoard(
             table.active,
-            [know.known[q] & ~state.played for q in range(4)],
+            [hand & unplayed for hand in know.known],
             side,
             contract=contract,
             declarer=state.declarer,
             joiner=state.joiner,
             ten_high=state.ten_high,
-            face_down=face_down,
+            face_down=state.laid,
         )
         board.partner = state.partner
-        board.won = list(state.won_cards)
-        board.tricks = len(state.tricks)
         board.leader = board.to_act = state.leader
-        for _q, c in state.trick:
-            board.push(c)
-        board.stack.clear()
+        if state.tricks:
+            board.won = list(state.won_cards)
+            board.tricks = len(state.tricks)
+        if state.trick:
+            for _q, c in state.trick:
+                board.push(c)
+            board.stack.clear()
         return board
 
     # From the second trick on: the first trick's face-down cards, and the many games
@@ -900,10 +905,8 @@ class Koenigrufen(Variant):
         fields["deck"] = deck_rows(ten_high=state.ten_high)
         if state.high_called >= 0:
             fields["called_card"] = CODES[state.high_called]
-        if state.contract is not None and state.contract != "schurln":
-            fields["value"] = self._value(state)
-        elif state.contract == "schurln":
-            fields["value"] = int(state.rules["values"]["schurln"])
+        if state.contract is not None:
+            fields["value"] = state.value
         return fields
 
     def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
@@ -923,29 +926,29 @@ def deck_rows(*, ten_high: bool) -> tuple[tuple[str, bool, tuple[str | None, ...
     )
 
 
-def obligations(
-    led: int, best: int, hand: int, ten_high: bool, exempt: bool
-) -> tuple[tuple[Code, int, int], ...]:
+def obligations(led: int, best: int, hand: int, ten_high: bool) -> tuple[int, int]:
     """The obligations of a player holding ``hand`` in a trick led in suit ``led`` whose
     best card of that suit has power ``best`` (by the contract's order, ``ten_high``),
-    in the spec's code-table order: each ``(code, allowed, held)``, ``allowed`` the
-    cards that keep it (a mask over the deck), ``held`` the cards of his that oblige
-    him. Follow suit, beating the trick if he can; ``exempt`` (the joiner's face-down
-    card in the first trick) none."""
-    if exempt:
-        return ()
-    led_cards = hand & SUIT_MASK[led]
-    if not led_cards:
-        return ()
+    in the spec's code-table order: follow suit (``must_follow_suit``), beating the
+    trick if he can (``must_overtake``), each as the cards that keep it (a mask over
+    the deck; ``FREE`` where it asks nothing of him). The cards of his that oblige him
+    are those of ``hand`` they allow. The joiner's face-down card in the first trick
+    is exempt: its callers ask this only of the others."""
+    suit = SUIT_MASK[led]
+    if not hand & suit:
+        return _FREE_OF_BOTH
     beating = (BEATING_TEN if ten_high else BEATING_NORMAL)[led << 3 | best]
-    follow = (_FOLLOW, SUIT_MASK[led], led_cards)
-    if led_cards & beating:
-        return follow, (_OVERTAKE, beating, led_cards & beating)
-    return (follow,)
+    return suit, beating if hand & beating else FREE
 
 
-# Plain names: an enum member's lookup costs several times a global's (every play).
-_FOLLOW, _OVERTAKE = Code.MUST_FOLLOW_SUIT, Code.MUST_OVERTAKE
+FREE = -1  # a mask of every card: an obligation that asks nothing
+_FREE_OF_BOTH = (FREE, FREE)
+# Plain names: an enum member's lookup costs several times a global's.
+_FOLLOW, _OVERTAKE, _FACE_DOWN = (
+    Code.MUST_FOLLOW_SUIT,
+    Code.MUST_OVERTAKE,
+    Code.FACE_DOWN_CARD_MISMATCH,
+)
 
 
 class KoenigBoard(Board):
@@ -963,7 +966,7 @@ class KoenigBoard(Board):
         declarer: int,
         joiner: int,
         ten_high: bool,
-        face_down: list[int],
+        face_down: Sequence[int],
     ) -> None:
         super().__init__(names, hands, side, LED_OF, KEYS_TEN if ten_high else KEYS_NORMAL)
         self.contract = contract
@@ -980,29 +983,31 @@ class KoenigBoard(Board):
             is not None
         )
 
-    def filters(self, p: int) -> list[tuple[Code, int]]:
-        out: list[tuple[Code, int]] = []
-        if self.trick:
-            exempt = p == self.joiner and not self.tricks
-            rules = obligations(self.led, self.wkey, self.hands[p], self.ten_high, exempt)
-            out = [(code, allowed) for code, allowed, _held in rules]
+    def _keeps(self, p: int) -> tuple[int, int, int]:
+        """What each obligation of seat ``p`` allows now, in the code table's order:
+        follow suit and overtake (``obligations``, of which the joiner's face-down card
+        in the first trick is exempt), then the card he laid face down for the first
+        trick; ``FREE`` where one asks nothing of him."""
+        follow = overtake = laid = FREE
+        if self.trick and (self.tricks or p != self.joiner):
+            follow, overtake = obligations(self.led, self.wkey, self.hands[p], self.ten_high)
         if not self.tricks and self.face_down[p] >= 0:
-            out.append((Code.FACE_DOWN_CARD_MISMATCH, 1 << self.face_down[p]))
-        return out
+            laid = 1 << self.face_down[p]
+        return follow, overtake, laid
+
+    def filters(self, p: int) -> list[tuple[Code, int]]:
+        return [
+            (code, mask) for code, mask in zip(_CODES, self._keeps(p), strict=True) if mask != FREE
+        ]
 
     def legal(self) -> int:
-        # ``Board.legal`` without the list of filters (the fold asks it of every card);
-        # after the first trick only the obligations of the trick remain.
-        if not self.tricks:
-            return super().legal()
+        # ``Board.legal`` without the list of filters (the fold asks it of every card).
         p = self.to_act
-        allowed = self.hands[p]
-        if self.trick:
-            for _code, mask, _held in obligations(
-                self.led, self.wkey, allowed, self.ten_high, False
-            ):
-                allowed &= mask
-        return allowed
+        follow, overtake, laid = self._keeps(p)
+        return self.hands[p] & follow & overtake & laid
+
+
+_CODES = (_FOLLOW, _OVERTAKE, _FACE_DOWN)  # of ``KoenigBoard._keeps``' masks
 
 
 def trick_end(
