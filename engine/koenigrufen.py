@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from engine.board import Board
-from engine.cards import CODES, INDEX, SUIT_NAMES, SUITS, bits, card_list, mask_of
+from engine.cards import CODES, INDEX, SUIT_NAMES, SUITS, card_list, mask_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
@@ -101,6 +101,8 @@ HUNDERT_PAIRS = tuple(mask_of((s + "K", s + "O")) for s in "EGRS")
 _ZEROS = (0, 0, 0, 0)  # per player, at the start: no cards won
 _NONE_YET = (-1, -1, -1, -1)  # per player, at the start: no first play
 # Per mask of players out of the auction and speaker: the next speaker still in it.
+_AUCTION_TYPES = frozenset({"bid", "pass", "join"})
+_CALLS_NONE = (None,)  # the called cards a bid without one is judged with
 NEXT_SPEAKER = tuple(
     tuple(next((q for k in range(1, 5) if not out >> (q := (p + k) % 4) & 1), -1) for p in range(4))
     for out in range(16)
@@ -229,14 +231,14 @@ class Koenigrufen(Variant):
     def handle(self, state: GameState, event: Event, index: int) -> GameState:
         assert isinstance(state, KoenigState)
         typ = event["type"]
+        if typ in _AUCTION_TYPES:
+            return self._auction(state, typ, event, index)
         if typ == "play":
             table = state.table
             assert table is not None
             return self.play(
                 state, table.index[event["player"]], INDEX[event["card"]], event, index
             )
-        if typ in ("bid", "pass", "join"):
-            return self._auction(state, typ, event, index)
         if typ == "forfeit":
             return self._forfeit(state, event)
         if typ == "tally":
@@ -374,11 +376,12 @@ class Koenigrufen(Variant):
                 player=table.active[p],
                 other=table.active[state.to_act],
             )
-        card_code = event.get("card")  # a code of the deck where present (``apply``)
         card = -1
-        if card_code is not None:
-            card = INDEX[card_code]
-            check_placement(state, p, card)
+        if typ != "pass":
+            card_code = event.get("card")  # a code of the deck where present (``apply``)
+            if card_code is not None:
+                card = INDEX[card_code]
+                check_placement(state, p, card)
         f = state.__dict__.copy()
         if typ == "bid":
             contract = event["contract"]
@@ -428,10 +431,6 @@ class Koenigrufen(Variant):
         the called card ``called_code`` (as the event gives it) and the face-down
         ``card`` (-1: none), or None: the rule every bid goes through (``_auction``)
         and the view's offers ask (``_biddable``)."""
-        table = state.table
-        know = state.know
-        assert table is not None and know is not None
-        name = table.active[p]
         rank = RANK.get(contract, 0)
         if rank == 0:
             return Illegal(Code.INVALID_BID, Msg.UNKNOWN_CONTRACT, rcontract=contract)
@@ -439,7 +438,7 @@ class Koenigrufen(Variant):
             return Illegal(
                 Code.INVALID_BID,
                 Msg.MUST_BID_HIGHER_THAN,
-                player=name,
+                player=name_of(state, p),
                 contract=CONTRACTS[state.high - 1],
                 contract2=contract,
             )
@@ -450,11 +449,14 @@ class Koenigrufen(Variant):
             return Illegal(Code.INVALID_BID, Msg.CALLS_NO_CARD, contract=contract)
         if card >= 0 and contract not in WITH_FACE_DOWN:
             return Illegal(Code.INVALID_BID, Msg.NO_FACE_DOWN, contract=contract)
-        called = INDEX[called_code] if isinstance(called_code, str) else -1
-        if called >= 0:
-            holder = know.owner[called]
+        know = state.know
+        assert know is not None
+        if isinstance(called_code, str):
+            holder = know.owner[INDEX[called_code]]
             if holder == p:
-                return Illegal(Code.INVALID_BID, Msg.CALLS_OWN_CARD, player=name, card=called_code)
+                return Illegal(
+                    Code.INVALID_BID, Msg.CALLS_OWN_CARD, player=name_of(state, p), card=called_code
+                )
             if holder < 0 and all(know.full(q) for q in range(4) if q != p):
                 return Illegal(Code.INVALID_BID, Msg.NOBODY_HOLDS_CALLED, card=called_code)
         if contract in WITH_HUNDERT and know.full(p):
@@ -463,7 +465,7 @@ class Koenigrufen(Variant):
                 return Illegal(
                     Code.INVALID_BID,
                     Msg.CANNOT_BID_RECORD_SHOWS_LACKS,
-                    player=name,
+                    player=name_of(state, p),
                     contract=contract,
                 )
         return None
@@ -817,40 +819,42 @@ class Koenigrufen(Variant):
     # ------------------------------------------------------------------ table view
     def offers(self, state: GameState, trial: Trial) -> dict[str, Any]:
         """In the auction, the speaker's bids (a durchmarsch with some called card),
-        pass and join."""
+        pass and join. Each bid is judged by the rule every bid goes through
+        (``_bid_refusal``); the end of the auction such a bid may bring refuses nothing
+        more (a called card nobody is shown to hold waits for the partner)."""
         assert isinstance(state, KoenigState)
-        table = state.table
-        assert table is not None
         if state.phase != "auction":
             return {}
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
         p = state.to_act
-        bids = tuple(c for c in CONTRACTS if self._biddable(state, p, c))
+        # The rule reads a called card only through who the record says holds it
+        # (``know.owner``): one card of each holder (nobody included) decides for all
+        # of his.
+        deck = nobodys = table.deck
+        called_cards: list[str | None] = []
+        for hand in know.known:
+            held = hand & deck
+            nobodys &= ~held
+            if held:
+                called_cards.append(CODES[(held & -held).bit_length() - 1])
+        if nobodys:
+            called_cards.append(CODES[(nobodys & -nobodys).bit_length() - 1])
+        bids = tuple(
+            contract
+            for contract in CONTRACTS
+            if any(
+                self._bid_refusal(state, p, contract, called, -1) is None
+                for called in (called_cards if contract in WITH_CALLED else _CALLS_NONE)
+            )
+        )
         return {
             "bids": bids,
             # The speaker may always pass (``_auction``: his turn is all a pass needs).
             "can_pass": True,
             "can_join": self._join_refusal(state, p) is None,
         }
-
-    @classmethod
-    def _biddable(cls, state: KoenigState, p: int, contract: str) -> bool:
-        """May ``p``, the speaker, bid ``contract`` now, with some called card where it
-        calls one? Judged by the rule every bid goes through (``_bid_refusal``); the
-        end of the auction such a bid may bring refuses nothing more (a called card
-        nobody is shown to hold waits for the partner). The rule reads the called card
-        only through who the record says holds it (``know.owner``), so the first card
-        of each holder (nobody included) decides for his others."""
-        if contract not in WITH_CALLED:
-            return cls._bid_refusal(state, p, contract, None, -1) is None
-        table = state.table
-        know = state.know
-        assert table is not None and know is not None
-        first: dict[int, int] = {}
-        for c in bits(table.deck):
-            first.setdefault(know.owner[c], c)
-        return any(
-            cls._bid_refusal(state, p, contract, CODES[c], -1) is None for c in first.values()
-        )
 
     def tally_offer(self, states: Sequence[GameState], trial: Trial) -> dict[str, Any] | None:
         """Between tricks: schurln's losers; any other contract's outcome, and the
