@@ -99,10 +99,10 @@ BEATING_TEN = _beating(POWER_TEN)
 ACES_TENS = mask_of(c for c in CODES if c[1:] in ("A", "10"))
 HUNDERT_PAIRS = tuple(mask_of((s + "K", s + "O")) for s in "EGRS")
 _ZEROS = (0, 0, 0, 0)  # per player, at the start: no cards won
-_NONE_YET = (-1, -1, -1, -1)  # per player, at the start: no first play
-# Per mask of players out of the auction and speaker: the next speaker still in it.
+_NONE_YET = (-1, -1, -1, -1)  # per player, at the start: no first play, no card laid
 _AUCTION_TYPES = frozenset({"bid", "pass", "join"})
 _CALLS_NONE = (None,)  # the called cards a bid without one is judged with
+# Per mask of players out of the auction and speaker: the next speaker still in it.
 NEXT_SPEAKER = tuple(
     tuple(next((q for k in range(1, 5) if not out >> (q := (p + k) % 4) & 1), -1) for p in range(4))
     for out in range(16)
@@ -201,7 +201,11 @@ class Koenigrufen(Variant):
     def __init__(self) -> None:
         # Copying a prototype is cheaper than a frozen dataclass's __init__.
         # A plain ``__dict__`` (``unshared``): the states copied from it have one too.
-        self._prototype = unshared(KoenigState(variant=self, rules={}))
+        self._prototype = unshared(
+            KoenigState(
+                variant=self, rules={}, phase="auction", won_cards=_ZEROS, first_play=_NONE_YET
+            )
+        )
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
         self._decisions: dict[tuple[Any, ...], Decision] = {}
 
@@ -213,10 +217,7 @@ class Koenigrufen(Variant):
         f["table"] = table
         f["know"] = know
         f["assumed"] = assumed
-        f["phase"] = "auction"
         f["to_act"] = f["leader"] = table.first
-        f["won_cards"] = _ZEROS
-        f["first_play"] = _NONE_YET
         return made(KoenigState, f)
 
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "bid", "join"})
