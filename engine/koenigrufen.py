@@ -124,9 +124,12 @@ class KoenigState(GameState):
     declarer: int = -1
     partner: int = -1  # durchmarsch partner (called card holder or assumed), letzter winner
     ten_high: bool = False
-    # Set when the play opens: what the contract is worth under the house rules, and
-    # per player the card he laid face down for the first trick (-1: none).
+    # Set when the play opens: what the contract is worth under the house rules, the
+    # declaring side (the declarer, then his partner of a durchmarsch or his joiner;
+    # none in schurln; a letzter's partner is known only from the decision), and per
+    # player the card he laid face down for the first trick (-1: none).
     value: int = 0
+    side: tuple[int, ...] = ()
     laid: tuple[int, ...] = _NONE_YET
 
 
@@ -321,16 +324,14 @@ class Koenigrufen(Variant):
             return Illegal(Code.INVALID_TALLY, Msg.TALLY_SAYS_WHETHER_DECLARER_SIDE, field="won")
         won = event["won"]
         d = state.declarer
-        side: tuple[int, ...]
+        side = state.side
         if contract in WITH_CALLED:
             if "partner" in event:
                 name = event["partner"]
                 broken = tally_partner_refusal(table, know, state.high_called, name)
                 if broken is not None:
                     return broken
-            side = (d, state.partner)
         elif contract == "durchmarsch_letzter":
-            side = (d,)
             if "partner" in event:
                 name = event["partner"]
                 p = table.index[name]
@@ -353,12 +354,10 @@ class Koenigrufen(Variant):
                     player=table.active[d],
                     field="won",
                 )
-        else:
-            if "partner" in event:
-                return Illegal(
-                    Code.INVALID_TALLY, Msg.HAS_PARTNER_NAME, contract=contract, field="partner"
-                )
-            side = (d,) if state.joiner < 0 else (d, state.joiner)
+        elif "partner" in event:
+            return Illegal(
+                Code.INVALID_TALLY, Msg.HAS_PARTNER_NAME, contract=contract, field="partner"
+            )
         return won, side, []
 
     def _auction(self, state: KoenigState, typ: str, event: Event, index: int) -> GameState:
@@ -512,6 +511,9 @@ class Koenigrufen(Variant):
         f["keys"] = KEYS_TEN if ten_high else KEYS_NORMAL
         f["to_act"] = f["leader"] = bidder
         joiner = f["joiner"]  # only a bettler or plauderer has one
+        f["side"] = (
+            (bidder, partner) if partner >= 0 else (bidder, joiner) if joiner >= 0 else (bidder,)
+        )
         if contract in WITH_FACE_DOWN:
             laid = [-1] * 4
             laid[bidder] = f["high_card"]
@@ -591,11 +593,6 @@ class Koenigrufen(Variant):
             return {"partner": side[1], "decision": self._decision(state, True, side, None)}
         return {"decision": self._decision(state, won, side, None)}
 
-    def _decide(
-        self, state: KoenigState, won: bool, side: tuple[int, ...], *, reason: str | None = None
-    ) -> KoenigState:
-        return evolve_with(state, {"decision": self._decision(state, won, side, reason)})
-
     def _decision(
         self, state: KoenigState, won: bool, side: tuple[int, ...], reason: str | None
     ) -> Decision:
@@ -667,16 +664,8 @@ class Koenigrufen(Variant):
         if state.contract == "schurln":
             # The player who gives up pays as the only loser of a schurln.
             return evolve(state, decision=self._schurln_paid(state, [p], "forfeit"))
-        d = state.declarer
-        if state.contract == "durchmarsch_letzter":
-            side: tuple[int, ...] = (d,)  # before the last trick: settled as an alone game
-        elif state.contract in WITH_CALLED:
-            side = (d, state.partner)
-        elif state.contract in WITH_FACE_DOWN and state.joiner >= 0:
-            side = (d, state.joiner)
-        else:
-            side = (d,)
-        return self._decide(state, p not in side, side, reason="forfeit")
+        side = state.side  # a letzter before the last trick: settled as an alone game
+        return evolve(state, decision=self._decision(state, p not in side, side, "forfeit"))
 
     # ------------------------------------------------------------------ results
     def result(self, state: GameState) -> Result:
@@ -719,14 +708,7 @@ class Koenigrufen(Variant):
     def declarers(self, state: KoenigState) -> tuple[str, ...]:
         table = state.table
         assert table is not None
-        if state.contract == "schurln" or state.declarer < 0:
-            return ()
-        out = [table.active[state.declarer]]
-        if state.partner >= 0:
-            out.append(table.active[state.partner])
-        elif state.joiner >= 0:
-            out.append(table.active[state.joiner])
-        return tuple(out)
+        return tuple([table.active[q] for q in state.side])
 
     # ------------------------------------------------------------------ tricks
     def play_obligation(  # type: ignore[override]
@@ -776,19 +758,14 @@ class Koenigrufen(Variant):
         table = state.table
         assert know is not None and table is not None
         side = 0
-        contract = state.contract or "schurln"
-        if contract != "schurln":
-            side = 1 << state.declarer
-            if contract in WITH_CALLED and state.partner >= 0:
-                side |= 1 << state.partner
-            elif contract in WITH_FACE_DOWN and state.joiner >= 0:
-                side |= 1 << state.joiner
+        for q in state.side:
+            side |= 1 << q
         unplayed = ~state.played
         board = KoenigBoard(
             table.active,
             [hand & unplayed for hand in know.known],
             side,
-            contract=contract,
+            contract=state.contract or "schurln",
             declarer=state.declarer,
             joiner=state.joiner,
             ten_high=state.ten_high,
@@ -842,16 +819,14 @@ class Koenigrufen(Variant):
                 called_cards.append(CODES[(held & -held).bit_length() - 1])
         if nobodys:
             called_cards.append(CODES[(nobodys & -nobodys).bit_length() - 1])
-        bids = tuple(
-            contract
-            for contract in CONTRACTS
-            if any(
-                self._bid_refusal(state, p, contract, called, -1) is None
-                for called in (called_cards if contract in WITH_CALLED else _CALLS_NONE)
-            )
-        )
+        bids: list[str] = []
+        for contract in CONTRACTS:
+            for called in called_cards if contract in WITH_CALLED else _CALLS_NONE:
+                if self._bid_refusal(state, p, contract, called, -1) is None:
+                    bids.append(contract)
+                    break
         return {
-            "bids": bids,
+            "bids": tuple(bids),
             # The speaker may always pass (``_auction``: his turn is all a pass needs).
             "can_pass": True,
             "can_join": self._join_refusal(state, p) is None,
