@@ -61,7 +61,6 @@ RANK = {name: i + 1 for i, name in enumerate(CONTRACTS)}
 WITH_CALLED = frozenset({"durchmarsch", "durchmarsch_hundert"})
 WITH_FACE_DOWN = frozenset({"bettler", "plauderer"})
 WITH_HUNDERT = frozenset({"durchmarsch_hundert", "hundertermord"})
-MORD = frozenset({"zehnermord", "koenigmord", "hundertermord"})
 TEN_HIGH = frozenset({"zehnermord", "hundertermord", "durchmarsch_hundert", "schurln"})
 
 DECK = mask_of(c for c in CODES if not c.endswith(("7", "8")))
@@ -126,10 +125,12 @@ class KoenigState(GameState):
     ten_high: bool = False
     # Set when the play opens: what the contract is worth under the house rules, the
     # declaring side (the declarer, then his partner of a durchmarsch or his joiner;
-    # none in schurln; a letzter's partner is known only from the decision), and per
-    # player the card he laid face down for the first trick (-1: none).
+    # none in schurln; a letzter's partner is known only from the decision), the
+    # players whose trick before the last defeats it (``defeating``), and per player
+    # the card he laid face down for the first trick (-1: none).
     value: int = 0
     side: tuple[int, ...] = ()
+    defeats: int = 0
     laid: tuple[int, ...] = _NONE_YET
 
 
@@ -511,9 +512,11 @@ class Koenigrufen(Variant):
         f["keys"] = KEYS_TEN if ten_high else KEYS_NORMAL
         f["to_act"] = f["leader"] = bidder
         joiner = f["joiner"]  # only a bettler or plauderer has one
-        f["side"] = (
+        f["side"] = side = (
             (bidder, partner) if partner >= 0 else (bidder, joiner) if joiner >= 0 else (bidder,)
         )
+        # The side as a mask: its last player is its first where he is alone.
+        f["defeats"] = defeating(contract, 1 << bidder | 1 << side[-1])
         if contract in WITH_FACE_DOWN:
             laid = [-1] * 4
             laid[bidder] = f["high_card"]
@@ -576,12 +579,7 @@ class Koenigrufen(Variant):
         """The changes (the decision, and a letzter's winner as partner) by which the
         trick just collected decides the game, or None while it goes on."""
         end = trick_end(
-            state.contract,
-            state.declarer,
-            state.partner,
-            state.joiner,
-            len(state.tricks),
-            state.tricks[-1][2],
+            state.contract, state.side, state.defeats, len(state.tricks), state.tricks[-1][2]
         )
         if end is None:
             return None
@@ -771,7 +769,6 @@ class Koenigrufen(Variant):
             ten_high=state.ten_high,
             face_down=state.laid,
         )
-        board.partner = state.partner
         board.leader = board.to_act = state.leader
         if state.tricks:
             board.won = list(state.won_cards)
@@ -934,7 +931,7 @@ _FOLLOW, _OVERTAKE, _FACE_DOWN = (
 class KoenigBoard(Board):
     """Königrufen's card play (``engine.board``): no trumps, the contract's order."""
 
-    __slots__ = ("contract", "declarer", "face_down", "joiner", "partner", "ten_high")
+    __slots__ = ("contract", "declarer", "defeats", "face_down", "joiner", "ten_high")
 
     def __init__(
         self,
@@ -954,14 +951,12 @@ class KoenigBoard(Board):
         self.joiner = joiner
         self.ten_high = ten_high
         self.face_down = face_down  # per seat: the card he laid face down for trick 1
-        self.partner = -1  # a durchmarsch's partner, where the fold knows him
+        self.defeats = defeating(contract, side)
 
     def ends_play(self) -> bool:
-        winner = self.winner
-        return (
-            trick_end(self.contract, self.declarer, self.partner, self.joiner, self.tricks, winner)
-            is not None
-        )
+        # The deal's last trick, or one whose winner defeats the declaring side: where
+        # ``trick_end`` says how the game ended.
+        return self.tricks == 6 or self.defeats >> self.winner & 1 == 1
 
     def _keeps(self, p: int) -> tuple[int, int, int]:
         """What each obligation of seat ``p`` allows now, in the code table's order:
@@ -990,34 +985,31 @@ class KoenigBoard(Board):
 _CODES = (_FOLLOW, _OVERTAKE, _FACE_DOWN)  # of ``KoenigBoard._keeps``' masks
 
 
+def defeating(contract: str, side: int) -> int:
+    """The players (a mask of seats) whose trick won before the last defeats the
+    declaring ``side`` (a mask of seats) of ``contract``: in a bettler or plauderer the
+    side's own, in schurln nobody's (it has no side), else the others'."""
+    if contract == "schurln":
+        return 0
+    return side if contract in WITH_FACE_DOWN else ~side & 0b1111
+
+
 def trick_end(
-    contract: str | None, d: int, partner: int, joiner: int, done: int, winner: int
+    contract: str | None, side: tuple[int, ...], defeats: int, done: int, winner: int
 ) -> tuple[bool, tuple[int, ...]] | None:
     """Whether the trick just collected (the ``done``-th, won by ``winner``) ends the
-    game of ``contract`` declared by ``d`` (his ``partner`` of a durchmarsch, the
-    ``joiner`` of a bettler/plauderer): None while it goes on, else whether the
+    game of ``contract`` declared by ``side`` (``KoenigState.side``) whom the players of
+    ``defeats`` defeat (``defeating``): None while it goes on, else whether the
     declaring side won and who it is (schurln: ``(False, ())``, scored by the aces and
     tens). A letzter's last trick won by another player: won, with him as the partner.
-    ``Koenigrufen._trick_ends`` (the fold) and ``KoenigBoard.ends_play`` ask it."""
+    ``KoenigBoard.ends_play`` asks when it is not None."""
+    if done < 6:
+        return (False, side) if defeats >> winner & 1 else None
     if contract == "schurln":
-        return None if done < 6 else (False, ())
-    if contract in WITH_CALLED:
-        if winner not in (d, partner):
-            return False, (d, partner)
-        return None if done < 6 else (True, (d, partner))
-    if contract in MORD:
-        if winner != d:
-            return False, (d,)
-        return None if done < 6 else (True, (d,))
-    if contract == "durchmarsch_letzter":
-        if done < 6:
-            return None if winner == d else (False, (d,))
-        return (True, (d,)) if winner == d else (True, (d, winner))
-    # bettler, plauderer
-    side = (d,) if joiner < 0 else (d, joiner)
-    if winner in side:
-        return False, side
-    return (True, side) if done == 6 else None
+        return False, ()
+    if contract == "durchmarsch_letzter" and winner != side[0]:
+        return True, (side[0], winner)
+    return not defeats >> winner & 1, side
 
 
 def aces_and_tens(state: KoenigState) -> list[int]:
