@@ -274,11 +274,7 @@ class Koenigrufen(Variant):
         won, side, losers = outcome
         if state.contract == "schurln":
             return evolve(state, decision=self._schurln_paid(state, losers, "tally"))
-        changes: dict[str, Any] = {}
-        if state.contract == "durchmarsch_letzter" and len(side) == 2:
-            changes["partner"] = side[1]  # the partner the tally names
-        changes["decision"] = self._decision(state, won, side, "tally")
-        return evolve_with(state, changes)
+        return evolve_with(state, self._ending(state, won, side, "tally"))
 
     def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
         assert isinstance(state, KoenigState)
@@ -585,11 +581,17 @@ class Koenigrufen(Variant):
             return None
         if state.contract == "schurln":
             return {"decision": self._schurln(state)}
-        won, side = end
+        return self._ending(state, *end, None)
+
+    def _ending(
+        self, state: KoenigState, won: bool, side: tuple[int, ...], reason: str | None
+    ) -> dict[str, Any]:
+        """The changes by which the game ends (``_decision``), the ``side`` (a letzter's
+        with the partner that his last trick or the tally names) won or lost."""
+        decision = self._decision(state, won, side, reason)
         if state.contract == "durchmarsch_letzter" and len(side) == 2:
-            # The last trick won by another player: he was the partner all along.
-            return {"partner": side[1], "decision": self._decision(state, True, side, None)}
-        return {"decision": self._decision(state, won, side, None)}
+            return {"partner": side[1], "decision": decision}  # his partner all along
+        return {"decision": decision}
 
     def _decision(
         self, state: KoenigState, won: bool, side: tuple[int, ...], reason: str | None
@@ -779,8 +781,8 @@ class Koenigrufen(Variant):
             board.stack.clear()
         return board
 
-    # From the second trick on: the first trick's face-down cards, and the many games
-    # a first trick decides, stay on ``play``.
+    # From the second trick on: the first trick decides many games, and for those a
+    # board costs as much as it saves (from the first trick on: no faster, measured).
     board_from: ClassVar[int] = 1
 
     def fold_board(self, state: GameState) -> KoenigBoard | None:
