@@ -101,6 +101,25 @@ _ZEROS = (0, 0, 0, 0)  # per player, at the start: no cards won
 _NONE_YET = (-1, -1, -1, -1)  # per player, at the start: no first play, no card laid
 _AUCTION_TYPES = frozenset({"bid", "pass", "join"})
 _CALLS_NONE = (None,)  # the called cards a bid without one is judged with
+_JOINABLE = frozenset({RANK["bettler"], RANK["plauderer"]})  # standing bids one may join
+# Plain names: an enum member's lookup costs several times a global's, and the table
+# view asks the auction's rules of every bid and the card play's of most cards.
+_INVALID_BID, _BID_HIGHER, _CALLS_OWN, _CANNOT_JOIN = (
+    Code.INVALID_BID,
+    Msg.MUST_BID_HIGHER_THAN,
+    Msg.CALLS_OWN_CARD,
+    Msg.CANNOT_JOIN_BETTLER_OR_PLAUDERER,
+)
+_FOLLOW, _OVERTAKE, _FACE_DOWN = (
+    Code.MUST_FOLLOW_SUIT,
+    Code.MUST_OVERTAKE,
+    Code.FACE_DOWN_CARD_MISMATCH,
+)
+_FOLLOW_SUIT, _BEAT_THE_TRICK, _LAID_FACE_DOWN = (
+    Msg.FOLLOW_SUIT,
+    Msg.BEAT_THE_TRICK,
+    Msg.LAID_FACE_DOWN_MUST_PLAY,
+)
 # Per mask of players out of the auction and speaker: the next speaker still in it.
 NEXT_SPEAKER = tuple(
     tuple(next((q for k in range(1, 5) if not out >> (q := (p + k) % 4) & 1), -1) for p in range(4))
@@ -412,12 +431,10 @@ class Koenigrufen(Variant):
         """Why the speaker ``p`` may not join now, or None: only a standing bettler or
         plauderer nobody has joined yet. ``_auction`` judges every join by it (after the
         turn and the face-down card it names), the view's offer asks it."""
-        if state.high not in (RANK["bettler"], RANK["plauderer"]) or state.joiner >= 0:
+        if state.high not in _JOINABLE or state.joiner >= 0:
             table = state.table
             assert table is not None
-            return Illegal(
-                Code.INVALID_BID, Msg.CANNOT_JOIN_BETTLER_OR_PLAUDERER, player=table.active[p]
-            )
+            return Illegal(_INVALID_BID, _CANNOT_JOIN, player=table.active[p])
         return None
 
     @staticmethod
@@ -430,37 +447,35 @@ class Koenigrufen(Variant):
         and the view's offers ask (``_biddable``)."""
         rank = RANK.get(contract, 0)
         if rank == 0:
-            return Illegal(Code.INVALID_BID, Msg.UNKNOWN_CONTRACT, rcontract=contract)
+            return Illegal(_INVALID_BID, Msg.UNKNOWN_CONTRACT, rcontract=contract)
         if rank <= state.high:
             return Illegal(
-                Code.INVALID_BID,
-                Msg.MUST_BID_HIGHER_THAN,
+                _INVALID_BID,
+                _BID_HIGHER,
                 player=name_of(state, p),
                 contract=CONTRACTS[state.high - 1],
                 contract2=contract,
             )
         if contract in WITH_CALLED:
             if called_code is None:
-                return Illegal(Code.INVALID_BID, Msg.NEEDS_CALLED_CARD, contract=contract)
+                return Illegal(_INVALID_BID, Msg.NEEDS_CALLED_CARD, contract=contract)
         elif called_code is not None:
-            return Illegal(Code.INVALID_BID, Msg.CALLS_NO_CARD, contract=contract)
+            return Illegal(_INVALID_BID, Msg.CALLS_NO_CARD, contract=contract)
         if card >= 0 and contract not in WITH_FACE_DOWN:
-            return Illegal(Code.INVALID_BID, Msg.NO_FACE_DOWN, contract=contract)
+            return Illegal(_INVALID_BID, Msg.NO_FACE_DOWN, contract=contract)
         know = state.know
         assert know is not None
         if isinstance(called_code, str):
             holder = know.owner[INDEX[called_code]]
             if holder == p:
-                return Illegal(
-                    Code.INVALID_BID, Msg.CALLS_OWN_CARD, player=name_of(state, p), card=called_code
-                )
+                return Illegal(_INVALID_BID, _CALLS_OWN, player=name_of(state, p), card=called_code)
             if holder < 0 and all(know.full(q) for q in range(4) if q != p):
-                return Illegal(Code.INVALID_BID, Msg.NOBODY_HOLDS_CALLED, card=called_code)
+                return Illegal(_INVALID_BID, Msg.NOBODY_HOLDS_CALLED, card=called_code)
         if contract in WITH_HUNDERT and know.full(p):
             hand = know.known[p]
             if not any(hand & pair == pair for pair in HUNDERT_PAIRS):
                 return Illegal(
-                    Code.INVALID_BID,
+                    _INVALID_BID,
                     Msg.CANNOT_BID_RECORD_SHOWS_LACKS,
                     player=name_of(state, p),
                     contract=contract,
@@ -533,8 +548,8 @@ class Koenigrufen(Variant):
             named = state.laid[p]
             if named >= 0 and named != card:
                 return Illegal(
-                    Code.FACE_DOWN_CARD_MISMATCH,
-                    Msg.LAID_FACE_DOWN_MUST_PLAY,
+                    _FACE_DOWN,
+                    _LAID_FACE_DOWN,
                     player=name_of(state, p),
                     card=CODES[named],
                     card2=CODES[card],
@@ -725,7 +740,7 @@ class Koenigrufen(Variant):
             example = CODES[(held & -held).bit_length() - 1]
             return Illegal(
                 _FOLLOW,
-                Msg.FOLLOW_SUIT,
+                _FOLLOW_SUIT,
                 player=name_of(state, p),
                 example=example,
                 suit=SUIT_NAMES[led],
@@ -735,7 +750,7 @@ class Koenigrufen(Variant):
             first = CODES[(held & -held).bit_length() - 1]
             return Illegal(
                 _OVERTAKE,
-                Msg.BEAT_THE_TRICK,
+                _BEAT_THE_TRICK,
                 player=name_of(state, p),
                 card=first,
                 card2=CODES[card],
@@ -922,12 +937,6 @@ def obligations(led: int, best: int, hand: int, ten_high: bool) -> tuple[int, in
 
 FREE = -1  # a mask of every card: an obligation that asks nothing
 _FREE_OF_BOTH = (FREE, FREE)
-# Plain names: an enum member's lookup costs several times a global's.
-_FOLLOW, _OVERTAKE, _FACE_DOWN = (
-    Code.MUST_FOLLOW_SUIT,
-    Code.MUST_OVERTAKE,
-    Code.FACE_DOWN_CARD_MISMATCH,
-)
 
 
 class KoenigBoard(Board):
