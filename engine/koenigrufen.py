@@ -382,8 +382,7 @@ class Koenigrufen(Variant):
         if state.phase != "auction":
             raise Illegal(Code.OUT_OF_ORDER, Msg.AUCTION_OVER_NOW, type=typ)
         table = state.table
-        know = state.know
-        assert table is not None and know is not None
+        assert table is not None
         p = table.index[event["player"]]
         if p != state.to_act:
             raise Illegal(
@@ -444,7 +443,7 @@ class Koenigrufen(Variant):
         """Why the speaker ``p`` (his turn in the auction) may not bid ``contract`` with
         the called card ``called_code`` (as the event gives it) and the face-down
         ``card`` (-1: none), or None: the rule every bid goes through (``_auction``)
-        and the view's offers ask (``_biddable``)."""
+        and the view's offers ask (``offers``)."""
         rank = RANK.get(contract, 0)
         if rank == 0:
             return Illegal(_INVALID_BID, Msg.UNKNOWN_CONTRACT, rcontract=contract)
@@ -1013,7 +1012,8 @@ def trick_end(
     ``defeats`` defeat (``defeating``): None while it goes on, else whether the
     declaring side won and who it is (schurln: ``(False, ())``, scored by the aces and
     tens). A letzter's last trick won by another player: won, with him as the partner.
-    ``KoenigBoard.ends_play`` asks when it is not None."""
+    ``Koenigrufen._trick_ends`` asks it after each trick; ``KoenigBoard.ends_play``
+    says when it is not None."""
     if done < 6:
         return (False, side) if defeats >> winner & 1 else None
     if contract == "schurln":
