@@ -904,7 +904,7 @@ class Koenigrufen(Variant):
 
     def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
         """Every contract (with a joiner: ``<contract>_joined``) and ``schurln``."""
-        return {name: int(value) for name, value in rules["values"].items()}
+        return dict(rules["values"])  # ints: validated (``engine.rules``)
 
 
 @cache  # a value (tuples), which every view of a game shows
