@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from engine.board import Board
-from engine.cards import CODES, INDEX, SUIT_NAMES, SUITS, bits, card_list, mask_of
+from engine.cards import CODES, INDEX, SUIT_NAMES, SUITS, card_list, mask_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
@@ -61,7 +61,6 @@ RANK = {name: i + 1 for i, name in enumerate(CONTRACTS)}
 WITH_CALLED = frozenset({"durchmarsch", "durchmarsch_hundert"})
 WITH_FACE_DOWN = frozenset({"bettler", "plauderer"})
 WITH_HUNDERT = frozenset({"durchmarsch_hundert", "hundertermord"})
-MORD = frozenset({"zehnermord", "koenigmord", "hundertermord"})
 TEN_HIGH = frozenset({"zehnermord", "hundertermord", "durchmarsch_hundert", "schurln"})
 
 DECK = mask_of(c for c in CODES if not c.endswith(("7", "8")))
@@ -99,7 +98,33 @@ BEATING_TEN = _beating(POWER_TEN)
 ACES_TENS = mask_of(c for c in CODES if c[1:] in ("A", "10"))
 HUNDERT_PAIRS = tuple(mask_of((s + "K", s + "O")) for s in "EGRS")
 _ZEROS = (0, 0, 0, 0)  # per player, at the start: no cards won
-_NONE_YET = (-1, -1, -1, -1)  # per player, at the start: no first play, no face-down card
+_NONE_YET = (-1, -1, -1, -1)  # per player, at the start: no first play, no card laid
+_AUCTION_TYPES = frozenset({"bid", "pass", "join"})
+_CALLS_NONE = (None,)  # the called cards a bid without one is judged with
+_JOINABLE = frozenset({RANK["bettler"], RANK["plauderer"]})  # standing bids one may join
+# Plain names: an enum member's lookup costs several times a global's, and the table
+# view asks the auction's rules of every bid and the card play's of most cards.
+_INVALID_BID, _BID_HIGHER, _CALLS_OWN, _CANNOT_JOIN = (
+    Code.INVALID_BID,
+    Msg.MUST_BID_HIGHER_THAN,
+    Msg.CALLS_OWN_CARD,
+    Msg.CANNOT_JOIN_BETTLER_OR_PLAUDERER,
+)
+_FOLLOW, _OVERTAKE, _FACE_DOWN = (
+    Code.MUST_FOLLOW_SUIT,
+    Code.MUST_OVERTAKE,
+    Code.FACE_DOWN_CARD_MISMATCH,
+)
+_FOLLOW_SUIT, _BEAT_THE_TRICK, _LAID_FACE_DOWN = (
+    Msg.FOLLOW_SUIT,
+    Msg.BEAT_THE_TRICK,
+    Msg.LAID_FACE_DOWN_MUST_PLAY,
+)
+# Per mask of players out of the auction and speaker: the next speaker still in it.
+NEXT_SPEAKER = tuple(
+    tuple(next((q for k in range(1, 5) if not out >> (q := (p + k) % 4) & 1), -1) for p in range(4))
+    for out in range(16)
+)
 
 
 @dataclass(frozen=True)
@@ -112,11 +137,20 @@ class KoenigState(GameState):
     out: int = 0  # bitmask of players out of the auction
     joiner: int = -1  # the joiner of the standing bettler/plauderer bid
     join_card: int = -1
-    face_down: tuple[int, ...] = ()  # per player: named face-down card of his latest bid
+    high_card: int = -1  # the card the highest bid lays face down (-1: none)
     contract: str | None = None
     declarer: int = -1
     partner: int = -1  # durchmarsch partner (called card holder or assumed), letzter winner
     ten_high: bool = False
+    # Set when the play opens: what the contract is worth under the house rules, the
+    # declaring side (the declarer, then his partner of a durchmarsch or his joiner;
+    # none in schurln; a letzter's partner is known only from the decision), the
+    # players whose trick before the last defeats it (``defeating``), and per player
+    # the card he laid face down for the first trick (-1: none).
+    value: int = 0
+    side: tuple[int, ...] = ()
+    defeats: int = 0
+    laid: tuple[int, ...] = _NONE_YET
 
 
 class Koenigrufen(Variant):
@@ -190,7 +224,11 @@ class Koenigrufen(Variant):
     def __init__(self) -> None:
         # Copying a prototype is cheaper than a frozen dataclass's __init__.
         # A plain ``__dict__`` (``unshared``): the states copied from it have one too.
-        self._prototype = unshared(KoenigState(variant=self, rules={}))
+        self._prototype = unshared(
+            KoenigState(
+                variant=self, rules={}, phase="auction", won_cards=_ZEROS, first_play=_NONE_YET
+            )
+        )
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
         self._decisions: dict[tuple[Any, ...], Decision] = {}
 
@@ -202,10 +240,7 @@ class Koenigrufen(Variant):
         f["table"] = table
         f["know"] = know
         f["assumed"] = assumed
-        f["phase"] = "auction"
         f["to_act"] = f["leader"] = table.first
-        f["won_cards"] = _ZEROS
-        f["first_play"] = f["face_down"] = _NONE_YET
         return made(KoenigState, f)
 
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "bid", "join"})
@@ -220,14 +255,14 @@ class Koenigrufen(Variant):
     def handle(self, state: GameState, event: Event, index: int) -> GameState:
         assert isinstance(state, KoenigState)
         typ = event["type"]
+        if typ in _AUCTION_TYPES:
+            return self._auction(state, typ, event, index)
         if typ == "play":
             table = state.table
             assert table is not None
             return self.play(
                 state, table.index[event["player"]], INDEX[event["card"]], event, index
             )
-        if typ in ("bid", "pass", "join"):
-            return self._auction(state, typ, event, index)
         if typ == "forfeit":
             return self._forfeit(state, event)
         if typ == "tally":
@@ -258,11 +293,7 @@ class Koenigrufen(Variant):
         won, side, losers = outcome
         if state.contract == "schurln":
             return evolve(state, decision=self._schurln_paid(state, losers, "tally"))
-        changes: dict[str, Any] = {}
-        if state.contract == "durchmarsch_letzter" and len(side) == 2:
-            changes["partner"] = side[1]  # the partner the tally names
-        changes["decision"] = self._decision(state, won, side, "tally")
-        return evolve_with(state, changes)
+        return evolve_with(state, self._ending(state, won, side, "tally"))
 
     def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
         assert isinstance(state, KoenigState)
@@ -309,16 +340,14 @@ class Koenigrufen(Variant):
             return Illegal(Code.INVALID_TALLY, Msg.TALLY_SAYS_WHETHER_DECLARER_SIDE, field="won")
         won = event["won"]
         d = state.declarer
-        side: tuple[int, ...]
+        side = state.side
         if contract in WITH_CALLED:
             if "partner" in event:
                 name = event["partner"]
                 broken = tally_partner_refusal(table, know, state.high_called, name)
                 if broken is not None:
                     return broken
-            side = (d, state.partner)
         elif contract == "durchmarsch_letzter":
-            side = (d,)
             if "partner" in event:
                 name = event["partner"]
                 p = table.index[name]
@@ -341,69 +370,70 @@ class Koenigrufen(Variant):
                     player=table.active[d],
                     field="won",
                 )
-        else:
-            if "partner" in event:
-                return Illegal(
-                    Code.INVALID_TALLY, Msg.HAS_PARTNER_NAME, contract=contract, field="partner"
-                )
-            side = (d,) if state.joiner < 0 else (d, state.joiner)
+        elif "partner" in event:
+            return Illegal(
+                Code.INVALID_TALLY, Msg.HAS_PARTNER_NAME, contract=contract, field="partner"
+            )
         return won, side, []
 
     def _auction(self, state: KoenigState, typ: str, event: Event, index: int) -> GameState:
-        table = state.table
-        know = state.know
-        assert table is not None and know is not None
+        """A bid, pass or join: checked, then the state after it in one copy of the
+        fields (the next speaker, or the play opened where it ends the auction)."""
         if state.phase != "auction":
             raise Illegal(Code.OUT_OF_ORDER, Msg.AUCTION_OVER_NOW, type=typ)
+        table = state.table
+        assert table is not None
         p = table.index[event["player"]]
-        name = table.active[p]
         if p != state.to_act:
             raise Illegal(
                 Code.NOT_YOUR_TURN,
                 Msg.NOT_TURN_TO_SPEAK,
-                player=name,
+                player=table.active[p],
                 other=table.active[state.to_act],
             )
-        card_code = event.get("card")
-        card = INDEX[card_code] if isinstance(card_code, str) else -1
-        if card >= 0:
-            check_placement(state, p, card)
-        if typ == "pass":
-            return self._next_speaker(state, out=state.out | 1 << p)
-        if typ == "join":
-            broken = self._join_refusal(state, p)
+        card = -1
+        if typ != "pass":
+            card_code = event.get("card")  # a code of the deck where present (``apply``)
+            if card_code is not None:
+                card = INDEX[card_code]
+                check_placement(state, p, card)
+        f = state.__dict__.copy()
+        if typ == "bid":
+            contract = event["contract"]
+            called_code = event.get("called")
+            broken = self._bid_refusal(state, p, contract, called_code, card)
             if broken is not None:
                 raise broken
-            return self._next_speaker(state, joiner=p, join_card=card, out=state.out | 1 << p)
-        contract = event["contract"]
-        called_code = event.get("called")
-        broken = self._bid_refusal(state, p, contract, called_code, card)
-        if broken is not None:
-            raise broken
-        rank = RANK[contract]
-        called = INDEX[called_code] if isinstance(called_code, str) else -1
-        face_down = (*state.face_down[:p], card, *state.face_down[p + 1 :])
-        return self._next_speaker(
-            state,
-            high=rank,
-            high_bidder=p,
-            high_called=called,
-            joiner=-1,
-            join_card=-1,
-            face_down=face_down,
-        )
+            f["high"] = RANK[contract]
+            f["high_bidder"] = bidder = p
+            f["high_called"] = -1 if called_code is None else INDEX[called_code]
+            f["high_card"] = card
+            f["joiner"] = f["join_card"] = -1
+            out = state.out
+        else:
+            if typ == "join":
+                broken = self._join_refusal(state, p)
+                if broken is not None:
+                    raise broken
+                f["joiner"] = p
+                f["join_card"] = card
+            f["out"] = out = state.out | 1 << p
+            bidder = state.high_bidder
+        if out | (1 << bidder if bidder >= 0 else 0) == 0b1111:
+            self._open_play(f)
+        else:
+            f["to_act"] = NEXT_SPEAKER[out][p]
+        return made(KoenigState, f)
 
     @staticmethod
     def _join_refusal(state: KoenigState, p: int) -> Illegal | None:
         """Why the speaker ``p`` may not join now, or None: only a standing bettler or
         plauderer nobody has joined yet. ``_auction`` judges every join by it (after the
         turn and the face-down card it names), the view's offer asks it."""
-        if state.high not in (RANK["bettler"], RANK["plauderer"]) or state.joiner >= 0:
+        if state.high not in _JOINABLE or state.joiner >= 0:
             table = state.table
             assert table is not None
-            return Illegal(
-                Code.INVALID_BID, Msg.CANNOT_JOIN_BETTLER_OR_PLAUDERER, player=table.active[p]
-            )
+            return Illegal(_INVALID_BID, _CANNOT_JOIN, player=table.active[p])
         return None
 
     @staticmethod
@@ -413,111 +443,98 @@ class Koenigrufen(Variant):
         """Why the speaker ``p`` (his turn in the auction) may not bid ``contract`` with
         the called card ``called_code`` (as the event gives it) and the face-down
         ``card`` (-1: none), or None: the rule every bid goes through (``_auction``)
-        and the view's offers ask (``_biddable``)."""
-        table = state.table
-        know = state.know
-        assert table is not None and know is not None
-        name = table.active[p]
+        and the view's offers ask (``offers``)."""
         rank = RANK.get(contract, 0)
         if rank == 0:
-            return Illegal(Code.INVALID_BID, Msg.UNKNOWN_CONTRACT, rcontract=contract)
+            return Illegal(_INVALID_BID, Msg.UNKNOWN_CONTRACT, rcontract=contract)
         if rank <= state.high:
             return Illegal(
-                Code.INVALID_BID,
-                Msg.MUST_BID_HIGHER_THAN,
-                player=name,
+                _INVALID_BID,
+                _BID_HIGHER,
+                player=name_of(state, p),
                 contract=CONTRACTS[state.high - 1],
                 contract2=contract,
             )
         if contract in WITH_CALLED:
             if called_code is None:
-                return Illegal(Code.INVALID_BID, Msg.NEEDS_CALLED_CARD, contract=contract)
+                return Illegal(_INVALID_BID, Msg.NEEDS_CALLED_CARD, contract=contract)
         elif called_code is not None:
-            return Illegal(Code.INVALID_BID, Msg.CALLS_NO_CARD, contract=contract)
+            return Illegal(_INVALID_BID, Msg.CALLS_NO_CARD, contract=contract)
         if card >= 0 and contract not in WITH_FACE_DOWN:
-            return Illegal(Code.INVALID_BID, Msg.NO_FACE_DOWN, contract=contract)
-        called = INDEX[called_code] if isinstance(called_code, str) else -1
-        if called >= 0:
-            holder = know.owner[called]
+            return Illegal(_INVALID_BID, Msg.NO_FACE_DOWN, contract=contract)
+        know = state.know
+        assert know is not None
+        if isinstance(called_code, str):
+            holder = know.owner[INDEX[called_code]]
             if holder == p:
-                return Illegal(Code.INVALID_BID, Msg.CALLS_OWN_CARD, player=name, card=called_code)
+                return Illegal(_INVALID_BID, _CALLS_OWN, player=name_of(state, p), card=called_code)
             if holder < 0 and all(know.full(q) for q in range(4) if q != p):
-                return Illegal(Code.INVALID_BID, Msg.NOBODY_HOLDS_CALLED, card=called_code)
+                return Illegal(_INVALID_BID, Msg.NOBODY_HOLDS_CALLED, card=called_code)
         if contract in WITH_HUNDERT and know.full(p):
             hand = know.known[p]
             if not any(hand & pair == pair for pair in HUNDERT_PAIRS):
                 return Illegal(
-                    Code.INVALID_BID,
+                    _INVALID_BID,
                     Msg.CANNOT_BID_RECORD_SHOWS_LACKS,
-                    player=name,
+                    player=name_of(state, p),
                     contract=contract,
                 )
         return None
 
-    def _next_speaker(self, state: KoenigState, **changes: Any) -> KoenigState:
-        """``state`` with ``changes`` (one copy), then the next speaker or the end of
-        the auction."""
-        out = changes.get("out", state.out)
-        bidder = changes.get("high_bidder", state.high_bidder)
-        if out | (1 << bidder if bidder >= 0 else 0) == 0b1111:
-            return self._auction_over(evolve(state, **changes))
-        q = (state.to_act + 1) % 4
-        while out >> q & 1:
-            q = (q + 1) % 4
-        return evolve(state, to_act=q, **changes)
-
-    def _auction_over(self, state: KoenigState) -> KoenigState:
-        table = state.table
-        know = state.know
-        assert table is not None and know is not None
-        changes: dict[str, Any] = {}
-        self._open_play(
-            changes, state.high, state.high_bidder, state.high_called, state.assumed, table, know
-        )
-        return evolve_with(state, changes)
-
     @staticmethod
-    def _open_play(
-        changes: dict[str, Any],
-        high: int,
-        bidder: int,
-        called: int,
-        assumed: int,
-        table: Table,
-        know: Knowledge,
-    ) -> None:
-        """Add to ``changes`` the fields the end of the auction sets, from its highest
-        bid (``high``, ``bidder``, ``called``) and the assumed partner. Raises
+    def _open_play(f: dict[str, Any]) -> None:
+        """Set in ``f``, the fields of the state after the auction's last event, what
+        the end of the auction sets, from its highest bid (``high``, ``high_bidder``,
+        ``high_called``, ``high_card``), its joiner and the assumed partner. Raises
         ``NeedPartner`` when a durchmarsch's called card is nowhere in the record and
         nobody is assumed."""
-        changes["phase"] = "play"
-        changes["led_of"] = LED_OF
+        f["phase"] = "play"
+        f["led_of"] = LED_OF
+        values = f["rules"]["values"]
+        bidder = f["high_bidder"]
         if bidder < 0:
-            changes["contract"] = "schurln"
-            changes["ten_high"] = True
-            changes["keys"] = KEYS_TEN
-            changes["to_act"] = changes["leader"] = table.first
+            f["contract"] = "schurln"
+            f["value"] = int(values["schurln"])
+            f["ten_high"] = True
+            f["keys"] = KEYS_TEN
+            f["to_act"] = f["leader"] = f["table"].first
             return
-        contract = CONTRACTS[high - 1]
+        contract = CONTRACTS[f["high"] - 1]
+        called = f["high_called"]
         partner = -1
         if contract in WITH_CALLED:
+            know = f["know"]
             holder = know.owner[called]
             if holder >= 0:
                 partner = holder
-            elif assumed >= 0:
-                partner = assumed
+            elif f["assumed"] >= 0:
+                partner = f["assumed"]
             else:
                 raise NeedPartner(
                     tuple(q for q in range(4) if q != bidder and not know.full(q)), called
                 )
-        changes["contract"] = contract
-        changes["declarer"] = bidder
-        changes["partner"] = partner
-        changes["ten_high"] = ten_high = contract in TEN_HIGH or (
+        f["contract"] = contract
+        f["declarer"] = bidder
+        f["partner"] = partner
+        f["ten_high"] = ten_high = contract in TEN_HIGH or (
             contract == "durchmarsch" and CODES[called].endswith("10")
         )
-        changes["keys"] = KEYS_TEN if ten_high else KEYS_NORMAL
-        changes["to_act"] = changes["leader"] = bidder
+        f["keys"] = KEYS_TEN if ten_high else KEYS_NORMAL
+        f["to_act"] = f["leader"] = bidder
+        joiner = f["joiner"]  # only a bettler or plauderer has one
+        f["side"] = side = (
+            (bidder, partner) if partner >= 0 else (bidder, joiner) if joiner >= 0 else (bidder,)
+        )
+        # The side as a mask: its last player is its first where he is alone.
+        f["defeats"] = defeating(contract, 1 << bidder | 1 << side[-1])
+        if contract in WITH_FACE_DOWN:
+            laid = [-1] * 4
+            laid[bidder] = f["high_card"]
+            if joiner >= 0:
+                laid[joiner] = f["join_card"]
+            f["laid"] = tuple(laid)
+            contract += "_joined" if joiner >= 0 else ""
+        f["value"] = int(values[contract])
 
     def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
         assert isinstance(state, KoenigState)
@@ -526,19 +543,13 @@ class Koenigrufen(Variant):
         broken = check_play(self, state, p, card)
         if broken is not None:
             return broken
-        table = state.table
-        assert table is not None
         if not state.tricks:
-            named = -1
-            if p == state.declarer and state.contract in WITH_FACE_DOWN:
-                named = state.face_down[p]
-            elif p == state.joiner:
-                named = state.join_card
+            named = state.laid[p]
             if named >= 0 and named != card:
                 return Illegal(
-                    Code.FACE_DOWN_CARD_MISMATCH,
-                    Msg.LAID_FACE_DOWN_MUST_PLAY,
-                    player=table.active[p],
+                    _FACE_DOWN,
+                    _LAID_FACE_DOWN,
+                    player=name_of(state, p),
                     card=CODES[named],
                     card2=CODES[card],
                 )
@@ -559,7 +570,11 @@ class Koenigrufen(Variant):
         done = len(state.tricks)  # ``state`` may be changed in place (``own``)
         new = add_card(state, p, card, index, None, own)
         if len(new.tricks) > done:
-            return self.board_ended(new)
+            assert isinstance(new, KoenigState)
+            end = self._trick_ends(new)
+            if end is not None:
+                # ``new`` is ``add_card``'s copy or the fold's own state: nobody else's.
+                new.__dict__.update(end)
         return new
 
     def board_ended(self, state: GameState) -> KoenigState:
@@ -574,35 +589,23 @@ class Koenigrufen(Variant):
         """The changes (the decision, and a letzter's winner as partner) by which the
         trick just collected decides the game, or None while it goes on."""
         end = trick_end(
-            state.contract,
-            state.declarer,
-            state.partner,
-            state.joiner,
-            len(state.tricks),
-            state.tricks[-1][2],
+            state.contract, state.side, state.defeats, len(state.tricks), state.tricks[-1][2]
         )
         if end is None:
             return None
         if state.contract == "schurln":
             return {"decision": self._schurln(state)}
-        won, side = end
+        return self._ending(state, *end, None)
+
+    def _ending(
+        self, state: KoenigState, won: bool, side: tuple[int, ...], reason: str | None
+    ) -> dict[str, Any]:
+        """The changes by which the game ends (``_decision``), the ``side`` (a letzter's
+        with the partner that his last trick or the tally names) won or lost."""
+        decision = self._decision(state, won, side, reason)
         if state.contract == "durchmarsch_letzter" and len(side) == 2:
-            # The last trick won by another player: he was the partner all along.
-            return {"partner": side[1], "decision": self._decision(state, True, side, None)}
-        return {"decision": self._decision(state, won, side, None)}
-
-    def _value(self, state: KoenigState) -> int:
-        values = state.rules["values"]
-        contract = state.contract
-        assert contract is not None
-        if contract in WITH_FACE_DOWN and state.joiner >= 0:
-            return int(values[contract + "_joined"])
-        return int(values[contract])
-
-    def _decide(
-        self, state: KoenigState, won: bool, side: tuple[int, ...], *, reason: str | None = None
-    ) -> KoenigState:
-        return evolve_with(state, {"decision": self._decision(state, won, side, reason)})
+            return {"partner": side[1], "decision": decision}  # his partner all along
+        return {"decision": decision}
 
     def _decision(
         self, state: KoenigState, won: bool, side: tuple[int, ...], reason: str | None
@@ -610,7 +613,7 @@ class Koenigrufen(Variant):
         """How the game ends: the ``side`` (declarer, partner or joiner) won or lost."""
         table = state.table
         assert table is not None
-        value = self._value(state)
+        value = state.value
         done = len(state.tricks)
         if reason is None:
             reason = "played_out" if done == 6 else "decided"
@@ -647,7 +650,7 @@ class Koenigrufen(Variant):
         """Schurln settled: ``losers`` (active indexes) share the highest count."""
         table = state.table
         assert table is not None
-        value = int(state.rules["values"]["schurln"])
+        value = state.value
         pay: dict[str, int] = {}
         k = len(losers)
         for q, name in enumerate(table.active):
@@ -675,16 +678,8 @@ class Koenigrufen(Variant):
         if state.contract == "schurln":
             # The player who gives up pays as the only loser of a schurln.
             return evolve(state, decision=self._schurln_paid(state, [p], "forfeit"))
-        d = state.declarer
-        if state.contract == "durchmarsch_letzter":
-            side: tuple[int, ...] = (d,)  # before the last trick: settled as an alone game
-        elif state.contract in WITH_CALLED:
-            side = (d, state.partner)
-        elif state.contract in WITH_FACE_DOWN and state.joiner >= 0:
-            side = (d, state.joiner)
-        else:
-            side = (d,)
-        return self._decide(state, p not in side, side, reason="forfeit")
+        side = state.side  # a letzter before the last trick: settled as an alone game
+        return evolve(state, decision=self._decision(state, p not in side, side, "forfeit"))
 
     # ------------------------------------------------------------------ results
     def result(self, state: GameState) -> Result:
@@ -727,14 +722,7 @@ class Koenigrufen(Variant):
     def declarers(self, state: KoenigState) -> tuple[str, ...]:
         table = state.table
         assert table is not None
-        if state.contract == "schurln" or state.declarer < 0:
-            return ()
-        out = [table.active[state.declarer]]
-        if state.partner >= 0:
-            out.append(table.active[state.partner])
-        elif state.joiner >= 0:
-            out.append(table.active[state.joiner])
-        return tuple(out)
+        return tuple([table.active[q] for q in state.side])
 
     # ------------------------------------------------------------------ tricks
     def play_obligation(  # type: ignore[override]
@@ -742,24 +730,30 @@ class Koenigrufen(Variant):
     ) -> Illegal | None:
         """The first of the trick's ``obligations`` that ``card`` breaks, as an error
         naming a card of his that keeps it."""
-        trick = state.trick
-        if not trick:
-            return None
-        led = trick[0][1] >> 3
-        if not hand & SUIT_MASK[led]:
-            return None  # ``obligations`` asks nothing of him: spare finding the best card
-        exempt = p == state.joiner and not state.tricks
-        best = state.wkey  # the power of the trick's best card of the suit led
-        for code, allowed, held in obligations(led, best, hand, state.ten_high, exempt):
-            if allowed >> card & 1:
-                continue
+        if not state.trick or (p == state.joiner and not state.tricks):
+            return None  # no trick on the table, or the joiner's face-down card
+        led = state.led
+        follow, overtake = obligations(led, state.wkey, hand, state.ten_high)
+        if not follow >> card & 1:
+            held = hand & follow
+            example = CODES[(held & -held).bit_length() - 1]
+            return Illegal(
+                _FOLLOW,
+                _FOLLOW_SUIT,
+                player=name_of(state, p),
+                example=example,
+                suit=SUIT_NAMES[led],
+            )
+        if not overtake >> card & 1:
+            held = hand & follow & overtake
             first = CODES[(held & -held).bit_length() - 1]
-            name = name_of(state, p)
-            if code is Code.MUST_FOLLOW_SUIT:
-                return Illegal(
-                    code, Msg.FOLLOW_SUIT, player=name, example=first, suit=SUIT_NAMES[led]
-                )
-            return Illegal(code, Msg.BEAT_THE_TRICK, player=name, card=first, card2=CODES[card])
+            return Illegal(
+                _OVERTAKE,
+                _BEAT_THE_TRICK,
+                player=name_of(state, p),
+                card=first,
+                card2=CODES[card],
+            )
         return None
 
     def card_board(self, state: GameState) -> KoenigBoard | None:
@@ -778,39 +772,31 @@ class Koenigrufen(Variant):
         table = state.table
         assert know is not None and table is not None
         side = 0
-        contract = state.contract or "schurln"
-        if contract != "schurln":
-            side = 1 << state.declarer
-            if contract in WITH_CALLED and state.partner >= 0:
-                side |= 1 << state.partner
-            elif contract in WITH_FACE_DOWN and state.joiner >= 0:
-                side |= 1 << state.joiner
-        face_down = [-1] * 4
-        if contract in WITH_FACE_DOWN:
-            face_down[state.declarer] = state.face_down[state.declarer]
-        if state.joiner >= 0:
-            face_down[state.joiner] = state.join_card
+        for q in state.side:
+            side |= 1 << q
+        unplayed = ~state.played
         board = KoenigBoard(
             table.active,
-            [know.known[q] & ~state.played for q in range(4)],
+            [hand & unplayed for hand in know.known],
             side,
-            contract=contract,
+            contract=state.contract or "schurln",
             declarer=state.declarer,
             joiner=state.joiner,
             ten_high=state.ten_high,
-            face_down=face_down,
+            face_down=state.laid,
         )
-        board.partner = state.partner
-        board.won = list(state.won_cards)
-        board.tricks = len(state.tricks)
         board.leader = board.to_act = state.leader
-        for _q, c in state.trick:
-            board.push(c)
-        board.stack.clear()
+        if state.tricks:
+            board.won = list(state.won_cards)
+            board.tricks = len(state.tricks)
+        if state.trick:
+            for _q, c in state.trick:
+                board.push(c)
+            board.stack.clear()
         return board
 
-    # From the second trick on: the first trick's face-down cards, and the many games
-    # a first trick decides, stay on ``play``.
+    # From the second trick on: the first trick decides many games, and for those a
+    # board costs as much as it saves (from the first trick on: no faster, measured).
     board_from: ClassVar[int] = 1
 
     def fold_board(self, state: GameState) -> KoenigBoard | None:
@@ -824,40 +810,40 @@ class Koenigrufen(Variant):
     # ------------------------------------------------------------------ table view
     def offers(self, state: GameState, trial: Trial) -> dict[str, Any]:
         """In the auction, the speaker's bids (a durchmarsch with some called card),
-        pass and join."""
+        pass and join. Each bid is judged by the rule every bid goes through
+        (``_bid_refusal``); the end of the auction such a bid may bring refuses nothing
+        more (a called card nobody is shown to hold waits for the partner)."""
         assert isinstance(state, KoenigState)
-        table = state.table
-        assert table is not None
         if state.phase != "auction":
             return {}
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
         p = state.to_act
-        bids = tuple(c for c in CONTRACTS if self._biddable(state, p, c))
+        # The rule reads a called card only through who the record says holds it
+        # (``know.owner``): one card of each holder (nobody included) decides for all
+        # of his.
+        deck = nobodys = table.deck
+        called_cards: list[str | None] = []
+        for hand in know.known:
+            held = hand & deck
+            nobodys &= ~held
+            if held:
+                called_cards.append(CODES[(held & -held).bit_length() - 1])
+        if nobodys:
+            called_cards.append(CODES[(nobodys & -nobodys).bit_length() - 1])
+        bids: list[str] = []
+        for contract in CONTRACTS:
+            for called in called_cards if contract in WITH_CALLED else _CALLS_NONE:
+                if self._bid_refusal(state, p, contract, called, -1) is None:
+                    bids.append(contract)
+                    break
         return {
-            "bids": bids,
+            "bids": tuple(bids),
             # The speaker may always pass (``_auction``: his turn is all a pass needs).
             "can_pass": True,
             "can_join": self._join_refusal(state, p) is None,
         }
-
-    @classmethod
-    def _biddable(cls, state: KoenigState, p: int, contract: str) -> bool:
-        """May ``p``, the speaker, bid ``contract`` now, with some called card where it
-        calls one? Judged by the rule every bid goes through (``_bid_refusal``); the
-        end of the auction such a bid may bring refuses nothing more (a called card
-        nobody is shown to hold waits for the partner). The rule reads the called card
-        only through who the record says holds it (``know.owner``), so the first card
-        of each holder (nobody included) decides for his others."""
-        if contract not in WITH_CALLED:
-            return cls._bid_refusal(state, p, contract, None, -1) is None
-        table = state.table
-        know = state.know
-        assert table is not None and know is not None
-        first: dict[int, int] = {}
-        for c in bits(table.deck):
-            first.setdefault(know.owner[c], c)
-        return any(
-            cls._bid_refusal(state, p, contract, CODES[c], -1) is None for c in first.values()
-        )
 
     def tally_offer(self, states: Sequence[GameState], trial: Trial) -> dict[str, Any] | None:
         """Between tricks: schurln's losers; any other contract's outcome, and the
@@ -912,15 +898,13 @@ class Koenigrufen(Variant):
         fields["deck"] = deck_rows(ten_high=state.ten_high)
         if state.high_called >= 0:
             fields["called_card"] = CODES[state.high_called]
-        if state.contract is not None and state.contract != "schurln":
-            fields["value"] = self._value(state)
-        elif state.contract == "schurln":
-            fields["value"] = int(state.rules["values"]["schurln"])
+        if state.contract is not None:
+            fields["value"] = state.value
         return fields
 
     def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
         """Every contract (with a joiner: ``<contract>_joined``) and ``schurln``."""
-        return {name: int(value) for name, value in rules["values"].items()}
+        return dict(rules["values"])  # ints: validated (``engine.rules``)
 
 
 @cache  # a value (tuples), which every view of a game shows
@@ -935,35 +919,29 @@ def deck_rows(*, ten_high: bool) -> tuple[tuple[str, bool, tuple[str | None, ...
     )
 
 
-def obligations(
-    led: int, best: int, hand: int, ten_high: bool, exempt: bool
-) -> tuple[tuple[Code, int, int], ...]:
+def obligations(led: int, best: int, hand: int, ten_high: bool) -> tuple[int, int]:
     """The obligations of a player holding ``hand`` in a trick led in suit ``led`` whose
     best card of that suit has power ``best`` (by the contract's order, ``ten_high``),
-    in the spec's code-table order: each ``(code, allowed, held)``, ``allowed`` the
-    cards that keep it (a mask over the deck), ``held`` the cards of his that oblige
-    him. Follow suit, beating the trick if he can; ``exempt`` (the joiner's face-down
-    card in the first trick) none."""
-    if exempt:
-        return ()
-    led_cards = hand & SUIT_MASK[led]
-    if not led_cards:
-        return ()
+    in the spec's code-table order: follow suit (``must_follow_suit``), beating the
+    trick if he can (``must_overtake``), each as the cards that keep it (a mask over
+    the deck; ``FREE`` where it asks nothing of him). The cards of his that oblige him
+    are those of ``hand`` they allow. The joiner's face-down card in the first trick
+    is exempt: its callers ask this only of the others."""
+    suit = SUIT_MASK[led]
+    if not hand & suit:
+        return _FREE_OF_BOTH
     beating = (BEATING_TEN if ten_high else BEATING_NORMAL)[led << 3 | best]
-    follow = (_FOLLOW, SUIT_MASK[led], led_cards)
-    if led_cards & beating:
-        return follow, (_OVERTAKE, beating, led_cards & beating)
-    return (follow,)
+    return suit, beating if hand & beating else FREE
 
 
-# Plain names: an enum member's lookup costs several times a global's (every play).
-_FOLLOW, _OVERTAKE = Code.MUST_FOLLOW_SUIT, Code.MUST_OVERTAKE
+FREE = -1  # a mask of every card: an obligation that asks nothing
+_FREE_OF_BOTH = (FREE, FREE)
 
 
 class KoenigBoard(Board):
     """Königrufen's card play (``engine.board``): no trumps, the contract's order."""
 
-    __slots__ = ("contract", "declarer", "face_down", "joiner", "partner", "ten_high")
+    __slots__ = ("contract", "declarer", "defeats", "face_down", "joiner", "ten_high")
 
     def __init__(
         self,
@@ -975,7 +953,7 @@ class KoenigBoard(Board):
         declarer: int,
         joiner: int,
         ten_high: bool,
-        face_down: list[int],
+        face_down: Sequence[int],
     ) -> None:
         super().__init__(names, hands, side, LED_OF, KEYS_TEN if ten_high else KEYS_NORMAL)
         self.contract = contract
@@ -983,68 +961,66 @@ class KoenigBoard(Board):
         self.joiner = joiner
         self.ten_high = ten_high
         self.face_down = face_down  # per seat: the card he laid face down for trick 1
-        self.partner = -1  # a durchmarsch's partner, where the fold knows him
+        self.defeats = defeating(contract, side)
 
     def ends_play(self) -> bool:
-        winner = self.winner
-        return (
-            trick_end(self.contract, self.declarer, self.partner, self.joiner, self.tricks, winner)
-            is not None
-        )
+        # The deal's last trick, or one whose winner defeats the declaring side: where
+        # ``trick_end`` says how the game ended.
+        return self.tricks == 6 or self.defeats >> self.winner & 1 == 1
+
+    def _keeps(self, p: int) -> tuple[int, int, int]:
+        """What each obligation of seat ``p`` allows now, in the code table's order:
+        follow suit and overtake (``obligations``, of which the joiner's face-down card
+        in the first trick is exempt), then the card he laid face down for the first
+        trick; ``FREE`` where one asks nothing of him."""
+        follow = overtake = laid = FREE
+        if self.trick and (self.tricks or p != self.joiner):
+            follow, overtake = obligations(self.led, self.wkey, self.hands[p], self.ten_high)
+        if not self.tricks and self.face_down[p] >= 0:
+            laid = 1 << self.face_down[p]
+        return follow, overtake, laid
 
     def filters(self, p: int) -> list[tuple[Code, int]]:
-        out: list[tuple[Code, int]] = []
-        if self.trick:
-            exempt = p == self.joiner and not self.tricks
-            rules = obligations(self.led, self.wkey, self.hands[p], self.ten_high, exempt)
-            out = [(code, allowed) for code, allowed, _held in rules]
-        if not self.tricks and self.face_down[p] >= 0:
-            out.append((Code.FACE_DOWN_CARD_MISMATCH, 1 << self.face_down[p]))
-        return out
+        return [
+            (code, mask) for code, mask in zip(_CODES, self._keeps(p), strict=True) if mask != FREE
+        ]
 
     def legal(self) -> int:
-        # ``Board.legal`` without the list of filters (the fold asks it of every card);
-        # after the first trick only the obligations of the trick remain.
-        if not self.tricks:
-            return super().legal()
+        # ``Board.legal`` without the list of filters (the fold asks it of every card).
         p = self.to_act
-        allowed = self.hands[p]
-        if self.trick:
-            for _code, mask, _held in obligations(
-                self.led, self.wkey, allowed, self.ten_high, False
-            ):
-                allowed &= mask
-        return allowed
+        follow, overtake, laid = self._keeps(p)
+        return self.hands[p] & follow & overtake & laid
+
+
+_CODES = (_FOLLOW, _OVERTAKE, _FACE_DOWN)  # of ``KoenigBoard._keeps``' masks
+
+
+def defeating(contract: str, side: int) -> int:
+    """The players (a mask of seats) whose trick won before the last defeats the
+    declaring ``side`` (a mask of seats) of ``contract``: in a bettler or plauderer the
+    side's own, in schurln nobody's (it has no side), else the others'."""
+    if contract == "schurln":
+        return 0
+    return side if contract in WITH_FACE_DOWN else ~side & 0b1111
 
 
 def trick_end(
-    contract: str | None, d: int, partner: int, joiner: int, done: int, winner: int
+    contract: str | None, side: tuple[int, ...], defeats: int, done: int, winner: int
 ) -> tuple[bool, tuple[int, ...]] | None:
     """Whether the trick just collected (the ``done``-th, won by ``winner``) ends the
-    game of ``contract`` declared by ``d`` (his ``partner`` of a durchmarsch, the
-    ``joiner`` of a bettler/plauderer): None while it goes on, else whether the
+    game of ``contract`` declared by ``side`` (``KoenigState.side``) whom the players of
+    ``defeats`` defeat (``defeating``): None while it goes on, else whether the
     declaring side won and who it is (schurln: ``(False, ())``, scored by the aces and
     tens). A letzter's last trick won by another player: won, with him as the partner.
-    ``Koenigrufen._trick_ends`` (the fold) and ``KoenigBoard.ends_play`` ask it."""
+    ``Koenigrufen._trick_ends`` asks it after each trick; ``KoenigBoard.ends_play``
+    says when it is not None."""
+    if done < 6:
+        return (False, side) if defeats >> winner & 1 else None
     if contract == "schurln":
-        return None if done < 6 else (False, ())
-    if contract in WITH_CALLED:
-        if winner not in (d, partner):
-            return False, (d, partner)
-        return None if done < 6 else (True, (d, partner))
-    if contract in MORD:
-        if winner != d:
-            return False, (d,)
-        return None if done < 6 else (True, (d,))
-    if contract == "durchmarsch_letzter":
-        if done < 6:
-            return None if winner == d else (False, (d,))
-        return (True, (d,)) if winner == d else (True, (d, winner))
-    # bettler, plauderer
-    side = (d,) if joiner < 0 else (d, joiner)
-    if winner in side:
-        return False, side
-    return (True, side) if done == 6 else None
+        return False, ()
+    if contract == "durchmarsch_letzter" and winner != side[0]:
+        return True, (side[0], winner)
+    return not defeats >> winner & 1, side
 
 
 def aces_and_tens(state: KoenigState) -> list[int]:
