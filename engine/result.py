@@ -70,16 +70,23 @@ class EngineError:
     def refusal_dict(self) -> dict[str, Any]:
         """``to_dict(detail=True)`` without the index: a refused move in the table
         view's JSON (every other card the view refuses has one)."""
-        out: dict[str, Any] = {
+        # ``render``, written out, and one dict literal: the view words every card it
+        # refuses.
+        params = self.params
+        if self.field is None:
+            return {
+                "code": str(self.code),
+                "message": str.format(self.msg, **params),
+                "template": str(self.msg),
+                "params": dict(params),
+            }
+        return {
             "code": str(self.code),
-            # ``render``, written out: the view words every card it refuses.
-            "message": str.format(self.msg, **self.params),
+            "message": str.format(self.msg, **params),
+            "field": self.field,
+            "template": str(self.msg),
+            "params": dict(params),
         }
-        if self.field is not None:
-            out["field"] = self.field
-        out["template"] = str(self.msg)
-        out["params"] = dict(self.params)
-        return out
 
 
 _set_attr = object.__setattr__

@@ -166,6 +166,9 @@ class TableView:
 
 def _plain(value: Any) -> Any:
     """``value`` as fresh JSON-ready lists and dicts (a caller may change them)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value  # the usual leaf, without the ABC's instance checks below
     if isinstance(value, Mapping):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
