@@ -4,7 +4,7 @@
    the cached copy when there is none. The API, the live streams and pages answered
    no-store are never cached; logging out clears the caches (Clear-Site-Data). */
 "use strict";
-var CACHE = "stichbuch-v7"; // a new name when the cached files change shape
+var CACHE = "stichbuch-v8"; // a new name when the cached files change shape
 var STATIC = ["/static/js/record.js", "/static/js/outbox.js", "/static/js/offline.js", "/static/js/offtally.js", "/static/js/sender.js", "/static/js/live.js",
   "/static/js/htmx.min.js", "/static/css/base.css", "/static/css/cards.css", "/static/css/live.css", "/static/css/tally.css",
   "/jsi18n/de/", "/jsi18n/en/"];
