@@ -755,15 +755,16 @@ class Fuchsen(Variant):
         assert table is not None
         p = table.index[event["player"]]
         level = event["level"]
-        if level not in FUCHSEN_LEVELS:
+        k = LEVEL_NUMBER.get(level, 0)
+        if not k:
             raise Illegal(Code.INVALID_RAISE, Msg.UNKNOWN_LEVEL, rlevel=level)
-        k = FUCHSEN_LEVELS.index(level) + 1
         broken = self._raise_refusal(state, p, k)
         if broken is not None:
             raise broken
+        changes = {"level": k, "said_at": (*state.said_at, index)}
         if p == state.hilfer and p != state.macher and state.hilfer_raised < 0:
-            return evolve(state, level=k, said_at=(*state.said_at, index), hilfer_raised=index)
-        return evolve(state, level=k, said_at=(*state.said_at, index))
+            changes["hilfer_raised"] = index
+        return evolve_with(state, changes)
 
     @staticmethod
     def _raise_refusal(state: FuchsenState, p: int, k: int) -> Illegal | None:
@@ -771,36 +772,35 @@ class Fuchsen(Variant):
         or None: the raising over, not the next level, not his side's level, before
         his first card, his chance lapsed. ``_raise`` judges every raise by it; the
         table view and the statistics ask it of each player."""
-        name = name_of(state, p)
-        level = FUCHSEN_LEVELS[k - 1]
+        # The names for the message only once a rule is broken (most raises stand).
         if state.raising_ended:
-            return Illegal(
-                Code.INVALID_RAISE, Msg.CANNOT_SAY_RAISING_OVER, player=name, level=level
-            )
-        if k != state.level + 1:
+            msg = Msg.CANNOT_SAY_RAISING_OVER
+        elif k != state.level + 1:
             expected = _levels_text(state.level + 1) if state.level < 8 else "nothing more"
             return Illegal(
                 Code.INVALID_RAISE,
                 Msg.CANNOT_SAY_NEXT_LEVEL,
-                player=name,
-                level=level,
+                player=name_of(state, p),
+                level=FUCHSEN_LEVELS[k - 1],
                 level2=expected,
             )
-        declarer_side = p == state.macher or p == state.hilfer
-        if declarer_side != (k % 2 == 0):
+        elif (p == state.macher or p == state.hilfer) != (k % 2 == 0):
             msg = Msg.RAISE_MACHERS_SIDE if k % 2 == 0 else Msg.RAISE_OPPONENTS
-            return Illegal(Code.INVALID_RAISE, msg, player=name, level=level)
-        first = state.first_play[p]
-        if first < 0:
-            return Illegal(
-                Code.INVALID_RAISE, Msg.CANNOT_SAY_BEFORE_PLAYING, player=name, level=level
-            )
-        opened = max(first, state.said_at[k - 1])
-        if state.rules["strict_raise_windows"] and state.last_play > opened:
-            return Illegal(
-                Code.INVALID_RAISE, Msg.CANNOT_SAY_CHANCE_LAPSED_WHEN, player=name, level=level
-            )
-        return None
+        else:
+            first = state.first_play[p]
+            if first < 0:
+                msg = Msg.CANNOT_SAY_BEFORE_PLAYING
+            elif (
+                state.rules["strict_raise_windows"]
+                and state.last_play > first
+                and state.last_play > state.said_at[k - 1]
+            ):
+                msg = Msg.CANNOT_SAY_CHANCE_LAPSED_WHEN
+            else:
+                return None
+        return Illegal(
+            Code.INVALID_RAISE, msg, player=name_of(state, p), level=FUCHSEN_LEVELS[k - 1]
+        )
 
     @staticmethod
     def _may_end_raising(state: FuchsenState) -> bool:
@@ -1510,22 +1510,24 @@ def obligations(
     """
     if led == NO_SUIT:
         return ()
-    blank_bit = 1 << blank if blank >= 0 else 0
-    above = _ABOVE[wkey]
-    led_cards = plain & CLASS_MASK[led]
+    # The masks are built without ``~`` on a blank that is none (``~0`` is -1: a
+    # negative int takes CPython's slow path through every ``&`` after it).
+    same = CLASS_MASK[led]
+    led_cards = plain & same
     if amb:
         led_cards = _proven(led_cards, amb)
     if led_cards or (has_blank and blank_class == led):
-        same = CLASS_MASK[led] & ~blank_bit
-        if blank_class == led:
-            same |= blank_bit
-        follow = (_FOLLOW, _FOLLOW_MSG[led == TRUMP], same, led_cards)
+        above = _ABOVE[wkey]
+        beating = above & _CLASS_OR_TRUMPS[led]
+        if blank >= 0:
+            beating &= ~(1 << blank)
+            same = same | 1 << blank if blank_class == led else same & ~(1 << blank)
+        follow = (_FOLLOW, _FOLLOW_MSG[led], same, led_cards)
         better = led_cards & above
         if amb:
             better = _proven(better, amb)
         if not better:
             return (follow,)
-        beating = above & _CLASS_OR_TRUMPS[led] & ~blank_bit
         return follow, (_OVERTAKE, _BEAT, beating, better)
     if led == TRUMP:
         return ()
@@ -1534,19 +1536,25 @@ def obligations(
         trumps = _proven(trumps, amb)
     if not trumps:
         return ()
-    trump = (_TRUMP, _MSG_TRUMP, TRUMPS & ~blank_bit, trumps)
+    above = _ABOVE[wkey]
+    beating = above & _CLASS_OR_TRUMPS[led]
+    if blank >= 0:
+        beating &= ~(1 << blank)
+        trump = (_TRUMP, _MSG_TRUMP, TRUMPS & ~(1 << blank), trumps)
+    else:
+        trump = (_TRUMP, _MSG_TRUMP, TRUMPS, trumps)
     better = trumps & above
     if amb:
         better = _proven(better, amb)
     if not better:
         return (trump,)
-    beating = above & _CLASS_OR_TRUMPS[led] & ~blank_bit
     return trump, (_TRUMP, _OVER_TRUMP, beating, better)
 
 
 # The codes and sentences as plain names: an enum member's lookup costs several times a
 # global's, and every play asks for its obligations.
-_FOLLOW_MSG = (Msg.FOLLOW_SUIT, Msg.FOLLOW_TRUMPS)
+# (``_FOLLOW_MSG`` per class followed: only trump's differs.)
+_FOLLOW_MSG = (*(Msg.FOLLOW_SUIT,) * TRUMP, Msg.FOLLOW_TRUMPS)
 _FOLLOW, _OVERTAKE, _TRUMP = Code.MUST_FOLLOW_SUIT, Code.MUST_OVERTAKE, Code.MUST_TRUMP
 _BEAT, _MSG_TRUMP, _OVER_TRUMP = Msg.BEAT_THE_TRICK, Msg.TRUMP, Msg.OVER_TRUMP
 _CLASS_OR_TRUMPS = tuple(mask | TRUMPS for mask in CLASS_MASK)
@@ -1582,8 +1590,10 @@ class FuchsenBoard(Board):
         """``obligations`` of seat ``p`` in the trick on the table (not empty)."""
         hand = self.hands[p]
         blank = self.blank
-        has_blank = blank >= 0 and p == self.macher and bool(hand >> blank & 1)
-        plain = hand & ~(1 << blank) if blank >= 0 else hand
+        if blank < 0:
+            return obligations(self.led, self.wkey, hand, 0, -1, NO_SUIT, False)
+        has_blank = p == self.macher and bool(hand >> blank & 1)
+        plain = hand & ~(1 << blank)
         return obligations(self.led, self.wkey, plain, 0, blank, self.blank_class, has_blank)
 
     def filters(self, p: int) -> list[tuple[Code, int]]:
@@ -1593,11 +1603,10 @@ class FuchsenBoard(Board):
 
     def legal(self) -> int:
         # ``Board.legal`` without the list of filters (the fold asks it of every card).
-        p = self.to_act
-        allowed = self.hands[p]
+        allowed = self.hands[self.to_act]
         if self.trick:
-            for _code, _msg, mask, _held in self._obligations(p):
-                allowed &= mask
+            for duty in self._obligations(self.to_act):
+                allowed &= duty[2]
         return allowed
 
     def points_of(self, cards: int) -> int:
