@@ -356,14 +356,14 @@ class Fuchsen(Variant):
     def handle(self, state: GameState, event: Event, index: int) -> GameState:
         assert isinstance(state, FuchsenState)
         typ = event["type"]
+        if typ == "raise":  # three or four in a usual record
+            return self._raise(state, event, index)
         if typ == "play":
             table = state.table
             assert table is not None
             return self.play(
                 state, table.index[event["player"]], INDEX[event["card"]], event, index
             )
-        if typ == "raise":
-            return self._raise(state, event, index)
         if typ == "end_raising":
             return self._end_raising_event(state, index)
         if typ == "call":
@@ -812,10 +812,11 @@ class Fuchsen(Variant):
     def _end_raising_event(self, state: FuchsenState, index: int) -> GameState:
         if not self._may_end_raising(state):
             raise Illegal(Code.OUT_OF_ORDER, Msg.RAISING_ENDS_ONCE_WHEN_FIRST)
-        return self._after(self._end_raising(state), index)
+        return self._after(self._raising_decided(evolve(state, raising_ended=True)), index)
 
-    def _end_raising(self, state: FuchsenState) -> FuchsenState:
-        state = evolve(state, raising_ended=True)
+    def _raising_decided(self, state: FuchsenState) -> FuchsenState:
+        """``state``, the raising just ended, decided where the raising decides the game
+        (no kontra, no re)."""
         if state.level == 0:
             if state.fuchs_said:
                 return state
@@ -872,6 +873,9 @@ class Fuchsen(Variant):
         extra: dict[str, Any] | None = None
         if fuchs or is_blank:
             extra = {"fuchs_said": True} if fuchs else {"blank_played": True}
+        if ends_raising:
+            # Set with the card (``add_card``'s step), not by another copy of the state.
+            extra = {**extra, "raising_ended": True} if extra else {"raising_ended": True}
         if state.turned:
             # The ranking follows the blank as the knowledge names it: a record that
             # grows event by event (the generator) names it only with its face-down play.
@@ -883,7 +887,7 @@ class Fuchsen(Variant):
         new = add_card(state, p, card, index, extra, own)
         assert isinstance(new, FuchsenState)
         if ends_raising:
-            new = self._end_raising(new)
+            new = self._raising_decided(new)
         elif len(new.tricks) == 6 and new.decision is None:
             new = self.board_ended(new)
         h = new.hilfer
@@ -1104,23 +1108,27 @@ class Fuchsen(Variant):
         """The first of the trick's ``obligations`` that ``card`` breaks, as an error
         naming a card of his that keeps it. A card he might hold only as an
         unidentified blank proves nothing (``_proven``)."""
-        trick = state.trick
-        if not trick:
+        if not state.trick:
             return None
         blank = -1
+        has_blank = False
+        amb = 0
+        plain = hand
         if state.turned:
             assert state.know is not None
             blank = state.know.blank
+            has_blank = p == state.macher and not state.blank_played
+            if blank >= 0:
+                plain = hand & ~(1 << blank)
+            elif has_blank:
+                # A blank the record never identifies could be any card he was allowed
+                # to turn: such a card proves nothing about its printed suit unless he
+                # holds two of them.
+                amb = self._maybe_blank(state, p, plain) & ~(1 << card)
         led = state.led
-        wkey = state.wkey
-        plain = hand & ~(1 << blank) if blank >= 0 else hand
-        has_blank = state.turned and p == state.macher and not state.blank_played
-        # A blank the record never identifies could be any card he was allowed to turn:
-        # such a card proves nothing about its printed suit unless he holds two of them.
-        amb = self._maybe_blank(state, p, plain) & ~(1 << card) if has_blank and blank < 0 else 0
         blank_class = NO_SUIT if state.alone else state.called_suit
         for code, msg, allowed, held in obligations(
-            led, wkey, plain, amb, blank, blank_class, has_blank
+            led, state.wkey, plain, amb, blank, blank_class, has_blank
         ):
             if allowed >> card & 1:
                 continue
@@ -1191,10 +1199,13 @@ class Fuchsen(Variant):
         )
         board.won = list(state.won_cards)
         board.tricks = len(state.tricks)
-        board.leader = board.to_act = state.leader
-        for _q, c in state.trick:
-            board.push(c)
-        board.stack.clear()
+        board.leader = state.leader
+        board.to_act = state.to_act
+        if state.trick:
+            # The trick on the table as ``add_card`` kept it, by the same ranking as the
+            # board's ``push`` (no pushes to undo: the board starts here).
+            board.trick = [c for _q, c in state.trick]
+            board.led, board.winner, board.wkey = state.led, state.winner, state.wkey
         return board
 
     board_from: ClassVar[int] = 1  # the raising ends with the first trick at the earliest
