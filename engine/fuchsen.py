@@ -1522,23 +1522,25 @@ def obligations(
     if led == NO_SUIT:
         return ()
     # The masks are built without ``~`` on a blank that is none (``~0`` is -1: a
-    # negative int takes CPython's slow path through every ``&`` after it).
+    # negative int takes CPython's slow path through every ``&`` after it), and the
+    # mask of the cards that beat the trick only where he can beat it.
     same = CLASS_MASK[led]
     led_cards = plain & same
     if amb:
         led_cards = _proven(led_cards, amb)
     if led_cards or (has_blank and blank_class == led):
-        above = _ABOVE[wkey]
-        beating = above & _CLASS_OR_TRUMPS[led]
         if blank >= 0:
-            beating &= ~(1 << blank)
             same = same | 1 << blank if blank_class == led else same & ~(1 << blank)
         follow = (_FOLLOW, _FOLLOW_MSG[led], same, led_cards)
+        above = _ABOVE[wkey]
         better = led_cards & above
         if amb:
             better = _proven(better, amb)
         if not better:
             return (follow,)
+        beating = above & _CLASS_OR_TRUMPS[led]
+        if blank >= 0:
+            beating &= ~(1 << blank)
         return follow, (_OVERTAKE, _BEAT, beating, better)
     if led == TRUMP:
         return ()
@@ -1547,18 +1549,16 @@ def obligations(
         trumps = _proven(trumps, amb)
     if not trumps:
         return ()
+    trump = (_TRUMP, _MSG_TRUMP, TRUMPS & ~(1 << blank) if blank >= 0 else TRUMPS, trumps)
     above = _ABOVE[wkey]
-    beating = above & _CLASS_OR_TRUMPS[led]
-    if blank >= 0:
-        beating &= ~(1 << blank)
-        trump = (_TRUMP, _MSG_TRUMP, TRUMPS & ~(1 << blank), trumps)
-    else:
-        trump = (_TRUMP, _MSG_TRUMP, TRUMPS, trumps)
     better = trumps & above
     if amb:
         better = _proven(better, amb)
     if not better:
         return (trump,)
+    beating = above & _CLASS_OR_TRUMPS[led]
+    if blank >= 0:
+        beating &= ~(1 << blank)
     return trump, (_TRUMP, _OVER_TRUMP, beating, better)
 
 
