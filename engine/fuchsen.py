@@ -87,6 +87,7 @@ _ABOVE: tuple[int, ...] = (
     *[sum(1 << c for c in range(32) if POWER[c] > key) for key in range(max(POWER) + 1)],
     (1 << 32) - 1,
 )
+_EICHEL, _GRUEN, _SCHELLEN = CLASS_MASK[0], CLASS_MASK[1], CLASS_MASK[3]
 CLASS_NAME = {0: "Eichel", 1: "Grün", 3: "Schellen", TRUMP: "trump"}
 NO_SEVENS_EIGHTS = mask_of(c for c in CODES if c.endswith(("7", "8")))
 FULL_DECK = (1 << 32) - 1
@@ -733,15 +734,15 @@ class Fuchsen(Variant):
     def _callable(table: Table, hand: int, turned: bool, own_ok: bool) -> int:
         """The cards a Macher with this whole hand may call."""
         plain_deck = table.deck & PLAIN
-        not_held = plain_deck & ~hand
-        if own_ok:
-            not_held = plain_deck
+        not_held = plain_deck if own_ok else plain_deck & ~hand
         if turned:
             return not_held
-        suits = 0
-        for k in (0, 1, 3):
-            if hand & CLASS_MASK[k]:
-                suits |= CLASS_MASK[k]
+        # The plain suits he holds a card of.
+        suits = (
+            (_EICHEL if hand & _EICHEL else 0)
+            | (_GRUEN if hand & _GRUEN else 0)
+            | (_SCHELLEN if hand & _SCHELLEN else 0)
+        )
         allowed = not_held & suits
         if not allowed & ~hand:
             # His hand allows no call at all: he may call any plain card not in his hand.
@@ -1184,13 +1185,13 @@ class Fuchsen(Variant):
         know = state.know
         table = state.table
         assert know is not None and table is not None
-        n = table.n
         side = 1 << state.macher
         if state.hilfer >= 0:
             side |= 1 << state.hilfer
+        left = table.deck & ~state.played  # (a positive mask: ``&`` on it stays fast)
         board = FuchsenBoard(
             table.active,
-            [know.known[q] & ~state.played for q in range(n)],
+            [hand & left for hand in know.known],
             side,
             macher=state.macher,
             alone=state.alone,
