@@ -30,6 +30,7 @@ from engine.core import (
     check_hands,
     evolve,
     evolve_with,
+    made,
     name_of,
     placement_error,
     tally_partner_refusal,
@@ -762,10 +763,14 @@ class Fuchsen(Variant):
         broken = self._raise_refusal(state, p, k)
         if broken is not None:
             raise broken
-        changes = {"level": k, "said_at": (*state.said_at, index)}
+        # A copy of the state's fields changed in place (``made``): no mapping of the
+        # changes to build and merge, three or four times a record.
+        fields = state.__dict__.copy()
+        fields["level"] = k
+        fields["said_at"] = (*state.said_at, index)
         if p == state.hilfer and p != state.macher and state.hilfer_raised < 0:
-            changes["hilfer_raised"] = index
-        return evolve_with(state, changes)
+            fields["hilfer_raised"] = index
+        return made(FuchsenState, fields)
 
     @staticmethod
     def _raise_refusal(state: FuchsenState, p: int, k: int) -> Illegal | None:
@@ -988,13 +993,11 @@ class Fuchsen(Variant):
         ours_cards = won[state.macher]  # as ``_side_cards``
         if state.hilfer >= 0:
             ours_cards |= won[state.hilfer]
-        every = 0
-        for cards in won:
-            every |= cards
         ours = augen_of(ours_cards)
         value = self._value(state)
-        # The opponents won no trick (a trick's cards go to its winner).
-        silent = ours_cards == every
+        # The opponents won no trick: every card played (all in tricks won, the last
+        # trick collected) went to the Macher's side.
+        silent = ours_cards == state.played
         if silent:
             value += int(state.rules["silent_bonus"])
         return self._decide(state, "played_out", ours >= 61, value, ours, silent)
@@ -1614,10 +1617,15 @@ class FuchsenBoard(Board):
         return [(code, allowed) for code, _msg, allowed, _held in self._obligations(p)]
 
     def legal(self) -> int:
-        # ``Board.legal`` without the list of filters (the fold asks it of every card).
+        # ``Board.legal`` without the list of filters (the fold asks it of every card),
+        # and without a blank (most games) not even a call of ``_obligations``.
         allowed = self.hands[self.to_act]
         if self.trick:
-            for duty in self._obligations(self.to_act):
+            if self.blank < 0:
+                duties = obligations(self.led, self.wkey, allowed, 0, -1, NO_SUIT, False)
+            else:
+                duties = self._obligations(self.to_act)
+            for duty in duties:
                 allowed &= duty[2]
         return allowed
 
