@@ -591,39 +591,8 @@ class Fuchsen(Variant):
         led_of, keys = ranking(blank, CLASS[called])
         holder = know.owner[called]
         own_card = holder == p
-        if own_card:
-            hilfer = -1
-        elif holder >= 0:
-            hilfer = holder
-        elif state.assumed >= 0:
-            hilfer = state.assumed
-        else:
-            known = know.known
-            candidates = tuple(
-                [q for q in range(len(known)) if q != p and known[q].bit_count() < 6]
-            )
-            # Every check passed without the partner (``_call_refusal``), and none reads
-            # who holds the called card (it is no trump, not turned, not the caller's):
-            # for any candidate the call gives this state with him as the Hilfer.
-            after = evolve_with(
-                state,
-                {
-                    "phase": "play",
-                    "macher": p,
-                    "hilfer": -1,
-                    "own_card": False,
-                    "called": called,
-                    "called_suit": CLASS[called],
-                    "turned": turned,
-                    "to_act": table.first,
-                    "leader": table.first,
-                    "said_at": (index,),
-                    "led_of": led_of,
-                    "keys": keys,
-                },
-            )
-            raise NeedPartner(candidates, called, after)
-        return evolve_with(
+        hilfer = -1 if own_card else holder if holder >= 0 else state.assumed
+        after = evolve_with(
             state,
             {
                 "phase": "play",
@@ -640,6 +609,17 @@ class Fuchsen(Variant):
                 "keys": keys,
             },
         )
+        if holder < 0 and state.assumed < 0:
+            # Nobody known to hold the called card: every check passed without the
+            # partner (``_call_refusal``), and none reads who holds it (it is no trump,
+            # not turned, not the caller's): for any candidate the call gives this
+            # state with him as the Hilfer.
+            known = know.known
+            candidates = tuple(
+                [q for q in range(len(known)) if q != p and known[q].bit_count() < 6]
+            )
+            raise NeedPartner(candidates, called, after)
+        return after
 
     def _call_refusal(
         self,
@@ -797,9 +777,9 @@ class Fuchsen(Variant):
             if first < 0:
                 msg = Msg.CANNOT_SAY_BEFORE_PLAYING
             elif (
-                state.rules["strict_raise_windows"]
-                and state.last_play > first
+                state.last_play > first
                 and state.last_play > state.said_at[k - 1]
+                and state.rules["strict_raise_windows"]
             ):
                 msg = Msg.CANNOT_SAY_CHANCE_LAPSED_WHEN
             else:
@@ -848,9 +828,8 @@ class Fuchsen(Variant):
         broken = self.check_card(state, p, card)
         if broken is not None:
             raise broken
-        table = state.table
         know = state.know
-        assert table is not None and know is not None
+        assert know is not None
         fuchs = turned = False
         if event is not None:
             fuchs = event.get("fuchs") is True
@@ -865,14 +844,14 @@ class Fuchsen(Variant):
                 raise Illegal(
                     Code.FACE_DOWN_CARD_MISMATCH,
                     Msg.NOT_THE_TURNED_CARD,
-                    player=table.active[p],
+                    player=name_of(state, p),
                     card=CODES[card],
                 )
         elif is_blank:
             raise Illegal(
                 Code.FACE_DOWN_CARD_MISMATCH,
                 Msg.TURNED_MUST_PLAYED_FACE_DOWN,
-                player=table.active[p],
+                player=name_of(state, p),
                 card=CODES[card],
             )
         ends_raising = not state.raising_ended and len(state.tricks) == 1 and not state.trick
@@ -1042,9 +1021,13 @@ class Fuchsen(Variant):
             augen = (ours, 121 - ours)
         elif ours >= 0:  # the Augen a tally gave
             augen = (ours, 121 - ours)
+        fields = state.__dict__.copy()
         # Positional: the fields in order (see ``Decision.__init__``).
-        decision = Decision(reason, won, value, tuple(pay.items()), declarers, tricks, augen)
-        return evolve_with(state, {"decision": decision, "silent": silent})
+        fields["decision"] = Decision(
+            reason, won, value, tuple(pay.items()), declarers, tricks, augen
+        )
+        fields["silent"] = silent
+        return made(FuchsenState, fields)
 
     # ------------------------------------------------------------------ results
     def result(self, state: GameState) -> Result:
