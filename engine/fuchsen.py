@@ -791,9 +791,7 @@ class Fuchsen(Variant):
     @staticmethod
     def _may_end_raising(state: FuchsenState) -> bool:
         """The raising may be ended now: the first trick complete, the second not begun."""
-        return not (
-            state.phase == "call" or state.tricks_done < 1 or state.trick or state.raising_ended
-        )
+        return not (state.phase == "call" or not state.tricks or state.trick or state.raising_ended)
 
     def _end_raising_event(self, state: FuchsenState, index: int) -> GameState:
         if not self._may_end_raising(state):
