@@ -101,10 +101,6 @@ _ABSENT = object()  # a field the deal leaves out (unlike one that is null)
 LEVEL_NUMBER: dict[str, int] = {name: k + 1 for k, name in enumerate(FUCHSEN_LEVELS)}
 
 
-def _levels_text(k: int) -> str:
-    return FUCHSEN_LEVELS[k - 1]
-
-
 @dataclass(frozen=True)
 class FuchsenState(GameState):
     """A Fuchsen game after some events (see ``GameState`` for the shared fields)."""
@@ -762,7 +758,7 @@ class Fuchsen(Variant):
         if state.raising_ended:
             msg = Msg.CANNOT_SAY_RAISING_OVER
         elif k != state.level + 1:
-            expected = _levels_text(state.level + 1) if state.level < 8 else "nothing more"
+            expected = FUCHSEN_LEVELS[state.level] if state.level < 8 else "nothing more"
             return Illegal(
                 Code.INVALID_RAISE,
                 Msg.CANNOT_SAY_NEXT_LEVEL,
