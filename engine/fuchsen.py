@@ -30,6 +30,7 @@ from engine.core import (
     check_hands,
     evolve,
     evolve_with,
+    made,
     name_of,
     placement_error,
     tally_partner_refusal,
@@ -87,6 +88,7 @@ _ABOVE: tuple[int, ...] = (
     *[sum(1 << c for c in range(32) if POWER[c] > key) for key in range(max(POWER) + 1)],
     (1 << 32) - 1,
 )
+_EICHEL, _GRUEN, _SCHELLEN = CLASS_MASK[0], CLASS_MASK[1], CLASS_MASK[3]
 CLASS_NAME = {0: "Eichel", 1: "Grün", 3: "Schellen", TRUMP: "trump"}
 NO_SEVENS_EIGHTS = mask_of(c for c in CODES if c.endswith(("7", "8")))
 FULL_DECK = (1 << 32) - 1
@@ -97,10 +99,6 @@ PLAIN = FULL_DECK & ~TRUMPS
 _ABSENT = object()  # a field the deal leaves out (unlike one that is null)
 
 LEVEL_NUMBER: dict[str, int] = {name: k + 1 for k, name in enumerate(FUCHSEN_LEVELS)}
-
-
-def _levels_text(k: int) -> str:
-    return FUCHSEN_LEVELS[k - 1]
 
 
 @dataclass(frozen=True)
@@ -305,21 +303,18 @@ class Fuchsen(Variant):
         self, rules: Mapping[str, Any], assumed: int, table: Table, know: Knowledge
     ) -> GameState:
         n = len(table.active)
-        # A frozen dataclass's __init__ sets its ~30 fields one by one; copying a
-        # prototype is several times cheaper, once per record.
-        return evolve_with(
-            self._prototype,
-            {
-                "rules": rules,
-                "table": table,
-                "know": know,
-                "assumed": assumed,
-                "to_act": know.owner[EO],
-                "leader": table.first,
-                "won_cards": (0,) * n,
-                "first_play": (-1,) * n,
-            },
-        )
+        # A frozen dataclass's __init__ sets its ~40 fields one by one; a copy of a
+        # prototype's with these set is several times cheaper, once per record.
+        fields = self._prototype.__dict__.copy()
+        fields["rules"] = rules
+        fields["table"] = table
+        fields["know"] = know
+        fields["assumed"] = assumed
+        fields["to_act"] = know.owner[EO]
+        fields["leader"] = table.first
+        fields["won_cards"] = (0,) * n
+        fields["first_play"] = (-1,) * n
+        return made(FuchsenState, fields)
 
     # ------------------------------------------------------------------ knowledge
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "call"})
@@ -356,14 +351,14 @@ class Fuchsen(Variant):
     def handle(self, state: GameState, event: Event, index: int) -> GameState:
         assert isinstance(state, FuchsenState)
         typ = event["type"]
+        if typ == "raise":  # three or four in a usual record
+            return self._raise(state, event, index)
         if typ == "play":
             table = state.table
             assert table is not None
             return self.play(
                 state, table.index[event["player"]], INDEX[event["card"]], event, index
             )
-        if typ == "raise":
-            return self._raise(state, event, index)
         if typ == "end_raising":
             return self._end_raising_event(state, index)
         if typ == "call":
@@ -569,75 +564,40 @@ class Fuchsen(Variant):
             raise broken
         turned = turned_field is True or isinstance(turned_field, str)
         blank = know.blank if turned else -1
+        # The state after the call: its fields set one by one in a copy (``made``),
+        # cheaper than a mapping of the changes merged into it.
+        fields = state.__dict__.copy()
+        fields["phase"] = "play"
+        fields["macher"] = p
+        fields["turned"] = turned
+        fields["to_act"] = fields["leader"] = table.first
+        fields["said_at"] = (index,)
         if alone:
-            led_of, keys = ranking(blank, NO_SUIT)
-            return evolve(
-                state,
-                phase="play",
-                macher=p,
-                hilfer=-1,
-                alone=True,
-                turned=turned,
-                to_act=table.first,
-                leader=table.first,
-                said_at=(index,),
-                led_of=led_of,
-                keys=keys,
-            )
+            fields["hilfer"] = -1
+            fields["alone"] = True
+            fields["led_of"], fields["keys"] = ranking(blank, NO_SUIT)
+            return made(FuchsenState, fields)
         assert isinstance(card_code, str)
         called = INDEX[card_code]
-        led_of, keys = ranking(blank, CLASS[called])
         holder = know.owner[called]
         own_card = holder == p
-        if own_card:
-            hilfer = -1
-        elif holder >= 0:
-            hilfer = holder
-        elif state.assumed >= 0:
-            hilfer = state.assumed
-        else:
+        fields["hilfer"] = -1 if own_card else holder if holder >= 0 else state.assumed
+        fields["own_card"] = own_card
+        fields["called"] = called
+        fields["called_suit"] = CLASS[called]
+        fields["led_of"], fields["keys"] = ranking(blank, CLASS[called])
+        after = made(FuchsenState, fields)
+        if holder < 0 and state.assumed < 0:
+            # Nobody known to hold the called card: every check passed without the
+            # partner (``_call_refusal``), and none reads who holds it (it is no trump,
+            # not turned, not the caller's): for any candidate the call gives this
+            # state with him as the Hilfer.
             known = know.known
             candidates = tuple(
                 [q for q in range(len(known)) if q != p and known[q].bit_count() < 6]
             )
-            # Every check passed without the partner (``_call_refusal``), and none reads
-            # who holds the called card (it is no trump, not turned, not the caller's):
-            # for any candidate the call gives this state with him as the Hilfer.
-            after = evolve_with(
-                state,
-                {
-                    "phase": "play",
-                    "macher": p,
-                    "hilfer": -1,
-                    "own_card": False,
-                    "called": called,
-                    "called_suit": CLASS[called],
-                    "turned": turned,
-                    "to_act": table.first,
-                    "leader": table.first,
-                    "said_at": (index,),
-                    "led_of": led_of,
-                    "keys": keys,
-                },
-            )
             raise NeedPartner(candidates, called, after)
-        return evolve_with(
-            state,
-            {
-                "phase": "play",
-                "macher": p,
-                "hilfer": hilfer,
-                "own_card": own_card,
-                "called": called,
-                "called_suit": CLASS[called],
-                "turned": turned,
-                "to_act": table.first,
-                "leader": table.first,
-                "said_at": (index,),
-                "led_of": led_of,
-                "keys": keys,
-            },
-        )
+        return after
 
     def _call_refusal(
         self,
@@ -733,15 +693,15 @@ class Fuchsen(Variant):
     def _callable(table: Table, hand: int, turned: bool, own_ok: bool) -> int:
         """The cards a Macher with this whole hand may call."""
         plain_deck = table.deck & PLAIN
-        not_held = plain_deck & ~hand
-        if own_ok:
-            not_held = plain_deck
+        not_held = plain_deck if own_ok else plain_deck & ~hand
         if turned:
             return not_held
-        suits = 0
-        for k in (0, 1, 3):
-            if hand & CLASS_MASK[k]:
-                suits |= CLASS_MASK[k]
+        # The plain suits he holds a card of.
+        suits = (
+            (_EICHEL if hand & _EICHEL else 0)
+            | (_GRUEN if hand & _GRUEN else 0)
+            | (_SCHELLEN if hand & _SCHELLEN else 0)
+        )
         allowed = not_held & suits
         if not allowed & ~hand:
             # His hand allows no call at all: he may call any plain card not in his hand.
@@ -755,15 +715,20 @@ class Fuchsen(Variant):
         assert table is not None
         p = table.index[event["player"]]
         level = event["level"]
-        if level not in FUCHSEN_LEVELS:
+        k = LEVEL_NUMBER.get(level, 0)
+        if not k:
             raise Illegal(Code.INVALID_RAISE, Msg.UNKNOWN_LEVEL, rlevel=level)
-        k = FUCHSEN_LEVELS.index(level) + 1
         broken = self._raise_refusal(state, p, k)
         if broken is not None:
             raise broken
+        # A copy of the state's fields changed in place (``made``): no mapping of the
+        # changes to build and merge, three or four times a record.
+        fields = state.__dict__.copy()
+        fields["level"] = k
+        fields["said_at"] = (*state.said_at, index)
         if p == state.hilfer and p != state.macher and state.hilfer_raised < 0:
-            return evolve(state, level=k, said_at=(*state.said_at, index), hilfer_raised=index)
-        return evolve(state, level=k, said_at=(*state.said_at, index))
+            fields["hilfer_raised"] = index
+        return made(FuchsenState, fields)
 
     @staticmethod
     def _raise_refusal(state: FuchsenState, p: int, k: int) -> Illegal | None:
@@ -771,51 +736,49 @@ class Fuchsen(Variant):
         or None: the raising over, not the next level, not his side's level, before
         his first card, his chance lapsed. ``_raise`` judges every raise by it; the
         table view and the statistics ask it of each player."""
-        name = name_of(state, p)
-        level = FUCHSEN_LEVELS[k - 1]
+        # The names for the message only once a rule is broken (most raises stand).
         if state.raising_ended:
-            return Illegal(
-                Code.INVALID_RAISE, Msg.CANNOT_SAY_RAISING_OVER, player=name, level=level
-            )
-        if k != state.level + 1:
-            expected = _levels_text(state.level + 1) if state.level < 8 else "nothing more"
+            msg = Msg.CANNOT_SAY_RAISING_OVER
+        elif k != state.level + 1:
+            expected = FUCHSEN_LEVELS[state.level] if state.level < 8 else "nothing more"
             return Illegal(
                 Code.INVALID_RAISE,
                 Msg.CANNOT_SAY_NEXT_LEVEL,
-                player=name,
-                level=level,
+                player=name_of(state, p),
+                level=FUCHSEN_LEVELS[k - 1],
                 level2=expected,
             )
-        declarer_side = p == state.macher or p == state.hilfer
-        if declarer_side != (k % 2 == 0):
+        elif (p == state.macher or p == state.hilfer) != (k % 2 == 0):
             msg = Msg.RAISE_MACHERS_SIDE if k % 2 == 0 else Msg.RAISE_OPPONENTS
-            return Illegal(Code.INVALID_RAISE, msg, player=name, level=level)
-        first = state.first_play[p]
-        if first < 0:
-            return Illegal(
-                Code.INVALID_RAISE, Msg.CANNOT_SAY_BEFORE_PLAYING, player=name, level=level
-            )
-        opened = max(first, state.said_at[k - 1])
-        if state.rules["strict_raise_windows"] and state.last_play > opened:
-            return Illegal(
-                Code.INVALID_RAISE, Msg.CANNOT_SAY_CHANCE_LAPSED_WHEN, player=name, level=level
-            )
-        return None
+        else:
+            first = state.first_play[p]
+            if first < 0:
+                msg = Msg.CANNOT_SAY_BEFORE_PLAYING
+            elif (
+                state.last_play > first
+                and state.last_play > state.said_at[k - 1]
+                and state.rules["strict_raise_windows"]
+            ):
+                msg = Msg.CANNOT_SAY_CHANCE_LAPSED_WHEN
+            else:
+                return None
+        return Illegal(
+            Code.INVALID_RAISE, msg, player=name_of(state, p), level=FUCHSEN_LEVELS[k - 1]
+        )
 
     @staticmethod
     def _may_end_raising(state: FuchsenState) -> bool:
         """The raising may be ended now: the first trick complete, the second not begun."""
-        return not (
-            state.phase == "call" or state.tricks_done < 1 or state.trick or state.raising_ended
-        )
+        return not (state.phase == "call" or not state.tricks or state.trick or state.raising_ended)
 
     def _end_raising_event(self, state: FuchsenState, index: int) -> GameState:
         if not self._may_end_raising(state):
             raise Illegal(Code.OUT_OF_ORDER, Msg.RAISING_ENDS_ONCE_WHEN_FIRST)
-        return self._after(self._end_raising(state), index)
+        return self._after(self._raising_decided(evolve(state, raising_ended=True)), index)
 
-    def _end_raising(self, state: FuchsenState) -> FuchsenState:
-        state = evolve(state, raising_ended=True)
+    def _raising_decided(self, state: FuchsenState) -> FuchsenState:
+        """``state``, the raising just ended, decided where the raising decides the game
+        (no kontra, no re)."""
         if state.level == 0:
             if state.fuchs_said:
                 return state
@@ -841,9 +804,8 @@ class Fuchsen(Variant):
         broken = self.check_card(state, p, card)
         if broken is not None:
             raise broken
-        table = state.table
         know = state.know
-        assert table is not None and know is not None
+        assert know is not None
         fuchs = turned = False
         if event is not None:
             fuchs = event.get("fuchs") is True
@@ -858,20 +820,23 @@ class Fuchsen(Variant):
                 raise Illegal(
                     Code.FACE_DOWN_CARD_MISMATCH,
                     Msg.NOT_THE_TURNED_CARD,
-                    player=table.active[p],
+                    player=name_of(state, p),
                     card=CODES[card],
                 )
         elif is_blank:
             raise Illegal(
                 Code.FACE_DOWN_CARD_MISMATCH,
                 Msg.TURNED_MUST_PLAYED_FACE_DOWN,
-                player=table.active[p],
+                player=name_of(state, p),
                 card=CODES[card],
             )
         ends_raising = not state.raising_ended and len(state.tricks) == 1 and not state.trick
         extra: dict[str, Any] | None = None
         if fuchs or is_blank:
             extra = {"fuchs_said": True} if fuchs else {"blank_played": True}
+        if ends_raising:
+            # Set with the card (``add_card``'s step), not by another copy of the state.
+            extra = {**extra, "raising_ended": True} if extra else {"raising_ended": True}
         if state.turned:
             # The ranking follows the blank as the knowledge names it: a record that
             # grows event by event (the generator) names it only with its face-down play.
@@ -883,7 +848,7 @@ class Fuchsen(Variant):
         new = add_card(state, p, card, index, extra, own)
         assert isinstance(new, FuchsenState)
         if ends_raising:
-            new = self._end_raising(new)
+            new = self._raising_decided(new)
         elif len(new.tricks) == 6 and new.decision is None:
             new = self.board_ended(new)
         h = new.hilfer
@@ -983,13 +948,11 @@ class Fuchsen(Variant):
         ours_cards = won[state.macher]  # as ``_side_cards``
         if state.hilfer >= 0:
             ours_cards |= won[state.hilfer]
-        every = 0
-        for cards in won:
-            every |= cards
         ours = augen_of(ours_cards)
         value = self._value(state)
-        # The opponents won no trick (a trick's cards go to its winner).
-        silent = ours_cards == every
+        # The opponents won no trick: every card played (all in tricks won, the last
+        # trick collected) went to the Macher's side.
+        silent = ours_cards == state.played
         if silent:
             value += int(state.rules["silent_bonus"])
         return self._decide(state, "played_out", ours >= 61, value, ours, silent)
@@ -1034,9 +997,13 @@ class Fuchsen(Variant):
             augen = (ours, 121 - ours)
         elif ours >= 0:  # the Augen a tally gave
             augen = (ours, 121 - ours)
+        fields = state.__dict__.copy()
         # Positional: the fields in order (see ``Decision.__init__``).
-        decision = Decision(reason, won, value, tuple(pay.items()), declarers, tricks, augen)
-        return evolve_with(state, {"decision": decision, "silent": silent})
+        fields["decision"] = Decision(
+            reason, won, value, tuple(pay.items()), declarers, tricks, augen
+        )
+        fields["silent"] = silent
+        return made(FuchsenState, fields)
 
     # ------------------------------------------------------------------ results
     def result(self, state: GameState) -> Result:
@@ -1104,23 +1071,27 @@ class Fuchsen(Variant):
         """The first of the trick's ``obligations`` that ``card`` breaks, as an error
         naming a card of his that keeps it. A card he might hold only as an
         unidentified blank proves nothing (``_proven``)."""
-        trick = state.trick
-        if not trick:
+        if not state.trick:
             return None
         blank = -1
+        has_blank = False
+        amb = 0
+        plain = hand
         if state.turned:
             assert state.know is not None
             blank = state.know.blank
+            has_blank = p == state.macher and not state.blank_played
+            if blank >= 0:
+                plain = hand & ~(1 << blank)
+            elif has_blank:
+                # A blank the record never identifies could be any card he was allowed
+                # to turn: such a card proves nothing about its printed suit unless he
+                # holds two of them.
+                amb = self._maybe_blank(state, p, plain) & ~(1 << card)
         led = state.led
-        wkey = state.wkey
-        plain = hand & ~(1 << blank) if blank >= 0 else hand
-        has_blank = state.turned and p == state.macher and not state.blank_played
-        # A blank the record never identifies could be any card he was allowed to turn:
-        # such a card proves nothing about its printed suit unless he holds two of them.
-        amb = self._maybe_blank(state, p, plain) & ~(1 << card) if has_blank and blank < 0 else 0
         blank_class = NO_SUIT if state.alone else state.called_suit
         for code, msg, allowed, held in obligations(
-            led, wkey, plain, amb, blank, blank_class, has_blank
+            led, state.wkey, plain, amb, blank, blank_class, has_blank
         ):
             if allowed >> card & 1:
                 continue
@@ -1176,13 +1147,13 @@ class Fuchsen(Variant):
         know = state.know
         table = state.table
         assert know is not None and table is not None
-        n = table.n
         side = 1 << state.macher
         if state.hilfer >= 0:
             side |= 1 << state.hilfer
+        left = table.deck & ~state.played  # (a positive mask: ``&`` on it stays fast)
         board = FuchsenBoard(
             table.active,
-            [know.known[q] & ~state.played for q in range(n)],
+            [hand & left for hand in know.known],
             side,
             macher=state.macher,
             alone=state.alone,
@@ -1191,10 +1162,13 @@ class Fuchsen(Variant):
         )
         board.won = list(state.won_cards)
         board.tricks = len(state.tricks)
-        board.leader = board.to_act = state.leader
-        for _q, c in state.trick:
-            board.push(c)
-        board.stack.clear()
+        board.leader = state.leader
+        board.to_act = state.to_act
+        if state.trick:
+            # The trick on the table as ``add_card`` kept it, by the same ranking as the
+            # board's ``push`` (no pushes to undo: the board starts here).
+            board.trick = [c for _q, c in state.trick]
+            board.led, board.winner, board.wkey = state.led, state.winner, state.wkey
         return board
 
     board_from: ClassVar[int] = 1  # the raising ends with the first trick at the earliest
@@ -1510,22 +1484,26 @@ def obligations(
     """
     if led == NO_SUIT:
         return ()
-    blank_bit = 1 << blank if blank >= 0 else 0
-    above = _ABOVE[wkey]
-    led_cards = plain & CLASS_MASK[led]
+    # The masks are built without ``~`` on a blank that is none (``~0`` is -1: a
+    # negative int takes CPython's slow path through every ``&`` after it), and the
+    # mask of the cards that beat the trick only where he can beat it.
+    same = CLASS_MASK[led]
+    led_cards = plain & same
     if amb:
         led_cards = _proven(led_cards, amb)
     if led_cards or (has_blank and blank_class == led):
-        same = CLASS_MASK[led] & ~blank_bit
-        if blank_class == led:
-            same |= blank_bit
-        follow = (_FOLLOW, _FOLLOW_MSG[led == TRUMP], same, led_cards)
+        if blank >= 0:
+            same = same | 1 << blank if blank_class == led else same & ~(1 << blank)
+        follow = (_FOLLOW, _FOLLOW_MSG[led], same, led_cards)
+        above = _ABOVE[wkey]
         better = led_cards & above
         if amb:
             better = _proven(better, amb)
         if not better:
             return (follow,)
-        beating = above & _CLASS_OR_TRUMPS[led] & ~blank_bit
+        beating = above & _CLASS_OR_TRUMPS[led]
+        if blank >= 0:
+            beating &= ~(1 << blank)
         return follow, (_OVERTAKE, _BEAT, beating, better)
     if led == TRUMP:
         return ()
@@ -1534,19 +1512,23 @@ def obligations(
         trumps = _proven(trumps, amb)
     if not trumps:
         return ()
-    trump = (_TRUMP, _MSG_TRUMP, TRUMPS & ~blank_bit, trumps)
+    trump = (_TRUMP, _MSG_TRUMP, TRUMPS & ~(1 << blank) if blank >= 0 else TRUMPS, trumps)
+    above = _ABOVE[wkey]
     better = trumps & above
     if amb:
         better = _proven(better, amb)
     if not better:
         return (trump,)
-    beating = above & _CLASS_OR_TRUMPS[led] & ~blank_bit
+    beating = above & _CLASS_OR_TRUMPS[led]
+    if blank >= 0:
+        beating &= ~(1 << blank)
     return trump, (_TRUMP, _OVER_TRUMP, beating, better)
 
 
 # The codes and sentences as plain names: an enum member's lookup costs several times a
 # global's, and every play asks for its obligations.
-_FOLLOW_MSG = (Msg.FOLLOW_SUIT, Msg.FOLLOW_TRUMPS)
+# (``_FOLLOW_MSG`` per class followed: only trump's differs.)
+_FOLLOW_MSG = (*(Msg.FOLLOW_SUIT,) * TRUMP, Msg.FOLLOW_TRUMPS)
 _FOLLOW, _OVERTAKE, _TRUMP = Code.MUST_FOLLOW_SUIT, Code.MUST_OVERTAKE, Code.MUST_TRUMP
 _BEAT, _MSG_TRUMP, _OVER_TRUMP = Msg.BEAT_THE_TRICK, Msg.TRUMP, Msg.OVER_TRUMP
 _CLASS_OR_TRUMPS = tuple(mask | TRUMPS for mask in CLASS_MASK)
@@ -1582,8 +1564,10 @@ class FuchsenBoard(Board):
         """``obligations`` of seat ``p`` in the trick on the table (not empty)."""
         hand = self.hands[p]
         blank = self.blank
-        has_blank = blank >= 0 and p == self.macher and bool(hand >> blank & 1)
-        plain = hand & ~(1 << blank) if blank >= 0 else hand
+        if blank < 0:
+            return obligations(self.led, self.wkey, hand, 0, -1, NO_SUIT, False)
+        has_blank = p == self.macher and bool(hand >> blank & 1)
+        plain = hand & ~(1 << blank)
         return obligations(self.led, self.wkey, plain, 0, blank, self.blank_class, has_blank)
 
     def filters(self, p: int) -> list[tuple[Code, int]]:
@@ -1592,12 +1576,16 @@ class FuchsenBoard(Board):
         return [(code, allowed) for code, _msg, allowed, _held in self._obligations(p)]
 
     def legal(self) -> int:
-        # ``Board.legal`` without the list of filters (the fold asks it of every card).
-        p = self.to_act
-        allowed = self.hands[p]
+        # ``Board.legal`` without the list of filters (the fold asks it of every card),
+        # and without a blank (most games) not even a call of ``_obligations``.
+        allowed = self.hands[self.to_act]
         if self.trick:
-            for _code, _msg, mask, _held in self._obligations(p):
-                allowed &= mask
+            if self.blank < 0:
+                duties = obligations(self.led, self.wkey, allowed, 0, -1, NO_SUIT, False)
+            else:
+                duties = self._obligations(self.to_act)
+            for duty in duties:
+                allowed &= duty[2]
         return allowed
 
     def points_of(self, cards: int) -> int:
