@@ -425,7 +425,15 @@ class Variant:
         return state
 
     # --- events -------------------------------------------------------------------
-    def handle(self, state: GameState, event: Event, index: int) -> GameState:
+    def handle(self, state: GameState, event: Event, index: int, own: bool = False) -> GameState:
+        """The state after the game's own ``event`` (its shape, cards and players
+        checked by ``apply``), or raises ``Illegal``/``NeedPartner``.
+
+        ``own``: the caller (the fold) holds the only reference to ``state``. A handler
+        may then change it in place and return it, as ``play`` does, but only once
+        nothing can be raised any more: a raising handler leaves ``state`` as it was
+        (the fold reports it as the last good state, and ``NeedPartner.state``).
+        Otherwise ``state`` is never changed."""
         raise NotImplementedError
 
     def play(

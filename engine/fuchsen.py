@@ -348,19 +348,19 @@ class Fuchsen(Variant):
         return -1
 
     # ------------------------------------------------------------------ events
-    def handle(self, state: GameState, event: Event, index: int) -> GameState:
+    def handle(self, state: GameState, event: Event, index: int, own: bool = False) -> GameState:
         assert isinstance(state, FuchsenState)
         typ = event["type"]
         if typ == "raise":  # three or four in a usual record
-            return self._raise(state, event, index)
+            return self._raise(state, event, index, own)
         if typ == "play":
             table = state.table
             assert table is not None
             return self.play(
-                state, table.index[event["player"]], INDEX[event["card"]], event, index
+                state, table.index[event["player"]], INDEX[event["card"]], event, index, own
             )
         if typ == "end_raising":
-            return self._end_raising_event(state, index)
+            return self._end_raising_event(state, index, own)
         if typ == "call":
             return self._call(state, event, index)
         if typ == "forfeit":
@@ -708,7 +708,7 @@ class Fuchsen(Variant):
             return not_held
         return allowed
 
-    def _raise(self, state: FuchsenState, event: Event, index: int) -> GameState:
+    def _raise(self, state: FuchsenState, event: Event, index: int, own: bool = False) -> GameState:
         if state.phase == "call":
             raise Illegal(Code.OUT_OF_ORDER, Msg.NOBODY_CAN_RAISE_BEFORE_CALL)
         table = state.table
@@ -721,14 +721,15 @@ class Fuchsen(Variant):
         broken = self._raise_refusal(state, p, k)
         if broken is not None:
             raise broken
-        # A copy of the state's fields changed in place (``made``): no mapping of the
-        # changes to build and merge, three or four times a record.
-        fields = state.__dict__.copy()
-        fields["level"] = k
-        fields["said_at"] = (*state.said_at, index)
+        # The state's fields changed in place where the fold owns it (``own``: nothing
+        # is raised from here on), else in a copy (``made``): no mapping of the changes
+        # to build and merge, three or four times a record.
+        fields = state.__dict__ if own else state.__dict__.copy()
         if p == state.hilfer and p != state.macher and state.hilfer_raised < 0:
             fields["hilfer_raised"] = index
-        return made(FuchsenState, fields)
+        fields["said_at"] = (*state.said_at, index)
+        fields["level"] = k
+        return state if own else made(FuchsenState, fields)
 
     @staticmethod
     def _raise_refusal(state: FuchsenState, p: int, k: int) -> Illegal | None:
@@ -771,10 +772,14 @@ class Fuchsen(Variant):
         """The raising may be ended now: the first trick complete, the second not begun."""
         return not (state.phase == "call" or not state.tricks or state.trick or state.raising_ended)
 
-    def _end_raising_event(self, state: FuchsenState, index: int) -> GameState:
+    def _end_raising_event(self, state: FuchsenState, index: int, own: bool = False) -> GameState:
         if not self._may_end_raising(state):
             raise Illegal(Code.OUT_OF_ORDER, Msg.RAISING_ENDS_ONCE_WHEN_FIRST)
-        return self._after(self._raising_decided(evolve(state, raising_ended=True)), index)
+        if own:
+            state.__dict__["raising_ended"] = True  # the fold's own state (``handle``)
+        else:
+            state = evolve(state, raising_ended=True)
+        return self._after(self._raising_decided(state), index)
 
     def _raising_decided(self, state: FuchsenState) -> FuchsenState:
         """``state``, the raising just ended, decided where the raising decides the game

@@ -252,16 +252,16 @@ class Koenigrufen(Variant):
         return super().placements(event, table)
 
     # ------------------------------------------------------------------ events
-    def handle(self, state: GameState, event: Event, index: int) -> GameState:
+    def handle(self, state: GameState, event: Event, index: int, own: bool = False) -> GameState:
         assert isinstance(state, KoenigState)
         typ = event["type"]
         if typ in _AUCTION_TYPES:
-            return self._auction(state, typ, event, index)
+            return self._auction(state, typ, event, index, own)
         if typ == "play":
             table = state.table
             assert table is not None
             return self.play(
-                state, table.index[event["player"]], INDEX[event["card"]], event, index
+                state, table.index[event["player"]], INDEX[event["card"]], event, index, own
             )
         if typ == "forfeit":
             return self._forfeit(state, event)
@@ -376,9 +376,13 @@ class Koenigrufen(Variant):
             )
         return won, side, []
 
-    def _auction(self, state: KoenigState, typ: str, event: Event, index: int) -> GameState:
+    def _auction(
+        self, state: KoenigState, typ: str, event: Event, index: int, own: bool = False
+    ) -> GameState:
         """A bid, pass or join: checked, then the state after it in one copy of the
-        fields (the next speaker, or the play opened where it ends the auction)."""
+        fields (the next speaker, or the play opened where it ends the auction); with
+        ``own`` (``handle``) the state itself where the auction goes on (opening the
+        play may still raise ``NeedPartner``)."""
         if state.phase != "auction":
             raise Illegal(Code.OUT_OF_ORDER, Msg.AUCTION_OVER_NOW, type=typ)
         table = state.table
@@ -397,33 +401,40 @@ class Koenigrufen(Variant):
             if card_code is not None:
                 card = INDEX[card_code]
                 check_placement(state, p, card)
-        f = state.__dict__.copy()
         if typ == "bid":
             contract = event["contract"]
             called_code = event.get("called")
             broken = self._bid_refusal(state, p, contract, called_code, card)
             if broken is not None:
                 raise broken
-            f["high"] = RANK[contract]
-            f["high_bidder"] = bidder = p
-            f["high_called"] = -1 if called_code is None else INDEX[called_code]
-            f["high_card"] = card
-            f["joiner"] = f["join_card"] = -1
             out = state.out
+            bidder = p
         else:
             if typ == "join":
                 broken = self._join_refusal(state, p)
                 if broken is not None:
                     raise broken
+            out = state.out | 1 << p
+            bidder = state.high_bidder
+        ends = out | (1 << bidder if bidder >= 0 else 0) == 0b1111
+        in_place = own and not ends
+        f = state.__dict__ if in_place else state.__dict__.copy()
+        if typ == "bid":
+            f["high"] = RANK[contract]
+            f["high_bidder"] = p
+            f["high_called"] = -1 if called_code is None else INDEX[called_code]
+            f["high_card"] = card
+            f["joiner"] = f["join_card"] = -1
+        else:
+            if typ == "join":
                 f["joiner"] = p
                 f["join_card"] = card
-            f["out"] = out = state.out | 1 << p
-            bidder = state.high_bidder
-        if out | (1 << bidder if bidder >= 0 else 0) == 0b1111:
+            f["out"] = out
+        if ends:
             self._open_play(f)
         else:
             f["to_act"] = NEXT_SPEAKER[out][p]
-        return made(KoenigState, f)
+        return state if in_place else made(KoenigState, f)
 
     @staticmethod
     def _join_refusal(state: KoenigState, p: int) -> Illegal | None:

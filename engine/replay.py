@@ -66,6 +66,12 @@ def apply(state: GameState, event: object, index: int) -> GameState:
     ``prepare`` resolves them). The deal event yields a state without hindsight
     knowledge; ``fold`` attaches the knowledge gathered from the whole record.
     """
+    return _step(state, event, index, False)
+
+
+def _step(state: GameState, event: object, index: int, own: bool) -> GameState:
+    """``apply``; with ``own`` (the fold holds the only reference to ``state``) the
+    game's handler may change ``state`` in place (``Variant.handle``)."""
     variant = state.variant
     if state.table is None:
         return evolve(state, table=deal_table(variant, state.rules, event))
@@ -84,7 +90,7 @@ def apply(state: GameState, event: object, index: int) -> GameState:
         return evolve(state, annulled=True)
     if typ == "show":
         return _show(state, event, index)
-    return variant.handle(state, event, index)
+    return variant.handle(state, event, index, own)
 
 
 def deal_table(variant: Variant, rules: Mapping[str, Any], event: object) -> Table:
@@ -288,7 +294,7 @@ def fold(
                 new = variant.initial_state(rules, who, table, know)
                 seats, deck = table.index, table.deck
             else:
-                new = apply(state, event, i)
+                new = _step(state, event, i, own)
         except Illegal as exc:
             return _dealt_or_start(state, rules, who), EngineError(
                 i, exc.code, exc.msg, exc.params, exc.field
