@@ -497,9 +497,10 @@ class Solver:
     def _order(self, moves: int, first: int, inplay: int, maximise: bool) -> list[int]:
         """The cards to try, one per group of equivalent cards, likely best first: a
         lead as the table's best lead, then the leads that were best most often; a
-        follower's card that takes the trick from the
-        other side first (the one with most Augen), a card onto his own side's trick
-        with most Augen, else the card with fewest."""
+        follower's card that takes the trick from the other side first (the one with
+        most Augen), a card onto his own side's trick with most Augen (fewest if one of
+        the others still to play holds a card that outranks it), else the card with
+        fewest."""
         cards = _cards(moves)
         if len(cards) < 2:
             return cards
@@ -514,11 +515,23 @@ class Solver:
                 cards.insert(0, first)
             return cards
         augen = self._augen
-        if self.goal.ours[board.winner] == maximise:
-            cards.sort(key=lambda c: -augen[c])
-            return cards
         row, wkey = board.keys[board.led], board.wkey
-        cards.sort(key=lambda c: -100 - augen[c] if row[c] > wkey else augen[c])
+        ours = self.goal.ours
+        if ours[board.winner] != maximise:
+            cards.sort(key=lambda c: -100 - augen[c] if row[c] > wkey else augen[c])
+            return cards
+        # His side holds the trick: most Augen onto it, unless one of the others still
+        # to play holds a card that outranks it.
+        n = board.n
+        q = board.to_act
+        for _ in range(n - 1 - len(board.trick)):
+            q = q + 1 if q + 1 < n else 0
+            if ours[q] != maximise:
+                for d in _cards(board.hands[q]):
+                    if row[d] > wkey:
+                        cards.sort(key=lambda c: augen[c])
+                        return cards
+        cards.sort(key=lambda c: -augen[c])
         return cards
 
 
