@@ -240,6 +240,7 @@ class Solver:
         # How often each card was the best lead (ordering the leads the table has no
         # best lead for).
         self._history = [0] * len(led_of)
+        self._our_seats = [q for q in range(board.n) if goal.ours[q]]
 
     def inplay(self) -> int:
         """The cards in the hands and on the table."""
@@ -259,47 +260,44 @@ class Solver:
         board = self.board
         hands = board.hands
         ours = self.goal.ours
-        augen = self._augen
         leader = board.to_act
         lead = hands[leader]
         others = inplay & ~lead
         beats = self._beats
         zero = self._zero
+        points_of = board.points_of
         masters = 0
-        for c in _cards(lead):
-            if not beats[c] & others:
-                masters |= 1 << c
+        rest = lead
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not beats[low.bit_length() - 1] & others:
+                masters |= low
         sure = [0, 0]
         cash = masters.bit_count()
         if cash:
-            got = 0
-            for c in _cards(masters):
-                got += augen[c]
+            got = points_of(masters)
             for q, hand in enumerate(hands):
                 if q != leader and (hand & zero).bit_count() < cash:
                     got += self._fewest(hand, cash)
             sure[ours[leader]] = got
         # The top cards one side holds.
-        ours_hold = 0
-        for q, hand in enumerate(hands):
-            if ours[q]:
-                ours_hold |= hand
         under = self._under
         top = side = 0
         for c in self._top:
             if inplay >> c & 1:
                 if inplay & ~top & ~(1 << c) & ~under[c]:
                     break
-                holder = ours_hold >> c & 1
+                holder = 0
+                for q in self._our_seats:
+                    holder |= hands[q] >> c & 1
                 if top and holder != side:
                     break
                 top |= 1 << c
                 side = holder
         if top:
             most = max((hand & top).bit_count() for hand in hands)
-            got = 0
-            for c in _cards(top):
-                got += augen[c]
+            got = points_of(top)
             for hand in hands:
                 if not hand & top and (hand & zero).bit_count() < most:
                     got += self._fewest(hand, most)
@@ -459,7 +457,8 @@ class Solver:
                     if alpha >= beta:
                         break
         if entry is not None:
-            if best > a0 and best_card >= 0:
+            # A lead that held (raised the maximiser's alpha, lowered the minimiser's beta).
+            if (best > a0 if maximise else best < b0) and best_card >= 0:
                 self._history[best_card] += 1
             if best <= a0:
                 if best < entry[1]:
