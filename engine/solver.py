@@ -155,7 +155,7 @@ def no_trick(ours: Sequence[bool], tricks: int) -> Goal:
     def bound(sure: Sure, upper: int, done: int) -> tuple[int, int]:
         # A leader who holds only masters takes the trick: lost if he is ours, made
         # if he is the others' (he takes every trick left).
-        if sure.cash < sure.held:
+        if not sure.held or sure.cash < sure.held:
             return 0, 1
         return (0, 0) if sure.leader_ours else (1, 1)
 

@@ -90,3 +90,20 @@ def test_the_leader_takes_the_tricks_he_can_cash_and_each_side_its_sure_augen(
         who = [o == bool(side) for o in ours]
         takes = naive_value(board, augen_goal(who, board.points_of, 6))
         assert takes >= sure.augen[side]
+
+
+@SETTINGS
+@given(seeds, games)
+def test_the_last_trick_settled_without_playing_it_has_the_naive_value(
+    seed: int, game: tuple[str, int]
+) -> None:
+    deal = _read(random_game(seed, *game))
+    if isinstance(deal, str):
+        return
+    board = deal.board
+    rng = random.Random(seed)
+    while board.tricks < 5:
+        moves = board.legal()
+        board.push(rng.choice([c for c in range(32) if moves >> c & 1]))
+    for goal in _goals(deal):
+        assert Solver(board, goal, deal.equivalence).value() == naive_value(board, goal)
