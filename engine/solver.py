@@ -10,10 +10,17 @@ declaring side, Königrufen 1 while the declarer's side can make its contract. T
 ``Solver`` searches as DDS does: alpha-beta with a transposition table at trick
 boundaries (keyed by the cards still in play and the leader, holding bounds on the
 value still to come, kept for the whole deal), zero-window tests around the previous
-card's value, the table's best lead first and followers' cards by who holds the
-trick, the cheap bound "no more than what is still in play", the last trick played
-out at once, and equivalent cards searched once (two cards of one hand, of one class, with
-equal Augen and no card still in play ranked between them).
+card's value, the table's best lead first (else the leads that were best most often)
+and followers' cards by who holds the trick, the last trick settled at once, and
+equivalent cards searched once (two cards of one hand, of one class, with equal Augen
+and no card still in play ranked between them).
+
+Its bounds, at the start of a trick (``Solver.sure``, turned into a range of values by
+``Goal.bound``), read only the board's ranking (``led_of``, ``keys``): the leader's
+*masters* (cards no card in another hand outranks in the class they lead: he can cash
+them one after another, as DDS's quick tricks) and the *top cards* (cards that outrank
+every other card in play in every class led, such as the highest trumps: whoever
+holds them takes the tricks they fall in), and "no more than what is still in play".
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ __all__ = [
     "Equivalence",
     "Goal",
     "Solver",
+    "Sure",
     "TooCostly",
     "all_tricks",
     "augen_goal",
@@ -57,25 +65,42 @@ class Equivalence(NamedTuple):
     never: int
 
 
+class Sure(NamedTuple):
+    """What the cards in play guarantee at the start of a trick (``Solver.sure``): the
+    leader is of the side ``ours`` or not; he can take ``cash`` tricks one after
+    another from now and holds ``held`` cards (``cash == held``: every trick left);
+    ``augen`` are the Augen each side (``[0]`` the others, ``[1]`` ours) surely takes
+    from here on."""
+
+    leader_ours: bool
+    cash: int
+    held: int
+    augen: tuple[int, int]
+
+
 class Goal:
     """What the searching side wants, as a value of the tricks still to play.
 
     ``on_trick(winner, cards, done)`` gives the value the completed ``done``-th trick adds
     and whether the value is settled with it; ``upper(inplay)`` bounds the value still
-    to come from the cards in play.
+    to come from the cards in play; ``bound(sure, upper, done)`` the range ``(low,
+    high)`` the value still to come lies in, at the start of trick ``done + 1``, given
+    what ``sure`` guarantees and ``upper``.
     """
 
-    __slots__ = ("on_trick", "ours", "upper")
+    __slots__ = ("bound", "on_trick", "ours", "upper")
 
     def __init__(
         self,
         ours: Sequence[bool],
         on_trick: Callable[[int, int, int], tuple[int, bool]],
         upper: Callable[[int], int],
+        bound: Callable[[Sure, int, int], tuple[int, int]],
     ) -> None:
         self.ours = tuple(ours)
         self.on_trick = on_trick
         self.upper = upper
+        self.bound = bound
 
 
 def augen_goal(ours: Sequence[bool], augen_of: Callable[[int], int], tricks: int) -> Goal:
@@ -85,7 +110,11 @@ def augen_goal(ours: Sequence[bool], augen_of: Callable[[int], int], tricks: int
     def on_trick(winner: int, cards: int, done: int) -> tuple[int, bool]:
         return (augen_of(cards) if side[winner] else 0), done >= tricks
 
-    return Goal(side, on_trick, augen_of)
+    def bound(sure: Sure, upper: int, done: int) -> tuple[int, int]:
+        # At least what ours surely takes, at most what the others do not.
+        return sure.augen[1], upper - sure.augen[0]
+
+    return Goal(side, on_trick, augen_of, bound)
 
 
 def _one(_: int) -> int:
@@ -93,7 +122,8 @@ def _one(_: int) -> int:
 
 
 def all_tricks(ours: Sequence[bool], tricks: int) -> Goal:
-    """Königrufen Durchmarsch and Mord: 1 if the side ``ours`` takes every trick."""
+    """Königrufen Durchmarsch and Mord: 1 if the side ``ours`` takes the first
+    ``tricks`` tricks (every trick; Durchmarsch am Letzten: the first five)."""
     side = tuple(ours)
 
     def on_trick(winner: int, cards: int, done: int) -> tuple[int, bool]:
@@ -101,7 +131,16 @@ def all_tricks(ours: Sequence[bool], tricks: int) -> Goal:
             return 0, True
         return (1, True) if done >= tricks else (0, False)
 
-    return Goal(side, on_trick, _one)
+    def bound(sure: Sure, upper: int, done: int) -> tuple[int, int]:
+        # The leader cashes a trick of those that count: lost if he is the others',
+        # made if he is ours and cashes all that are still to come.
+        if done >= tricks or not sure.cash:
+            return 0, 1
+        if sure.leader_ours:
+            return (1, 1) if sure.cash >= tricks - done else (0, 1)
+        return 0, 0
+
+    return Goal(side, on_trick, _one, bound)
 
 
 def no_trick(ours: Sequence[bool], tricks: int) -> Goal:
@@ -113,20 +152,18 @@ def no_trick(ours: Sequence[bool], tricks: int) -> Goal:
             return 0, True
         return (1, True) if done >= tricks else (0, False)
 
-    return Goal(side, on_trick, _one)
+    def bound(sure: Sure, upper: int, done: int) -> tuple[int, int]:
+        # A leader who holds only masters takes the trick: lost if he is ours, made
+        # if he is the others' (he takes every trick left).
+        if not sure.held or sure.cash < sure.held:
+            return 0, 1
+        return (0, 0) if sure.leader_ours else (1, 1)
+
+    return Goal(side, on_trick, _one, bound)
 
 
-def first_tricks(ours: Sequence[bool], tricks: int) -> Goal:
-    """Königrufen Durchmarsch am Letzten: 1 if the player ``ours`` takes the first
-    ``tricks`` tricks (the last one may go to anybody)."""
-    side = tuple(ours)
-
-    def on_trick(winner: int, cards: int, done: int) -> tuple[int, bool]:
-        if not side[winner]:
-            return 0, True
-        return (1, True) if done >= tricks else (0, False)
-
-    return Goal(side, on_trick, _one)
+# Durchmarsch am Letzten: the player ``ours`` takes the first ``tricks`` tricks.
+first_tricks = all_tricks
 
 
 # Checked every so many nodes (a call of ``time.monotonic`` costs about a node).
@@ -179,10 +216,100 @@ class Solver:
                         pairs.append((d, between))
             above.append(pairs)
         self._above = above
+        # The ranking, as masks. ``_beats[c]``: the cards that outrank ``c`` in a trick
+        # it leads (every card for a card that sets no class: Fuchsen's blank led
+        # alone). ``_under[c]``: the cards ``c`` outranks in every class a trick can
+        # follow; ``_top``: the cards that outrank some card so, highest first.
+        keys, led_of = board.keys, board.led_of
+        deck = range(len(led_of))
+        self._beats = [
+            sum(1 << d for d in deck if keys[led_of[c]][d] > keys[led_of[c]][c])
+            if led_of[c] >= 0
+            else (1 << len(led_of)) - 1
+            for c in deck
+        ]
+        lowest = [min(row[c] for row in keys) for c in deck]  # -1: it outranks nothing
+        self._under = [
+            sum(1 << d for d in deck if all(row[c] > row[d] for row in keys))
+            if lowest[c] >= 0
+            else 0
+            for c in deck
+        ]
+        self._top = sorted((c for c in deck if self._under[c]), key=lambda c: -lowest[c])
+        self._zero = sum(1 << c for c in deck if not augen[c])
+        # How often each card was the best lead (ordering the leads the table has no
+        # best lead for).
+        self._history = [0] * len(led_of)
+        self._our_seats = [q for q in range(board.n) if goal.ours[q]]
 
     def inplay(self) -> int:
         """The cards in the hands and on the table."""
         return in_play(self.board)
+
+    def sure(self, inplay: int) -> Sure:
+        """What the cards in play guarantee at the start of a trick (no card on the
+        table; ``inplay``: the cards in the hands).
+
+        The leader's masters (cards of his that no card of another hand outranks in
+        the class they lead) stay masters while cards leave play: he can cash them one
+        after another, and each other hand gives at least its cards of fewest Augen to
+        those tricks. The top cards in play (each outranking every card in play below
+        it in every class, as the highest trumps), as far down as one side holds them
+        all: every trick one of them falls in goes to that side, at least as many tricks
+        as one hand holds of them, and each hand holding none gives as many cards."""
+        board = self.board
+        hands = board.hands
+        ours = self.goal.ours
+        leader = board.to_act
+        lead = hands[leader]
+        others = inplay & ~lead
+        beats = self._beats
+        zero = self._zero
+        points_of = board.points_of
+        masters = 0
+        rest = lead
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not beats[low.bit_length() - 1] & others:
+                masters |= low
+        sure = [0, 0]
+        cash = masters.bit_count()
+        if cash:
+            got = points_of(masters)
+            for q, hand in enumerate(hands):
+                if q != leader and (hand & zero).bit_count() < cash:
+                    got += self._fewest(hand, cash)
+            sure[ours[leader]] = got
+        # The top cards one side holds.
+        under = self._under
+        top = side = 0
+        for c in self._top:
+            if inplay >> c & 1:
+                if inplay & ~top & ~(1 << c) & ~under[c]:
+                    break
+                holder = 0
+                for q in self._our_seats:
+                    holder |= hands[q] >> c & 1
+                if top and holder != side:
+                    break
+                top |= 1 << c
+                side = holder
+        if top:
+            most = max((hand & top).bit_count() for hand in hands)
+            got = points_of(top)
+            for hand in hands:
+                if not hand & top and (hand & zero).bit_count() < most:
+                    got += self._fewest(hand, most)
+            if got > sure[side]:
+                sure[side] = got
+        return Sure(bool(ours[leader]), cash, lead.bit_count(), (sure[0], sure[1]))
+
+    def _fewest(self, hand: int, k: int) -> int:
+        """The Augen of the ``k`` cards of ``hand`` with fewest."""
+        zero = self._zero
+        augen = self._augen
+        return sum(sorted(augen[c] for c in _cards(hand & ~zero))[: k - (hand & zero).bit_count()])
 
     # ------------------------------------------------------------------ the value
     def value(self, guess: int | None = None, *, low: int = 0, high: int | None = None) -> int:
@@ -270,32 +397,31 @@ class Solver:
         first = -1
         trick = board.trick
         if not trick and inplay.bit_count() == board.n:
-            # The last trick: every card is forced. Played out at once.
-            push, pop = board.push, board.pop
-            for _ in range(board.n):
-                push(board.hands[board.to_act].bit_length() - 1)
-            winner = board.winner
-            for _ in range(board.n):
-                pop()
+            # The last trick: every card is forced. Its winner is the lead if no card
+            # outranks it, else a top card if one outranks every other; else played out.
+            winner = board.to_act
+            if self._beats[board.hands[winner].bit_length() - 1] & inplay:
+                winner = self._last_winner(inplay)
             return goal.on_trick(winner, inplay, board.tricks + 1)[0]
         if not trick:
             key = (inplay, board.to_act)
             entry = self.table.get(key)
             if entry is None:
-                entry = [0, upper, -1]
+                lo, hi = goal.bound(self.sure(inplay), upper, board.tricks)
+                entry = [lo, hi, -1]
                 self.table[key] = entry
             else:
                 lo, hi, first = entry
-                if lo == hi:
-                    return lo
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
+            if lo == hi:
+                return lo
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
         a0, b0 = alpha, beta
         p = board.to_act
         maximise = goal.ours[p]
@@ -331,6 +457,9 @@ class Solver:
                     if alpha >= beta:
                         break
         if entry is not None:
+            # A lead that held (raised the maximiser's alpha, lowered the minimiser's beta).
+            if (best > a0 if maximise else best < b0) and best_card >= 0:
+                self._history[best_card] += 1
             if best <= a0:
                 if best < entry[1]:
                     entry[1] = best
@@ -343,11 +472,34 @@ class Solver:
                 entry[2] = best_card
         return best
 
+    def _last_winner(self, inplay: int) -> int:
+        """The winner of the last trick (one card in each hand) whose lead some card
+        outranks."""
+        board = self.board
+        hands = board.hands
+        for c in self._top:
+            if inplay >> c & 1:
+                if not inplay & ~(1 << c) & ~self._under[c]:
+                    q = 0
+                    while not hands[q] >> c & 1:
+                        q += 1
+                    return q
+                break
+        push, pop = board.push, board.pop
+        for _ in range(board.n):
+            push(hands[board.to_act].bit_length() - 1)
+        winner = board.winner
+        for _ in range(board.n):
+            pop()
+        return winner
+
     def _order(self, moves: int, first: int, inplay: int, maximise: bool) -> list[int]:
         """The cards to try, one per group of equivalent cards, likely best first: a
-        lead as the table's best lead; a follower's card that takes the trick from the
-        other side first (the one with most Augen), a card onto his own side's trick
-        with most Augen, else the card with fewest."""
+        lead as the table's best lead, then the leads that were best most often; a
+        follower's card that takes the trick from the other side first (the one with
+        most Augen), a card onto his own side's trick with most Augen (fewest if one of
+        the others still to play holds a card that outranks it), else the card with
+        fewest."""
         cards = _cards(moves)
         if len(cards) < 2:
             return cards
@@ -355,16 +507,30 @@ class Solver:
         cards = [c for c in cards if equal_above(c, moves, inplay) < 0]
         board = self.board
         if not board.trick:
+            history = self._history
+            cards.sort(key=lambda c: -history[c])
             if first >= 0 and first in cards and cards[0] != first:
                 cards.remove(first)
                 cards.insert(0, first)
             return cards
         augen = self._augen
-        if self.goal.ours[board.winner] == maximise:
-            cards.sort(key=lambda c: -augen[c])
-            return cards
         row, wkey = board.keys[board.led], board.wkey
-        cards.sort(key=lambda c: -100 - augen[c] if row[c] > wkey else augen[c])
+        ours = self.goal.ours
+        if ours[board.winner] != maximise:
+            cards.sort(key=lambda c: -100 - augen[c] if row[c] > wkey else augen[c])
+            return cards
+        # His side holds the trick: most Augen onto it, unless one of the others still
+        # to play holds a card that outranks it.
+        n = board.n
+        q = board.to_act
+        for _ in range(n - 1 - len(board.trick)):
+            q = q + 1 if q + 1 < n else 0
+            if ours[q] != maximise:
+                for d in _cards(board.hands[q]):
+                    if row[d] > wkey:
+                        cards.sort(key=lambda c: augen[c])
+                        return cards
+        cards.sort(key=lambda c: -augen[c])
         return cards
 
 
