@@ -24,15 +24,20 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 # Painted: the first moment after the tap's frame (a task queued from the frame's
 # animation callback runs once that frame is on the screen).
-# ``painted`` is the selector of what the tap paints as not yet confirmed.
+# ``painted`` is the selector of what the tap paints as not yet confirmed. The line
+# under the table as it was painted then is kept too (``__lines``): it lasts only until
+# the answer comes, which a test polling from outside the page may miss on a busy
+# machine.
 MEASURE = """(painted) => {
-  window.__painted = []; window.__confirmed = []; let at = null;
+  window.__painted = []; window.__confirmed = []; window.__lines = []; let at = null;
   document.addEventListener('click', () => {
     const t0 = at = performance.now();
     requestAnimationFrame(() => setTimeout(() => {
       if (document.querySelector(painted)) {
         window.__painted.push(performance.now() - t0);
       }
+      const line = document.querySelector('#record .sub.pending.unconfirmed');
+      window.__lines.push(line ? line.innerText : null);
     }, 0));
   }, true);
   document.addEventListener('record:render', (e) => {
@@ -127,9 +132,10 @@ def test_a_raise_and_an_undo_are_painted_at_once_then_confirmed(
             f'#record button[data-act="raise"][data-level="kontra"][data-player="{dora}"]'
         )
         page.click(raise_button)
-        line = page.wait_for_selector("#record .sub.pending.unconfirmed")
-        assert "Kontra" in line.inner_text() and "noch nicht bestätigt" in line.inner_text()
         page.wait_for_function("() => document.getElementById('record').dataset.seq === '6'")
+        # The line under the table as the tap painted it, before the answer came.
+        line = page.evaluate("window.__lines[0]")
+        assert line is not None and "Kontra" in line and "noch nicht bestätigt" in line
         page.wait_for_function(
             "() => document.getElementById('record').getAttribute('aria-busy') === 'false'"
         )
