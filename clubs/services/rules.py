@@ -27,7 +27,10 @@ def rule_overrides_validate(*, game_kind: str, overrides: object) -> None:
         try:
             engine.validate_rules(game_kind, {key: value})
         except engine.InvalidRules as error:
-            messages.append(ValidationError(str(error), code="invalid_rule", params={"key": key}))
+            # The engine's sentence quotes the value as sent: a "%" in it is text, not a
+            # placeholder for Django's ``message % params``.
+            text = str(error).replace("%", "%%")
+            messages.append(ValidationError(text, code="invalid_rule", params={"key": key}))
     if messages:
         raise ValidationError({"overrides": messages})
 

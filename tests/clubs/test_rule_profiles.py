@@ -86,6 +86,26 @@ def test_over_the_api_a_bad_rule_is_a_400_naming_the_key(
     assert key in response.json()["overrides"][0]
 
 
+@pytest.mark.parametrize(
+    ("overrides", "quoted"),
+    [
+        ({"sit_out": "50%Ã"}, "50%Ã"),  # a value the message quotes, "%" before a letter
+        ({"game_cost": "10 %"}, "10 %"),
+        ({"%(key)s": 1}, "%(key)s"),  # a key that looks like a placeholder
+    ],
+)
+def test_a_percent_sign_in_a_bad_rule_is_a_400_quoting_it_as_sent(
+    club: Club, admin: PersonaClient, overrides: dict[str, object], quoted: str
+) -> None:
+    response = admin.post(
+        f"/api/clubs/{club.slug}/rule-profiles/create/",
+        {"name": "Neu", "game_kind": "fuchsen", "overrides": overrides},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert quoted in response.json()["overrides"][0]
+
+
 def test_overrides_that_are_not_an_object_are_a_400(club: Club, admin: PersonaClient) -> None:
     response = admin.post(
         f"/api/clubs/{club.slug}/rule-profiles/create/",
