@@ -12,8 +12,12 @@ def log_in(page: Any, base_url: str, username: str, next_url: str = "/") -> None
     page.goto(f"{base_url}/accounts/login/?next={next_url}")
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_load_state()
+    # A form's post loads a new page: wait for that navigation itself (the page's
+    # load state is already reached before the click, so waiting for it alone may
+    # return before the navigation has begun, and the next step then acts on the old
+    # page). The tests' other posts and links do the same.
+    with page.expect_navigation():
+        page.click("main form button[type=submit]")
 
 
 class RecordingPage:

@@ -34,19 +34,19 @@ def test_a_new_club_opens_a_season_adds_players_and_seats_them(
     # Begun a month ago: the evening opened below is today's, and an evening must lie
     # within its season.
     page.fill("#id_start", (datetime.date.today() - datetime.timedelta(days=30)).isoformat())
-    page.click("#season-form button[type=submit]")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("#season-form button[type=submit]")
     assert "Die Saison Fuchsen 2027 ist eröffnet." in page.inner_text("#seasons .form-message")
 
     for name in ("Anna", "Bert", "Carl", "Dora"):
         page.fill("#id_display_name", name)
-        page.click("#player-form button[type=submit]")
-        page.wait_for_load_state()
+        with page.expect_navigation():
+            page.click("#player-form button[type=submit]")
         assert f"{name} spielt jetzt im Verein mit." in page.inner_text("#players .form-message")
     # A name twice is refused at the field, and the page says why.
     page.fill("#id_display_name", "anna")
-    page.click("#player-form button[type=submit]")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("#player-form button[type=submit]")
     assert "Der Verein hat schon einen Spieler mit diesem Namen." in page.inner_text("#player-form")
     assert no_horizontal_scroll(page)
     shoot(page, "club-page-managed-phone")
@@ -90,14 +90,14 @@ def test_an_admin_writes_the_clubs_house_rules_on_a_phone(live_server: Any, phon
     MembershipFactory.create(club=club, user=user, role=Role.ADMIN)
     page = phone
     log_in(page, live_server.url, "resi", "/clubs/graden/")
-    page.click("#rules a[href$='/rules/new/fuchsen/']")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("#rules a[href$='/rules/new/fuchsen/']")
     page.fill("#id_name", "Gasthaus Post")
     page.uncheck("#id_strict_raise_windows")
     page.fill("#id_fuchs_penalty", "20")
     assert no_horizontal_scroll(page)
-    page.click("#rules-form button[type=submit]")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("#rules-form button[type=submit]")
     assert "Die Hausregeln Gasthaus Post sind gespeichert." in page.inner_text(".messages")
     assert "geändert (Standard: 10)" in page.inner_text("#rules-form")
     shoot(page, "house-rules-phone")

@@ -52,8 +52,8 @@ def test_a_new_evening_takes_the_seats_of_last_time_in_one_tap(
     club, _players, game = _finished(live_server, phone)
     phone.goto(f"{live_server.url}/clubs/{club.slug}/")
     phone.click("#new-evening")
-    phone.click("#same-seats")
-    phone.wait_for_load_state()
+    with phone.expect_navigation():
+        phone.click("#same-seats")
     phone.click("#evening-form button[type=submit]")
     phone.wait_for_url("**/evenings/*/")
     newest = Evening.objects.filter(club=club).order_by("-id").first()

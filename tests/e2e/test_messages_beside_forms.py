@@ -43,8 +43,8 @@ def test_a_refused_payment_is_explained_beside_the_open_form_that_keeps_its_inpu
     page.select_option("#payer", label="Anna")
     page.select_option("#payee", label="Anna")
     page.fill("#amount", "60")
-    page.click("#payment-form button[type=submit]")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("#payment-form button[type=submit]")
     message = "#payment .form-message.error"
     assert "Ein Spieler kann sich nicht selbst bezahlen." in page.inner_text(message)
     assert _in_view(page, message)
@@ -55,8 +55,8 @@ def test_a_refused_payment_is_explained_beside_the_open_form_that_keeps_its_inpu
     shoot(page, "phone-payment-refused")
     # Put right on the spot: the same form books it.
     page.select_option("#payee", label="Bert")
-    page.click("#payment-form button[type=submit]")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("#payment-form button[type=submit]")
     assert "Zahlung gebucht: Anna hat Bert 60" in page.inner_text("#payment .form-message")
     assert _in_view(page, "#payment .form-message")
     assert Payment.objects.filter(evening=evening, amount=60).count() == 1
@@ -69,7 +69,7 @@ def test_a_player_added_on_the_club_page_is_announced_beside_the_player_form(
     page = phone
     log_in(page, live_server.url, "sepp", f"/clubs/{evening.club.slug}/")
     page.fill("#id_display_name", "Toni")
-    page.click("#player-form button[type=submit]")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("#player-form button[type=submit]")
     assert "Toni spielt jetzt im Verein mit." in page.inner_text("#players .form-message")
     assert _in_view(page, "#players .form-message")

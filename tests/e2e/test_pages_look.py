@@ -111,8 +111,8 @@ def test_a_member_changes_the_password_from_the_footer(live_server: Any, phone: 
     page.fill("#id_old_password", PASSWORD)
     page.fill("#id_new_password1", "Schafkopf-Herzsolo-42")
     page.fill("#id_new_password2", "Schafkopf-Herzsolo-42")
-    page.click("main form button[type=submit]")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("main form button[type=submit]")
     assert "Dein Passwort ist geändert." in page.inner_text(".messages")
     assert no_horizontal_scroll(page)
 
@@ -149,19 +149,19 @@ def test_a_scorer_books_a_payment_and_settles_the_season_on_a_phone(
     page.select_option("#payer", label="Anna")
     page.select_option("#payee", label="Bert")
     page.fill("#amount", "15")
-    page.click("#payment-form button[type=submit]")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("#payment-form button[type=submit]")
     assert "Zahlung gebucht: Anna hat Bert 15" in page.inner_text("#payment .form-message")
     paid = page.inner_text(f"#balances tr[data-player='{book['players']['anna'].pk}']")
     assert "15" in paid
     assert no_horizontal_scroll(page)
 
     page.goto(f"{live_server.url}/clubs/{book['club'].slug}/table/")
-    page.click("#settle")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("#settle")
     assert page.locator("#transfers li").count() >= 1
-    page.click("#transfers li button")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("#transfers li button")
     assert page.locator("#transfers li.paid").count() == 1
     assert no_horizontal_scroll(page)
     shoot(page, "phone-season-settlement")
@@ -181,8 +181,8 @@ def test_the_settlement_goes_to_the_clipboard_as_text_where_the_phone_cannot_sha
     page = context.new_page()
     try:
         log_in(page, live_server.url, "sepp", f"/evenings/{evening.pk}/")
-        page.click("#settle")
-        page.wait_for_load_state()
+        with page.expect_navigation():
+            page.click("#settle")
         page.click("#share summary")
         shown = page.input_value("#share-text")
         assert "Wer zahlt wem:" in shown and " → " in shown

@@ -138,8 +138,8 @@ def _balances(evening: Evening, players: dict[str, Player]) -> dict[str, int]:
 def _check_settlement(
     page: Any, evening: Evening, players: dict[str, Player], expected: Counter[str]
 ) -> None:
-    page.click("#settle")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click("#settle")
     transfers = list(SettlementTransfer.objects.filter(plan__evening=evening))
     names = {p.pk: n for n, p in players.items()}
     net: Counter[str] = Counter()
