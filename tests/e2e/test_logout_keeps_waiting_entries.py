@@ -16,7 +16,7 @@ from clubs.models import Role
 from tests.e2e.conftest import PHONE, shoot
 from tests.e2e.pages import log_in
 from tests.e2e.test_logout_clears_the_phone import OUTBOX_ITEMS
-from tests.e2e.test_offline_recording import _scorer_on_a_game, _tap_in
+from tests.e2e.test_offline_recording import _queue_offline, _scorer_on_a_game
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 from tests.games.records import RE_PLAYED_OUT
 
@@ -47,9 +47,7 @@ def test_offline_abmelden_names_the_waiting_entry_and_bleiben_keeps_the_player_l
 ) -> None:
     context, page, players, game = _scorer_on_a_game(live_server, browser)
     try:
-        context.set_offline(True)
-        page.wait_for_selector("#record .offline-grid")
-        _tap_in(page, players, CALL)
+        _queue_offline(context, page, players, CALL)
         assert page.evaluate(OUTBOX_ITEMS) == 1
 
         page.click(LOG_OUT)
@@ -82,12 +80,15 @@ def test_trotzdem_abmelden_logs_out_and_the_outbox_is_cleared_as_before(
 ) -> None:
     context, page, players, game = _scorer_on_a_game(live_server, browser)
     try:
-        context.set_offline(True)
-        page.wait_for_selector("#record .offline-grid")
-        _tap_in(page, players, {"type": "call", "player": "bert", "card": "E10"})
-        _tap_in(page, players, {"type": "play", "player": "bert", "card": "EO"})
         # Carl plays the Rot-König, which the deal gave Dora: the server refuses it.
-        _tap_in(page, players, {"type": "play", "player": "carl", "card": "RK"})
+        _queue_offline(
+            context,
+            page,
+            players,
+            {"type": "call", "player": "bert", "card": "E10"},
+            {"type": "play", "player": "bert", "card": "EO"},
+            {"type": "play", "player": "carl", "card": "RK"},
+        )
         context.set_offline(False)
         page.wait_for_selector("#offline-entry .offline-failed")
         assert game.events.count() == 3
@@ -110,9 +111,7 @@ def test_online_the_waiting_entry_is_sent_first_and_the_logout_goes_through_with
 ) -> None:
     context, page, players, game = _scorer_on_a_game(live_server, browser)
     try:
-        context.set_offline(True)
-        page.wait_for_selector("#record .offline-grid")
-        _tap_in(page, players, CALL)
+        _queue_offline(context, page, players, CALL)
         # The network is back but the API out of reach: the entry keeps waiting.
         context.route("**/api/games/**", lambda route: route.abort())
         context.set_offline(False)

@@ -42,6 +42,17 @@ def _scorer_on_a_game(live_server: Any, browser: Any) -> tuple[Any, Any, dict[st
     return context, page, players, game
 
 
+def _queue_offline(
+    context: Any, page: Any, players: dict[str, Any], *events: dict[str, Any]
+) -> None:
+    """The phone goes offline on the recording page and the scorer taps ``events`` in:
+    they wait in the outbox."""
+    context.set_offline(True)
+    page.wait_for_selector("#record .offline-grid")
+    for event in events:
+        _tap_in(page, players, event)
+
+
 def _tap_in(page: Any, players: dict[str, Any], event: dict[str, Any]) -> None:
     """Tap one event into the offline card grid, as the scorer would: who, then what."""
     before = page.locator("#offline-entry .offline-queue li").count()

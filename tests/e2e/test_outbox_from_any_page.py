@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_offline_recording import _scorer_on_a_game, _stored, _tap_in
+from tests.e2e.test_offline_recording import _queue_offline, _scorer_on_a_game, _stored
 from tests.games.records import RE_PLAYED_OUT
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -19,11 +19,8 @@ def test_entries_queued_on_the_recording_page_are_sent_from_the_evening_page(
 ) -> None:
     context, page, players, game = _scorer_on_a_game(live_server, browser)
     try:
-        context.set_offline(True)
-        page.wait_for_selector("#record .offline-grid")
         deal = RE_PLAYED_OUT["events"][1:4]  # the call and two cards
-        for event in deal:
-            _tap_in(page, players, event)
+        _queue_offline(context, page, players, *deal)
         banner = page.wait_for_selector("#outbox-banner:not([hidden])")
         print(f"\nThe recording page says: {banner.inner_text()}")
         assert "3" in banner.inner_text()
