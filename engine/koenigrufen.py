@@ -216,24 +216,24 @@ class Koenigrufen(Variant):
         )
 
     def __init__(self) -> None:
+        # The state before the auction, copied for each deal (``initial_state``): fewer
+        # instructions than the dataclass ``__init__`` of its ~40 fields (as Fuchsen's).
+        self._prototype = KoenigState(
+            variant=self, rules={}, phase="auction", won_cards=_ZEROS, first_play=_NONE_YET
+        )
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
         self._decisions: dict[tuple[Any, ...], Decision] = {}
 
     def initial_state(
         self, rules: Mapping[str, Any], assumed: int, table: Table, know: Knowledge
     ) -> GameState:
-        return KoenigState(
-            variant=self,
-            rules=rules,
-            table=table,
-            know=know,
-            assumed=assumed,
-            phase="auction",
-            to_act=table.first,
-            leader=table.first,
-            won_cards=_ZEROS,
-            first_play=_NONE_YET,
-        )
+        state = self._prototype.copy()
+        state.rules = rules
+        state.table = table
+        state.know = know
+        state.assumed = assumed
+        state.to_act = state.leader = table.first
+        return state
 
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "bid", "join"})
 
