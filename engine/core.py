@@ -194,8 +194,9 @@ class GameState:
     ``table``/``know`` are ``None`` until the deal. ``phase`` is ``"deal"``, then the
     game's phases, ``"play"``; ``decision`` is set once the game is decided.
 
-    Mutable, owned by whoever made it: the handlers change it in place. Every field
-    holds an immutable value (or a tuple of them), so ``copy()`` is one shallow copy.
+    Mutable, owned by whoever made it: the handlers change it in place. No field's
+    value is ever changed in place (numbers, strings, tuples; the rules, table and
+    knowledge are shared, never changed), so ``copy()`` is one shallow copy.
     """
 
     variant: Variant
@@ -349,8 +350,9 @@ class Variant:
         the next event in the effective events, or None to replay from the start.
 
         It must be the state the fold reaches with ``q`` assumed to hold the called
-        card. The default: with ``resume_candidates``, the state before the event that
-        needed the partner, with ``q`` assumed.
+        card, a new one: ``need``'s states stay as they were (every candidate's). The
+        default: with ``resume_candidates``, the state before the event that needed
+        the partner, with ``q`` assumed.
         """
         before = need.state
         if not self.resume_candidates or before is None or before.know is None:
