@@ -1,9 +1,12 @@
 """The machinery shared by both games: seats, hindsight knowledge, states, the fold.
 
-A replay is a fold of ``apply(state, event, index)`` over the record's effective
-events (after ``undo`` is resolved). States are frozen dataclasses; ``apply`` never
-mutates its input. A game is a ``Variant`` subclass overriding named hooks
-(``engine.fuchsen.Fuchsen``, ``engine.koenigrufen.Koenigrufen``).
+A replay is a fold over the record's effective events (after ``undo`` is resolved):
+the fold owns one mutable state from the deal on, and each event's handler checks the
+event, then changes that state in place (as python-chess's ``Board.push``). A handler
+that raises leaves the state as it was. ``apply(state, event, index)`` is the pure
+step: it changes a ``copy()``. Results, errors and ``Decision`` stay frozen values. A
+game is a ``Variant`` subclass overriding named hooks (``engine.fuchsen.Fuchsen``,
+``engine.koenigrufen.Koenigrufen``).
 
 Hindsight (event-stream.md, "What the engine knows"): before the fold, one pass over
 the effective events gathers where every card is known to be (``Knowledge``), so an
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 from engine.cards import CODES, INDEX
 from engine.errors import CODE_RANK, Code, Illegal, Msg
@@ -33,15 +36,10 @@ __all__ = [
     "Trial",
     "Variant",
     "awaiting_partner",
-    "evolve",
-    "evolve_with",
-    "made",
-    "unshared",
     "waiting_for_partner",
 ]
 
 Event = Mapping[str, Any]
-S = TypeVar("S")
 
 
 _set_attr = object.__setattr__  # bypasses a frozen dataclass's __setattr__
@@ -77,8 +75,8 @@ class NeedPartner(Exception):
 class Table:
     """Who sits where: seated players clockwise, the active ones, dealer, deck.
 
-    Not slotted: a deal with hands copies the cached seating's ``__dict__`` with
-    ``evolve`` (one dict copy) instead of running the frozen ``__init__`` again.
+    Not slotted: a deal with hands copies the cached seating's ``__dict__``
+    (``with_hands``) instead of running the frozen ``__init__`` again.
     """
 
     players: tuple[str, ...]
@@ -100,6 +98,19 @@ class Table:
 
     def after(self, p: int) -> int:
         return (p + 1) % len(self.active)
+
+    def with_hands(self, dealt: tuple[int, ...], dealt_owner: tuple[int, ...] = ()) -> Table:
+        """This seating with the dealt hands (``dealt``, ``dealt_owner``): one copy of
+        its fields, once per record with hands. Not the frozen ``__init__`` (the
+        constructor, ``dataclasses.replace``): callgrind counts 15,000 to 34,000
+        instructions more a Fuchsen record with hands so, the later loads of the
+        table's fields included."""
+        fields = self.__dict__.copy()
+        fields["dealt"] = dealt
+        fields["dealt_owner"] = dealt_owner
+        new = _new_object(Table)
+        _set_attr(new, "__dict__", fields)
+        return new
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,12 +187,16 @@ class Decision:
         )
 
 
-@dataclass(frozen=True)
+@dataclass
 class GameState:
     """The state after a prefix of a record. Fields shared by both games.
 
     ``table``/``know`` are ``None`` until the deal. ``phase`` is ``"deal"``, then the
     game's phases, ``"play"``; ``decision`` is set once the game is decided.
+
+    Mutable, owned by whoever made it: the handlers change it in place. No field's
+    value is ever changed in place (numbers, strings, tuples; the rules, table and
+    knowledge are shared, never changed), so ``copy()`` is one shallow copy.
     """
 
     variant: Variant
@@ -217,48 +232,11 @@ class GameState:
     def tricks_done(self) -> int:
         return len(self.tricks)
 
-
-def evolve_with(state: S, changes: Mapping[str, Any]) -> S:
-    """``evolve`` with the changes as one mapping (no keyword packing): for many
-    fields at once."""
-    new = object.__new__(type(state))
-    d = state.__dict__.copy()
-    d.update(changes)
-    _set_attr(new, "__dict__", d)
-    return new
-
-
-def unshared(value: S) -> S:
-    """``value`` (a frozen dataclass with a ``__dict__``) with its ``__dict__`` made a
-    plain dict of its own, for a prototype that states or tables are copied from.
-
-    An instance's ``__dict__`` shares its keys with every instance of its class (a
-    split table), and so do copies of it. In the engine's folds, CPython 3.11 left most
-    loads of a state's fields from such dicts unspecialized (``dis.dis(...,
-    adaptive=True)``: ``LOAD_ATTR_ADAPTIVE``, the generic lookup each time); from plain
-    dicts, whose copies stay plain, they are ``LOAD_ATTR_WITH_HINT`` (callgrind: 4–6 %
-    fewer instructions a Fuchsen record)."""
-    _set_attr(value, "__dict__", dict(value.__dict__))
-    return value
-
-
-def made(cls: type[S], fields: dict[str, Any]) -> S:
-    """A value of ``cls`` (a frozen dataclass with a ``__dict__``) whose ``__dict__`` is
-    ``fields`` itself, not a copy: for fields gathered in a fresh dict that nothing
-    else holds (a copy of a state's fields). No check that they are complete."""
-    new = object.__new__(cls)
-    _set_attr(new, "__dict__", fields)
-    return new
-
-
-def evolve(state: S, **changes: Any) -> S:
-    """A copy of a frozen dataclass value (a state, a ``Table``) with some fields
-    changed (cheaper than ``replace``). The value must have a ``__dict__``."""
-    new = object.__new__(type(state))
-    d = state.__dict__.copy()
-    d.update(changes)
-    _set_attr(new, "__dict__", d)
-    return new
+    def copy(self) -> Self:
+        """An independent state at the same point (``apply``, a trial, a prefix kept)."""
+        new = _new_object(type(self))
+        new.__dict__ = self.__dict__.copy()
+        return new
 
 
 # ----------------------------------------------------------------------------- schema
@@ -372,14 +350,17 @@ class Variant:
         the next event in the effective events, or None to replay from the start.
 
         It must be the state the fold reaches with ``q`` assumed to hold the called
-        card. The default: with ``resume_candidates``, the state before the event that
-        needed the partner, with ``q`` assumed.
+        card, a new one: ``need``'s states stay as they were (every candidate's). The
+        default: with ``resume_candidates``, the state before the event that needed
+        the partner, with ``q`` assumed.
         """
         before = need.state
         if not self.resume_candidates or before is None or before.know is None:
             return None
-        know = before.know.with_card(q, need.called)
-        return evolve(before, know=know, assumed=q), need.position
+        start = before.copy()
+        start.know = before.know.with_card(q, need.called)
+        start.assumed = q
+        return start, need.position
 
     # --- deal ---------------------------------------------------------------------
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
@@ -388,7 +369,7 @@ class Variant:
     def initial_state(
         self, rules: Mapping[str, Any], assumed: int, table: Table, know: Knowledge
     ) -> GameState:
-        """The state after the deal under the house ``rules``, ``assumed`` the
+        """A new state after the deal under the house ``rules``, ``assumed`` the
         candidate partner taken to hold the called card (-1: none), ``table`` the deal's
         seating, ``know`` the knowledge gathered from the whole record."""
         raise NotImplementedError
@@ -420,38 +401,25 @@ class Variant:
         ``show`` of it there would be). None by default."""
         return []
 
-    def after_show(self, state: GameState, index: int) -> GameState:
-        """The state after a ``show`` revealed cards (a game may now be decided)."""
-        return state
+    def after_show(self, state: GameState, index: int) -> None:
+        """Change ``state`` in place after a ``show`` revealed cards (a game may now be
+        decided)."""
 
     # --- events -------------------------------------------------------------------
-    def handle(self, state: GameState, event: Event, index: int, own: bool = False) -> GameState:
-        """The state after the game's own ``event`` (its shape, cards and players
-        checked by ``apply``), or raises ``Illegal``/``NeedPartner``.
-
-        ``own``: the caller (the fold) holds the only reference to ``state``. A handler
-        may then change it in place and return it, as ``play`` does, but only once
-        nothing can be raised any more: a raising handler leaves ``state`` as it was
-        (the fold reports it as the last good state, and ``NeedPartner.state``).
-        Otherwise ``state`` is never changed."""
+    # Every handler checks first and then changes the state it is given in place (no
+    # copy per event; ``apply`` copies for a pure step). One that raises
+    # (``Illegal``, ``NeedPartner``) leaves the state exactly as it was: the fold
+    # reports it as the last good state, and as ``NeedPartner.state``.
+    def handle(self, state: GameState, event: Event, index: int) -> None:
+        """Change ``state`` by the game's own ``event`` (its shape, cards and players
+        checked by ``apply``), or raise ``Illegal``/``NeedPartner``."""
         raise NotImplementedError
 
-    def play(
-        self,
-        state: GameState,
-        p: int,
-        card: int,
-        event: Event | None,
-        index: int,
-        own: bool = False,
-    ) -> GameState:
-        """A card played by active player ``p`` (event fields already checked).
-        ``event`` is the play's event, for the game's own fields, or None for a play of
-        the three common fields only (``apply`` has parsed it into ``p`` and ``card``).
-
-        ``own``: the caller holds the only reference to ``state`` (the fold's), which
-        may then be changed in place and returned, but only once every check has
-        passed: a refused card leaves it as it was."""
+    def play(self, state: GameState, p: int, card: int, event: Event | None, index: int) -> None:
+        """Change ``state`` by a card played by active player ``p`` (event fields
+        already checked), or raise. ``event`` is the play's event, for the game's own
+        fields, or None for a play of the three common fields only (``apply`` has
+        parsed it into ``p`` and ``card``)."""
         raise NotImplementedError
 
     # --- results ------------------------------------------------------------------
@@ -557,10 +525,10 @@ class Variant:
         ``replay.fold`` then goes on card by card. None by default."""
         return None
 
-    def board_ended(self, state: GameState) -> GameState:
-        """The state after a trick that ends the card play (``Board.ends_play``) was
-        pushed on the fold's board and written back: decided as the game's ``play``
-        decides it after that card."""
+    def board_ended(self, state: GameState) -> None:
+        """Decide ``state`` (in place) after a trick that ends the card play
+        (``Board.ends_play``) was pushed on the fold's board and written back, as the
+        game's ``play`` decides it after that card."""
         raise NotImplementedError
 
     def values(self, rules: Mapping[str, Any]) -> dict[str, int]:
@@ -617,29 +585,9 @@ def waiting_for_partner(
     has_level: bool,
     tricks: int | None,
 ) -> Result:
-    """``Result(status="in_progress", ..., awaiting="partner")`` with these fields,
-    built from one dict (as ``Result.finished``): once a record that waits."""
-    return made(
-        Result,
-        {
-            "status": "in_progress",
-            "game": game,
-            "contract": contract,
-            "declarers": declarers,
-            "level": level,
-            "has_level": has_level,
-            "won": None,
-            "has_won": False,
-            "value": None,
-            "augen": None,
-            "reason": None,
-            "tricks": tricks,
-            "payouts": None,
-            "awaiting": "partner",
-            "to_act": None,
-            "error": None,
-        },
-    )
+    """``Result(status="in_progress", ..., awaiting="partner")`` with these fields."""
+    fields = (game, contract, declarers, level, has_level)
+    return Result("in_progress", *fields, tricks=tricks, awaiting="partner")
 
 
 def name_of(state: GameState, p: int) -> str:
@@ -934,11 +882,9 @@ def check_hands(event: Event, table: Table) -> Table:
         # Each hand has at most six cards: six cards to a hand in all only if no hand
         # repeats a card and no card is dealt twice.
         if seen.bit_count() == 6 * len(hands) and not seen & ~deck:
-            fields = table.__dict__.copy()
-            fields["dealt"] = tuple(dealt)
-            if 0 not in dealt:
-                fields["dealt_owner"] = tuple(owner)
-            return made(Table, fields)
+            return table.with_hands(
+                tuple(dealt), tuple(owner) if 0 not in dealt else table.dealt_owner
+            )
     return _walk_hands(hands, table)
 
 
@@ -970,7 +916,7 @@ def _walk_hands(hands: dict[Any, Any], table: Table) -> Table:
             raise Illegal(Code.INVALID_DEAL, Msg.CARD_DEALT_TWICE)
         seen |= mask
         dealt[p] = mask
-    return evolve(table, dealt=tuple(dealt))
+    return table.with_hands(tuple(dealt), table.dealt_owner)
 
 
 def worse_error(a: EngineError, b: EngineError) -> EngineError:

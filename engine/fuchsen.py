@@ -28,13 +28,9 @@ from engine.core import (
     _is_str_or_bool,
     _is_str_or_none,
     check_hands,
-    evolve,
-    evolve_with,
-    made,
     name_of,
     placement_error,
     tally_partner_refusal,
-    unshared,
 )
 from engine.errors import Code, Msg
 from engine.legal import CallOptions
@@ -101,7 +97,7 @@ _ABSENT = object()  # a field the deal leaves out (unlike one that is null)
 LEVEL_NUMBER: dict[str, int] = {name: k + 1 for k, name in enumerate(FUCHSEN_LEVELS)}
 
 
-@dataclass(frozen=True)
+@dataclass
 class FuchsenState(GameState):
     """A Fuchsen game after some events (see ``GameState`` for the shared fields)."""
 
@@ -159,8 +155,10 @@ class Fuchsen(Variant):
         # The house rules the seating depends on, for the latest rules object seen
         # (held here, so that ``is`` cannot confuse it with a later object).
         self._rules_last: tuple[Mapping[str, Any] | None, tuple[Any, ...]] = (None, ())
-        # A plain ``__dict__`` (``unshared``): the states copied from it have one too.
-        self._prototype = unshared(FuchsenState(variant=self, rules={}, phase="call"))
+        # The state before the call, copied for each deal (``initial_state``): callgrind
+        # counts ~40,000 instructions a record fewer than the dataclass ``__init__`` of
+        # its ~40 fields (the fold's later attribute loads included).
+        self._prototype = FuchsenState(variant=self, rules={}, phase="call")
 
     # Before the call only the deal and shows can come, and neither depends on who
     # holds the called card.
@@ -296,25 +294,22 @@ class Fuchsen(Variant):
             removed=removed,
             first=first,
         )
-        # Cached, and copied with the dealt hands: a plain ``__dict__`` (``unshared``).
-        return unshared(table)
+        return table
 
     def initial_state(
         self, rules: Mapping[str, Any], assumed: int, table: Table, know: Knowledge
     ) -> GameState:
         n = len(table.active)
-        # A frozen dataclass's __init__ sets its ~40 fields one by one; a copy of a
-        # prototype's with these set is several times cheaper, once per record.
-        fields = self._prototype.__dict__.copy()
-        fields["rules"] = rules
-        fields["table"] = table
-        fields["know"] = know
-        fields["assumed"] = assumed
-        fields["to_act"] = know.owner[EO]
-        fields["leader"] = table.first
-        fields["won_cards"] = (0,) * n
-        fields["first_play"] = (-1,) * n
-        return made(FuchsenState, fields)
+        state = self._prototype.copy()
+        state.rules = rules
+        state.table = table
+        state.know = know
+        state.assumed = assumed
+        state.to_act = know.owner[EO]
+        state.leader = table.first
+        state.won_cards = (0,) * n
+        state.first_play = (-1,) * n
+        return state
 
     # ------------------------------------------------------------------ knowledge
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "call"})
@@ -348,26 +343,25 @@ class Fuchsen(Variant):
         return -1
 
     # ------------------------------------------------------------------ events
-    def handle(self, state: GameState, event: Event, index: int, own: bool = False) -> GameState:
+    def handle(self, state: GameState, event: Event, index: int) -> None:
         assert isinstance(state, FuchsenState)
         typ = event["type"]
         if typ == "raise":  # three or four in a usual record
-            return self._raise(state, event, index, own)
-        if typ == "play":
+            self._raise(state, event, index)
+        elif typ == "play":
             table = state.table
             assert table is not None
-            return self.play(
-                state, table.index[event["player"]], INDEX[event["card"]], event, index, own
-            )
-        if typ == "end_raising":
-            return self._end_raising_event(state, index, own)
-        if typ == "call":
-            return self._call(state, event, index)
-        if typ == "forfeit":
-            return self._forfeit(state, event, index)
-        if typ == "tally":
-            return self._tally(state, event, index)
-        raise AssertionError(typ)  # pragma: no cover
+            self.play(state, table.index[event["player"]], INDEX[event["card"]], event, index)
+        elif typ == "end_raising":
+            self._end_raising_event(state, index)
+        elif typ == "call":
+            self._call(state, event, index)
+        elif typ == "forfeit":
+            self._forfeit(state, event, index)
+        elif typ == "tally":
+            self._tally(state, event, index)
+        else:
+            raise AssertionError(typ)  # pragma: no cover
 
     def tally_placements(
         self, event: Event, events: list[tuple[int, Event]], index: int
@@ -386,7 +380,7 @@ class Fuchsen(Variant):
                 break
         return []
 
-    def _tally(self, state: FuchsenState, event: Event, index: int) -> GameState:
+    def _tally(self, state: FuchsenState, event: Event, index: int) -> None:
         """What the table counted (event-stream.md, "The tally"): a pure tally before
         anything of the first trick, or a late one after the raising ended."""
         outcome = self._tally_outcome(state, event)
@@ -395,20 +389,18 @@ class Fuchsen(Variant):
         level, fuchs, early, won, augen, silent = outcome
         # The state the tally's outcome is judged on: the level reached, the Fuchs said
         # or not, the raising over.
-        new = evolve_with(
-            state,
-            {"level": level, "fuchs_said": fuchs, "raising_ended": True, "tallied": True},
-        )
-        assert isinstance(new, FuchsenState)
+        state.level = level
+        state.fuchs_said = fuchs
+        state.raising_ended = state.tallied = True
+        value = self._value(state)
         if early:
-            decided = self._decide(new, "no_kontra" if won else "no_re", won, self._value(new))
-            return self._after(decided, index)
-        value = self._value(new)
-        if silent:
-            value += int(new.rules["silent_bonus"])
-        new = evolve_with(new, {"tally_augen": augen})
-        assert isinstance(new, FuchsenState)
-        return self._after(self._decide(new, "tally", won, value, augen, silent), index)
+            self._decide(state, "no_kontra" if won else "no_re", won, value)
+        else:
+            if silent:
+                value += int(state.rules["silent_bonus"])
+            state.tally_augen = augen
+            self._decide(state, "tally", won, value, augen, silent)
+        self._after(state, index)
 
     def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
         assert isinstance(state, FuchsenState)
@@ -551,7 +543,7 @@ class Fuchsen(Variant):
                 )
         return None
 
-    def _call(self, state: FuchsenState, event: Event, index: int) -> GameState:
+    def _call(self, state: FuchsenState, event: Event, index: int) -> None:
         table = state.table
         know = state.know
         assert table is not None and know is not None
@@ -563,41 +555,48 @@ class Fuchsen(Variant):
         if broken is not None:
             raise broken
         turned = turned_field is True or isinstance(turned_field, str)
-        blank = know.blank if turned else -1
-        # The state after the call: its fields set one by one in a copy (``made``),
-        # cheaper than a mapping of the changes merged into it.
-        fields = state.__dict__.copy()
-        fields["phase"] = "play"
-        fields["macher"] = p
-        fields["turned"] = turned
-        fields["to_act"] = fields["leader"] = table.first
-        fields["said_at"] = (index,)
-        if alone:
-            fields["hilfer"] = -1
-            fields["alone"] = True
-            fields["led_of"], fields["keys"] = ranking(blank, NO_SUIT)
-            return made(FuchsenState, fields)
-        assert isinstance(card_code, str)
-        called = INDEX[card_code]
-        holder = know.owner[called]
-        own_card = holder == p
-        fields["hilfer"] = -1 if own_card else holder if holder >= 0 else state.assumed
-        fields["own_card"] = own_card
-        fields["called"] = called
-        fields["called_suit"] = CLASS[called]
-        fields["led_of"], fields["keys"] = ranking(blank, CLASS[called])
-        after = made(FuchsenState, fields)
-        if holder < 0 and state.assumed < 0:
+        called = -1 if alone else INDEX[str(card_code)]
+        holder = -1 if alone else know.owner[called]
+        if not alone and holder < 0 and state.assumed < 0:
             # Nobody known to hold the called card: every check passed without the
             # partner (``_call_refusal``), and none reads who holds it (it is no trump,
             # not turned, not the caller's): for any candidate the call gives this
-            # state with him as the Hilfer.
+            # state (a copy: ``state`` stays the state before) with him as the Hilfer.
+            after = state.copy()
+            self._called(after, p, turned, called, holder, index)
             known = know.known
             candidates = tuple(
                 [q for q in range(len(known)) if q != p and known[q].bit_count() < 6]
             )
             raise NeedPartner(candidates, called, after)
-        return after
+        self._called(state, p, turned, called, holder, index)
+
+    @staticmethod
+    def _called(
+        state: FuchsenState, p: int, turned: bool, called: int, holder: int, index: int
+    ) -> None:
+        """Change ``state`` to the state after ``p``'s call (checked) of ``called``
+        (-1: alone), whose holder the record knows as ``holder`` (-1: nobody)."""
+        table = state.table
+        know = state.know
+        assert table is not None and know is not None
+        blank = know.blank if turned else -1
+        state.phase = "play"
+        state.macher = p
+        state.turned = turned
+        state.to_act = state.leader = table.first
+        state.said_at = (index,)
+        if called < 0:
+            state.hilfer = -1
+            state.alone = True
+            state.led_of, state.keys = ranking(blank, NO_SUIT)
+            return
+        own_card = holder == p
+        state.hilfer = -1 if own_card else holder if holder >= 0 else state.assumed
+        state.own_card = own_card
+        state.called = called
+        state.called_suit = CLASS[called]
+        state.led_of, state.keys = ranking(blank, CLASS[called])
 
     def _call_refusal(
         self,
@@ -686,8 +685,11 @@ class Fuchsen(Variant):
         after = need.after
         if after is None or before is None or before.know is None:
             return super().assume_partner(need, q)
-        know = before.know.with_card(q, need.called)
-        return evolve(after, know=know, assumed=q, hilfer=q), need.position + 1
+        start = after.copy()  # ``after`` is every candidate's
+        assert isinstance(start, FuchsenState)
+        start.know = before.know.with_card(q, need.called)
+        start.assumed = start.hilfer = q
+        return start, need.position + 1
 
     @staticmethod
     def _callable(table: Table, hand: int, turned: bool, own_ok: bool) -> int:
@@ -708,7 +710,7 @@ class Fuchsen(Variant):
             return not_held
         return allowed
 
-    def _raise(self, state: FuchsenState, event: Event, index: int, own: bool = False) -> GameState:
+    def _raise(self, state: FuchsenState, event: Event, index: int) -> None:
         if state.phase == "call":
             raise Illegal(Code.OUT_OF_ORDER, Msg.NOBODY_CAN_RAISE_BEFORE_CALL)
         table = state.table
@@ -721,15 +723,10 @@ class Fuchsen(Variant):
         broken = self._raise_refusal(state, p, k)
         if broken is not None:
             raise broken
-        # The state's fields changed in place where the fold owns it (``own``: nothing
-        # is raised from here on), else in a copy (``made``): no mapping of the changes
-        # to build and merge, three or four times a record.
-        fields = state.__dict__ if own else state.__dict__.copy()
         if p == state.hilfer and p != state.macher and state.hilfer_raised < 0:
-            fields["hilfer_raised"] = index
-        fields["said_at"] = (*state.said_at, index)
-        fields["level"] = k
-        return state if own else made(FuchsenState, fields)
+            state.hilfer_raised = index
+        state.said_at = (*state.said_at, index)
+        state.level = k
 
     @staticmethod
     def _raise_refusal(state: FuchsenState, p: int, k: int) -> Illegal | None:
@@ -772,25 +769,20 @@ class Fuchsen(Variant):
         """The raising may be ended now: the first trick complete, the second not begun."""
         return not (state.phase == "call" or not state.tricks or state.trick or state.raising_ended)
 
-    def _end_raising_event(self, state: FuchsenState, index: int, own: bool = False) -> GameState:
+    def _end_raising_event(self, state: FuchsenState, index: int) -> None:
         if not self._may_end_raising(state):
             raise Illegal(Code.OUT_OF_ORDER, Msg.RAISING_ENDS_ONCE_WHEN_FIRST)
-        if own:
-            state.__dict__["raising_ended"] = True  # the fold's own state (``handle``)
-        else:
-            state = evolve(state, raising_ended=True)
-        return self._after(self._raising_decided(state), index)
+        state.raising_ended = True
+        self._raising_decided(state)
+        self._after(state, index)
 
-    def _raising_decided(self, state: FuchsenState) -> FuchsenState:
-        """``state``, the raising just ended, decided where the raising decides the game
+    def _raising_decided(self, state: FuchsenState) -> None:
+        """Decide ``state``, the raising just ended, where the raising decides the game
         (no kontra, no re)."""
-        if state.level == 0:
-            if state.fuchs_said:
-                return state
-            return self._decide(state, "no_kontra", True, self._value(state))
-        if state.level == 1:
-            return self._decide(state, "no_re", False, self._value(state))
-        return state
+        if state.level == 0 and not state.fuchs_said:
+            self._decide(state, "no_kontra", True, self._value(state))
+        elif state.level == 1:
+            self._decide(state, "no_re", False, self._value(state))
 
     def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
         if state.phase == "call":
@@ -798,14 +790,8 @@ class Fuchsen(Variant):
         return check_play(self, state, p, card)
 
     def play(  # type: ignore[override]
-        self,
-        state: FuchsenState,
-        p: int,
-        card: int,
-        event: Event | None,
-        index: int,
-        own: bool = False,
-    ) -> GameState:
+        self, state: FuchsenState, p: int, card: int, event: Event | None, index: int
+    ) -> None:
         broken = self.check_card(state, p, card)
         if broken is not None:
             raise broken
@@ -835,32 +821,29 @@ class Fuchsen(Variant):
                 player=name_of(state, p),
                 card=CODES[card],
             )
+        # Every check passed: the card changes the state from here on.
+        if fuchs:
+            state.fuchs_said = True
+        elif is_blank:
+            state.blank_played = True
         ends_raising = not state.raising_ended and len(state.tricks) == 1 and not state.trick
-        extra: dict[str, Any] | None = None
-        if fuchs or is_blank:
-            extra = {"fuchs_said": True} if fuchs else {"blank_played": True}
         if ends_raising:
-            # Set with the card (``add_card``'s step), not by another copy of the state.
-            extra = {**extra, "raising_ended": True} if extra else {"raising_ended": True}
+            state.raising_ended = True
         if state.turned:
             # The ranking follows the blank as the knowledge names it: a record that
             # grows event by event (the generator) names it only with its face-down play.
-            led_of, keys = ranking(know.blank, NO_SUIT if state.alone else state.called_suit)
-            if keys is not state.keys:
-                state = evolve_with(state, {"led_of": led_of, "keys": keys})
-                own = True  # a copy of the fold's own
-        # ``state`` is not read past this point: it may be changed in place (``own``).
-        new = add_card(state, p, card, index, extra, own)
-        assert isinstance(new, FuchsenState)
+            state.led_of, state.keys = ranking(
+                know.blank, NO_SUIT if state.alone else state.called_suit
+            )
+        add_card(state, p, card, index)
         if ends_raising:
-            new = self._raising_decided(new)
-        elif len(new.tricks) == 6 and new.decision is None:
-            new = self.board_ended(new)
-        h = new.hilfer
+            self._raising_decided(state)
+        elif len(state.tricks) == 6 and state.decision is None:
+            self._played_out(state)
+        h = state.hilfer
         # Only a Hilfer who holds GO (in hindsight) can have forgotten his Fuchs.
-        if h >= 0 and new.raising_ended and not new.fuchs_said and know.owner[GO] == h:
-            return self._after(new, index)
-        return new
+        if h >= 0 and state.raising_ended and not state.fuchs_said and know.owner[GO] == h:
+            self._after(state, index)
 
     @staticmethod
     def _fuchs_refusal(state: FuchsenState, p: int, know: Knowledge) -> Illegal | None:
@@ -883,31 +866,32 @@ class Fuchsen(Variant):
             )
         return None
 
-    def _forfeit(self, state: FuchsenState, event: Event, index: int) -> GameState:
+    def _forfeit(self, state: FuchsenState, event: Event, index: int) -> None:
         if state.phase == "call":
             raise Illegal(Code.OUT_OF_ORDER, Msg.FORFEIT_COMES_AFTER_CALL)
         table = state.table
         assert table is not None
         p = table.index[event["player"]]
         declarer_side = p == state.macher or p == state.hilfer
-        return self._decide(state, "forfeit", not declarer_side, self._value(state))
+        self._decide(state, "forfeit", not declarer_side, self._value(state))
 
     # ------------------------------------------------------------------ decisions
-    def _after(self, state: FuchsenState, index: int) -> FuchsenState:
-        """Judge a forgotten Fuchs on what the record has shown up to ``index``.
+    def _after(self, state: FuchsenState, index: int) -> None:
+        """Judge a forgotten Fuchs on what the record has shown up to ``index`` (deciding
+        ``state`` in place where he forgot it).
 
         It takes precedence over the other endings, so an early end (no kontra, no re)
         or an end by play at this very event gives way to it; a forfeit stands.
         """
         h = state.hilfer
         if h < 0 or state.fuchs_said or state.annulled or not state.raising_ended:
-            return state
+            return
         d = state.decision
         if d is not None and not (
             d.reason in ("no_kontra", "no_re", "tally")
             or (d.reason == "played_out" and state.last_play == index)
         ):
-            return state
+            return
         know = state.know
         assert know is not None
         # Who the Hilfer is: the record places the called card in his hand; at a tally
@@ -919,12 +903,11 @@ class Fuchsen(Variant):
         if (state.first_play[h] >= 0 or state.tallied) and know.shown_by(h, GO, index) and shown:
             value = int(state.rules["fuchs_penalty"]) + self._value(state)
             # The Augen a tally gave are still reported (never those of an early end).
-            return self._decide(state, "fuchs_forgotten", False, value, state.tally_augen)
-        return state
+            self._decide(state, "fuchs_forgotten", False, value, state.tally_augen)
 
-    def after_show(self, state: GameState, index: int) -> GameState:
+    def after_show(self, state: GameState, index: int) -> None:
         assert isinstance(state, FuchsenState)
-        return self._after(state, index)
+        self._after(state, index)
 
     def _value(self, state: FuchsenState) -> int:
         return value_at(state.rules, state.level)
@@ -948,7 +931,7 @@ class Fuchsen(Variant):
             cards |= won[state.hilfer]
         return cards
 
-    def _played_out(self, state: FuchsenState) -> FuchsenState:
+    def _played_out(self, state: FuchsenState) -> None:
         won = state.won_cards
         ours_cards = won[state.macher]  # as ``_side_cards``
         if state.hilfer >= 0:
@@ -960,7 +943,7 @@ class Fuchsen(Variant):
         silent = ours_cards == state.played
         if silent:
             value += int(state.rules["silent_bonus"])
-        return self._decide(state, "played_out", ours >= 61, value, ours, silent)
+        self._decide(state, "played_out", ours >= 61, value, ours, silent)
 
     def _decide(
         self,
@@ -970,8 +953,8 @@ class Fuchsen(Variant):
         value: int,
         ours: int = -1,
         silent: bool | None = None,
-    ) -> FuchsenState:
-        """The decided state. ``ours``: the Augen of the Macher's side, if counted;
+    ) -> None:
+        """Decide ``state`` (in place). ``ours``: the Augen of the Macher's side, if counted;
         ``silent``: whether it was a Stilles Spiel, for a game decided by play (every
         other ending leaves it ``None``, so a forgotten Fuchs deciding over a game
         played out clears it)."""
@@ -1002,13 +985,9 @@ class Fuchsen(Variant):
             augen = (ours, 121 - ours)
         elif ours >= 0:  # the Augen a tally gave
             augen = (ours, 121 - ours)
-        fields = state.__dict__.copy()
         # Positional: the fields in order (see ``Decision.__init__``).
-        fields["decision"] = Decision(
-            reason, won, value, tuple(pay.items()), declarers, tricks, augen
-        )
-        fields["silent"] = silent
-        return made(FuchsenState, fields)
+        state.decision = Decision(reason, won, value, tuple(pay.items()), declarers, tricks, augen)
+        state.silent = silent
 
     # ------------------------------------------------------------------ results
     def result(self, state: GameState) -> Result:
@@ -1197,12 +1176,12 @@ class Fuchsen(Variant):
             return None  # as ``card_board``: the record never identifies the blank
         return self._board(state)  # every hand known: the fold asks only then
 
-    def board_ended(self, state: GameState) -> FuchsenState:
+    def board_ended(self, state: GameState) -> None:
         # The deal's last trick (``Board.ends_play``): the game played out. ``play``
         # decides so after the last card; the fold's board phase (``fold_board``: no
         # forgotten Fuchs to judge) after writing the board back.
         assert isinstance(state, FuchsenState)
-        return self._played_out(state)
+        self._played_out(state)
 
     # ------------------------------------------------------------------ table view
     def probed_blank(self, state: GameState, event: Event) -> int | None:

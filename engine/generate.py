@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from engine.cards import CODES, INDEX, bits
-from engine.core import GameState, evolve
+from engine.core import GameState
 from engine.fuchsen import TRUMPS, FuchsenState
 from engine.koenigrufen import DECK as KOENIG_DECK
 from engine.koenigrufen import KoenigState
@@ -158,7 +158,7 @@ def _fuchsen(rng: random.Random, seats: int, contract: str | None) -> dict[str, 
         # The Macher knows which card he turned; the record does not say it yet.
         know = b.state.know
         assert know is not None
-        b.state = evolve(b.state, know=dataclasses.replace(know, blank=INDEX[secret]))
+        b.state.know = dataclasses.replace(know, blank=INDEX[secret])
     state = b.state
     assert isinstance(state, FuchsenState)
     raise_bias = rng.random()

@@ -26,12 +26,8 @@ from engine.core import (
     _is_str_list,
     check_hands,
     check_placement,
-    evolve,
-    evolve_with,
-    made,
     name_of,
     tally_partner_refusal,
-    unshared,
 )
 from engine.errors import Code, Msg
 from engine.result import Result
@@ -127,7 +123,7 @@ NEXT_SPEAKER = tuple(
 )
 
 
-@dataclass(frozen=True)
+@dataclass
 class KoenigState(GameState):
     """A Königrufen game after some events (see ``GameState`` for the shared fields)."""
 
@@ -208,7 +204,7 @@ class Koenigrufen(Variant):
         if not isinstance(dealer, str) or dealer not in players:
             raise Illegal(Code.INVALID_DEAL, Msg.DEALER_NOT_SEATED, rplayer=dealer)
         index = {name: i for i, name in enumerate(players)}
-        table = Table(
+        return Table(
             players=tuple(players),
             active=tuple(players),
             dealer=dealer,
@@ -218,16 +214,12 @@ class Koenigrufen(Variant):
             removed=0,
             first=(index[dealer] + 1) % 4,
         )
-        # Cached, and copied with the dealt hands: a plain ``__dict__`` (``unshared``).
-        return unshared(table)
 
     def __init__(self) -> None:
-        # Copying a prototype is cheaper than a frozen dataclass's __init__.
-        # A plain ``__dict__`` (``unshared``): the states copied from it have one too.
-        self._prototype = unshared(
-            KoenigState(
-                variant=self, rules={}, phase="auction", won_cards=_ZEROS, first_play=_NONE_YET
-            )
+        # The state before the auction, copied for each deal (``initial_state``): fewer
+        # instructions than the dataclass ``__init__`` of its ~40 fields (as Fuchsen's).
+        self._prototype = KoenigState(
+            variant=self, rules={}, phase="auction", won_cards=_ZEROS, first_play=_NONE_YET
         )
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
         self._decisions: dict[tuple[Any, ...], Decision] = {}
@@ -235,13 +227,13 @@ class Koenigrufen(Variant):
     def initial_state(
         self, rules: Mapping[str, Any], assumed: int, table: Table, know: Knowledge
     ) -> GameState:
-        f = self._prototype.__dict__.copy()
-        f["rules"] = rules
-        f["table"] = table
-        f["know"] = know
-        f["assumed"] = assumed
-        f["to_act"] = f["leader"] = table.first
-        return made(KoenigState, f)
+        state = self._prototype.copy()
+        state.rules = rules
+        state.table = table
+        state.know = know
+        state.assumed = assumed
+        state.to_act = state.leader = table.first
+        return state
 
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "bid", "join"})
 
@@ -252,22 +244,21 @@ class Koenigrufen(Variant):
         return super().placements(event, table)
 
     # ------------------------------------------------------------------ events
-    def handle(self, state: GameState, event: Event, index: int, own: bool = False) -> GameState:
+    def handle(self, state: GameState, event: Event, index: int) -> None:
         assert isinstance(state, KoenigState)
         typ = event["type"]
         if typ in _AUCTION_TYPES:
-            return self._auction(state, typ, event, index, own)
-        if typ == "play":
+            self._auction(state, typ, event)
+        elif typ == "play":
             table = state.table
             assert table is not None
-            return self.play(
-                state, table.index[event["player"]], INDEX[event["card"]], event, index, own
-            )
-        if typ == "forfeit":
-            return self._forfeit(state, event)
-        if typ == "tally":
-            return self._tally(state, event)
-        raise AssertionError(typ)  # pragma: no cover
+            self.play(state, table.index[event["player"]], INDEX[event["card"]], event, index)
+        elif typ == "forfeit":
+            self._forfeit(state, event)
+        elif typ == "tally":
+            self._tally(state, event)
+        else:
+            raise AssertionError(typ)  # pragma: no cover
 
     def tally_placements(
         self, event: Event, events: list[tuple[int, Event]], index: int
@@ -285,15 +276,16 @@ class Koenigrufen(Variant):
                 called = before.get("called") if before.get("contract") in WITH_CALLED else None
         return [(partner, called)] if type(called) is str else []
 
-    def _tally(self, state: KoenigState, event: Event) -> GameState:
+    def _tally(self, state: KoenigState, event: Event) -> None:
         """What the table counted (event-stream.md, "The tally"), after the auction."""
         outcome = self._tally_outcome(state, event)
         if isinstance(outcome, Illegal):
             raise outcome
         won, side, losers = outcome
         if state.contract == "schurln":
-            return evolve(state, decision=self._schurln_paid(state, losers, "tally"))
-        return evolve_with(state, self._ending(state, won, side, "tally"))
+            state.decision = self._schurln_paid(state, losers, "tally")
+        else:
+            self._end(state, won, side, "tally")
 
     def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
         assert isinstance(state, KoenigState)
@@ -376,13 +368,9 @@ class Koenigrufen(Variant):
             )
         return won, side, []
 
-    def _auction(
-        self, state: KoenigState, typ: str, event: Event, index: int, own: bool = False
-    ) -> GameState:
-        """A bid, pass or join: checked, then the state after it in one copy of the
-        fields (the next speaker, or the play opened where it ends the auction); with
-        ``own`` (``handle``) the state itself where the auction goes on (opening the
-        play may still raise ``NeedPartner``)."""
+    def _auction(self, state: KoenigState, typ: str, event: Event) -> None:
+        """A bid, pass or join: checked (the partner too where it ends the auction),
+        then ``state`` changed to the next speaker, or the play opened."""
         if state.phase != "auction":
             raise Illegal(Code.OUT_OF_ORDER, Msg.AUCTION_OVER_NOW, type=typ)
         table = state.table
@@ -409,6 +397,8 @@ class Koenigrufen(Variant):
                 raise broken
             out = state.out
             bidder = p
+            high = RANK[contract]
+            called = -1 if called_code is None else INDEX[called_code]
         else:
             if typ == "join":
                 broken = self._join_refusal(state, p)
@@ -416,25 +406,25 @@ class Koenigrufen(Variant):
                     raise broken
             out = state.out | 1 << p
             bidder = state.high_bidder
+            high, called = state.high, state.high_called
         ends = out | (1 << bidder if bidder >= 0 else 0) == 0b1111
-        in_place = own and not ends
-        f = state.__dict__ if in_place else state.__dict__.copy()
+        # The partner before anything changes: ``NeedPartner`` leaves the state as it was.
+        partner = self._partner(state, high, bidder, called) if ends else -1
         if typ == "bid":
-            f["high"] = RANK[contract]
-            f["high_bidder"] = p
-            f["high_called"] = -1 if called_code is None else INDEX[called_code]
-            f["high_card"] = card
-            f["joiner"] = f["join_card"] = -1
+            state.high = high
+            state.high_bidder = p
+            state.high_called = called
+            state.high_card = card
+            state.joiner = state.join_card = -1
         else:
             if typ == "join":
-                f["joiner"] = p
-                f["join_card"] = card
-            f["out"] = out
+                state.joiner = p
+                state.join_card = card
+            state.out = out
         if ends:
-            self._open_play(f)
+            self._open_play(state, partner)
         else:
-            f["to_act"] = NEXT_SPEAKER[out][p]
-        return state if in_place else made(KoenigState, f)
+            state.to_act = NEXT_SPEAKER[out][p]
 
     @staticmethod
     def _join_refusal(state: KoenigState, p: int) -> Illegal | None:
@@ -493,59 +483,64 @@ class Koenigrufen(Variant):
         return None
 
     @staticmethod
-    def _open_play(f: dict[str, Any]) -> None:
-        """Set in ``f``, the fields of the state after the auction's last event, what
-        the end of the auction sets, from its highest bid (``high``, ``high_bidder``,
-        ``high_called``, ``high_card``), its joiner and the assumed partner. Raises
-        ``NeedPartner`` when a durchmarsch's called card is nowhere in the record and
-        nobody is assumed."""
-        f["phase"] = "play"
-        f["led_of"] = LED_OF
-        values = f["rules"]["values"]
-        bidder = f["high_bidder"]
+    def _partner(state: KoenigState, high: int, bidder: int, called: int) -> int:
+        """The partner of the auction's highest bid (rank ``high`` by ``bidder``, -1:
+        none, calling ``called``): the holder of a durchmarsch's called card or the
+        assumed candidate, else -1. Raises ``NeedPartner`` when the called card is
+        nowhere in the record and nobody is assumed."""
+        if bidder < 0 or CONTRACTS[high - 1] not in WITH_CALLED:
+            return -1
+        know = state.know
+        assert know is not None
+        holder = know.owner[called]
+        if holder >= 0:
+            return holder
+        if state.assumed >= 0:
+            return state.assumed
+        raise NeedPartner(tuple(q for q in range(4) if q != bidder and not know.full(q)), called)
+
+    @staticmethod
+    def _open_play(state: KoenigState, partner: int) -> None:
+        """Change ``state``, after the auction's last event, by what the end of the
+        auction sets, from its highest bid (``high``, ``high_bidder``, ``high_called``,
+        ``high_card``), its joiner and the ``partner`` (``_partner``)."""
+        state.phase = "play"
+        state.led_of = LED_OF
+        values = state.rules["values"]
+        bidder = state.high_bidder
         if bidder < 0:
-            f["contract"] = "schurln"
-            f["value"] = int(values["schurln"])
-            f["ten_high"] = True
-            f["keys"] = KEYS_TEN
-            f["to_act"] = f["leader"] = f["table"].first
+            table = state.table
+            assert table is not None
+            state.contract = "schurln"
+            state.value = int(values["schurln"])
+            state.ten_high = True
+            state.keys = KEYS_TEN
+            state.to_act = state.leader = table.first
             return
-        contract = CONTRACTS[f["high"] - 1]
-        called = f["high_called"]
-        partner = -1
-        if contract in WITH_CALLED:
-            know = f["know"]
-            holder = know.owner[called]
-            if holder >= 0:
-                partner = holder
-            elif f["assumed"] >= 0:
-                partner = f["assumed"]
-            else:
-                raise NeedPartner(
-                    tuple(q for q in range(4) if q != bidder and not know.full(q)), called
-                )
-        f["contract"] = contract
-        f["declarer"] = bidder
-        f["partner"] = partner
-        f["ten_high"] = ten_high = contract in TEN_HIGH or (
+        contract = CONTRACTS[state.high - 1]
+        called = state.high_called
+        state.contract = contract
+        state.declarer = bidder
+        state.partner = partner
+        state.ten_high = ten_high = contract in TEN_HIGH or (
             contract == "durchmarsch" and CODES[called].endswith("10")
         )
-        f["keys"] = KEYS_TEN if ten_high else KEYS_NORMAL
-        f["to_act"] = f["leader"] = bidder
-        joiner = f["joiner"]  # only a bettler or plauderer has one
-        f["side"] = side = (
+        state.keys = KEYS_TEN if ten_high else KEYS_NORMAL
+        state.to_act = state.leader = bidder
+        joiner = state.joiner  # only a bettler or plauderer has one
+        state.side = side = (
             (bidder, partner) if partner >= 0 else (bidder, joiner) if joiner >= 0 else (bidder,)
         )
         # The side as a mask: its last player is its first where he is alone.
-        f["defeats"] = defeating(contract, 1 << bidder | 1 << side[-1])
+        state.defeats = defeating(contract, 1 << bidder | 1 << side[-1])
         if contract in WITH_FACE_DOWN:
             laid = [-1] * 4
-            laid[bidder] = f["high_card"]
+            laid[bidder] = state.high_card
             if joiner >= 0:
-                laid[joiner] = f["join_card"]
-            f["laid"] = tuple(laid)
+                laid[joiner] = state.join_card
+            state.laid = tuple(laid)
             contract += "_joined" if joiner >= 0 else ""
-        f["value"] = int(values[contract])
+        state.value = int(values[contract])
 
     def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
         assert isinstance(state, KoenigState)
@@ -567,56 +562,39 @@ class Koenigrufen(Variant):
         return None
 
     def play(  # type: ignore[override]
-        self,
-        state: KoenigState,
-        p: int,
-        card: int,
-        event: Event | None,
-        index: int,
-        own: bool = False,
-    ) -> GameState:
+        self, state: KoenigState, p: int, card: int, event: Event | None, index: int
+    ) -> None:
         broken = self.check_card(state, p, card)
         if broken is not None:
             raise broken
-        done = len(state.tricks)  # ``state`` may be changed in place (``own``)
-        new = add_card(state, p, card, index, None, own)
-        if len(new.tricks) > done:
-            assert isinstance(new, KoenigState)
-            end = self._trick_ends(new)
-            if end is not None:
-                # ``new`` is ``add_card``'s copy or the fold's own state: nobody else's.
-                new.__dict__.update(end)
-        return new
+        done = len(state.tricks)
+        add_card(state, p, card, index)
+        if len(state.tricks) > done:
+            self.board_ended(state)
 
-    def board_ended(self, state: GameState) -> KoenigState:
-        """The state after a trick collected: decided where it ends the game
-        (``trick_end``; ``play`` after each trick, the fold's board phase after the
+    def board_ended(self, state: GameState) -> None:
+        """After a trick collected: decide ``state`` (in place) where the trick ends the
+        game (``trick_end``; ``play`` after each trick, the fold's board phase after the
         trick its ``KoenigBoard.ends_play`` stopped at)."""
         assert isinstance(state, KoenigState)
-        end = self._trick_ends(state)
-        return state if end is None else evolve_with(state, end)
-
-    def _trick_ends(self, state: KoenigState) -> dict[str, Any] | None:
-        """The changes (the decision, and a letzter's winner as partner) by which the
-        trick just collected decides the game, or None while it goes on."""
         end = trick_end(
             state.contract, state.side, state.defeats, len(state.tricks), state.tricks[-1][2]
         )
         if end is None:
-            return None
+            return
         if state.contract == "schurln":
-            return {"decision": self._schurln(state)}
-        return self._ending(state, *end, None)
+            state.decision = self._schurln(state)
+        else:
+            self._end(state, *end, None)
 
-    def _ending(
+    def _end(
         self, state: KoenigState, won: bool, side: tuple[int, ...], reason: str | None
-    ) -> dict[str, Any]:
-        """The changes by which the game ends (``_decision``), the ``side`` (a letzter's
-        with the partner that his last trick or the tally names) won or lost."""
-        decision = self._decision(state, won, side, reason)
+    ) -> None:
+        """End the game (``_decision``): the ``side`` (a letzter's with the partner that
+        his last trick or the tally names) won or lost."""
+        state.decision = self._decision(state, won, side, reason)
         if state.contract == "durchmarsch_letzter" and len(side) == 2:
-            return {"partner": side[1], "decision": decision}  # his partner all along
-        return {"decision": decision}
+            state.partner = side[1]  # his partner all along
 
     def _decision(
         self, state: KoenigState, won: bool, side: tuple[int, ...], reason: str | None
@@ -680,7 +658,7 @@ class Koenigrufen(Variant):
             tricks=len(state.tricks),
         )
 
-    def _forfeit(self, state: KoenigState, event: Event) -> GameState:
+    def _forfeit(self, state: KoenigState, event: Event) -> None:
         if state.phase != "play":
             raise Illegal(Code.OUT_OF_ORDER, Msg.FORFEIT_COMES_AFTER_AUCTION)
         table = state.table
@@ -688,9 +666,10 @@ class Koenigrufen(Variant):
         p = table.index[event["player"]]
         if state.contract == "schurln":
             # The player who gives up pays as the only loser of a schurln.
-            return evolve(state, decision=self._schurln_paid(state, [p], "forfeit"))
-        side = state.side  # a letzter before the last trick: settled as an alone game
-        return evolve(state, decision=self._decision(state, p not in side, side, "forfeit"))
+            state.decision = self._schurln_paid(state, [p], "forfeit")
+        else:
+            side = state.side  # a letzter before the last trick: settled as an alone game
+            state.decision = self._decision(state, p not in side, side, "forfeit")
 
     # ------------------------------------------------------------------ results
     def result(self, state: GameState) -> Result:
@@ -1023,7 +1002,7 @@ def trick_end(
     ``defeats`` defeat (``defeating``): None while it goes on, else whether the
     declaring side won and who it is (schurln: ``(False, ())``, scored by the aces and
     tens). A letzter's last trick won by another player: won, with him as the partner.
-    ``Koenigrufen._trick_ends`` asks it after each trick; ``KoenigBoard.ends_play``
+    ``Koenigrufen.board_ended`` asks it after each trick; ``KoenigBoard.ends_play``
     says when it is not None."""
     if done < 6:
         return (False, side) if defeats >> winner & 1 else None

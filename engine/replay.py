@@ -3,7 +3,6 @@ and try each candidate partner when the record does not name him."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -21,9 +20,7 @@ from engine.core import (
     check_cards_and_player,
     check_event_shape,
     check_placement,
-    evolve,
     gather_knowledge,
-    unshared,
     worse_error,
 )
 from engine.errors import Code, Msg, render
@@ -52,10 +49,9 @@ __all__ = [
 
 VARIANTS: dict[str, Variant] = {"fuchsen": Fuchsen(), "koenigrufen": Koenigrufen()}
 AFTER_DECISION = frozenset({"show", "annul", "undo"})
-# The state before the deal, per game: the fold starts from it and makes a copy with the
-# record's rules only where it stops before the deal (nothing else reads it). A plain
-# ``__dict__`` (``unshared``): the states copied from it have one too.
-_START = {name: unshared(GameState(variant=v, rules={})) for name, v in VARIANTS.items()}
+# The state before the deal, per game: the fold starts from it (never changing it) and
+# makes a copy with the record's rules only where it stops before the deal.
+_START = {name: GameState(variant=v, rules={}) for name, v in VARIANTS.items()}
 
 
 def apply(state: GameState, event: object, index: int) -> GameState:
@@ -66,15 +62,17 @@ def apply(state: GameState, event: object, index: int) -> GameState:
     ``prepare`` resolves them). The deal event yields a state without hindsight
     knowledge; ``fold`` attaches the knowledge gathered from the whole record.
     """
-    return _step(state, event, index, False)
+    new = state.copy()
+    _step(new, event, index)
+    return new
 
 
-def _step(state: GameState, event: object, index: int, own: bool) -> GameState:
-    """``apply``; with ``own`` (the fold holds the only reference to ``state``) the
-    game's handler may change ``state`` in place (``Variant.handle``)."""
+def _step(state: GameState, event: object, index: int) -> None:
+    """``apply``, changing ``state`` in place (left as it was where it raises)."""
     variant = state.variant
     if state.table is None:
-        return evolve(state, table=deal_table(variant, state.rules, event))
+        state.table = deal_table(variant, state.rules, event)
+        return
     typ, spec = check_event_shape(variant, event)
     assert isinstance(event, dict)
     if typ == "undo":
@@ -87,10 +85,11 @@ def _step(state: GameState, event: object, index: int, own: bool) -> GameState:
     if decided and typ not in AFTER_DECISION:
         raise Illegal(Code.GAME_FINISHED, Msg.GAME_ALREADY_DECIDED_NOW, type=typ)
     if typ == "annul":
-        return evolve(state, annulled=True)
-    if typ == "show":
-        return _show(state, event, index)
-    return variant.handle(state, event, index, own)
+        state.annulled = True
+    elif typ == "show":
+        _show(state, event, index)
+    else:
+        variant.handle(state, event, index)
 
 
 def deal_table(variant: Variant, rules: Mapping[str, Any], event: object) -> Table:
@@ -104,16 +103,21 @@ def deal_table(variant: Variant, rules: Mapping[str, Any], event: object) -> Tab
     return variant.validate_deal(event, rules)
 
 
-def _show(state: GameState, event: Event, index: int) -> GameState:
+def _show(state: GameState, event: Event, index: int) -> None:
     table = state.table
     assert table is not None
     p = table.index[event["player"]]
     shown = state.shown
-    for code in event["cards"]:
-        card = INDEX[code]
-        check_placement(evolve(state, shown=shown), p, card, show=True)
-        shown |= 1 << card
-    return state.variant.after_show(evolve(state, shown=shown), index)
+    try:
+        for code in event["cards"]:
+            card = INDEX[code]
+            # Against the cards shown before, this event's earlier ones too.
+            check_placement(state, p, card, show=True)
+            state.shown |= 1 << card
+    except Illegal:
+        state.shown = shown  # a refused show leaves the state as it was
+        raise
+    state.variant.after_show(state, index)
 
 
 def prepare(record: object) -> tuple[Variant, Mapping[str, Any], list[tuple[int, Event]], int]:
@@ -211,20 +215,18 @@ def fold(
 
     ``visit`` is called with the state after each event the fold accepts, the event
     and its index (``engine.statistics`` reads every moment of a game so). The fold
-    changes its own state in place as cards are played: a visitor that keeps a state
-    keeps a copy (``copy.copy``).
+    changes its own state in place at every event: a visitor that keeps a state keeps
+    a ``copy()``. The fold never changes ``start``'s state.
     """
     who = -1 if assumed is None else assumed[0]
     if start is None:
-        # Read only for its table (none yet) until the deal, which makes the state from
-        # the rules and the assumed partner (``Variant.initial_state``).
+        # Read only (never changed) until the deal, which makes the fold's own state
+        # from the rules and the assumed partner (``Variant.initial_state``).
         state = _START[variant.name]
         position = 0
     else:
-        state, position = start
-    # Whether the fold holds the only reference to ``state`` (a state it made, not the
-    # cached start nor a caller's): then a card changes it in place, not a copy.
-    own = False
+        # The fold changes its state in place: the caller's stays as it was.
+        state, position = start[0].copy(), start[1]
     stop = len(events)
     if undo_error >= 0:
         stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)
@@ -248,6 +250,8 @@ def fold(
     tried = -1
     while k < stop:
         i, event = events[k]
+        # Each step checks the event first, then changes ``state`` in place: an illegal
+        # event leaves it as the last good state.
         try:
             if (
                 type(event) is dict
@@ -263,9 +267,8 @@ def fold(
                         boards = min([hand.bit_count() for hand in know.known]) >= 6
                     board = fold_board(state) if boards else None
                     if board is not None:
-                        state, tried = _on_board(state, board, events, k, stop, seats, own)
+                        tried = _on_board(state, board, events, k, stop, seats)
                         if tried != k:
-                            own = True
                             k = tried
                             continue
                 player = event.get("player")
@@ -275,9 +278,9 @@ def fold(
                     p = seats.get(player, -1)
                     card = INDEX.get(code, -1)
                 if p >= 0 and card >= 0 and deck >> card & 1:
-                    new = play(state, p, card, None, i, own)
+                    play(state, p, card, None, i)
                 else:
-                    new = apply(state, event, i)
+                    _step(state, event, i)
             elif state.table is None:
                 # The deal: the start state goes
                 # straight to the state after it, with the knowledge gathered from the
@@ -291,10 +294,10 @@ def fold(
                     table, know = dealt
                 if assumed is not None:
                     know = know.with_card(*assumed)
-                new = variant.initial_state(rules, who, table, know)
+                state = variant.initial_state(rules, who, table, know)
                 seats, deck = table.index, table.deck
             else:
-                new = _step(state, event, i, own)
+                _step(state, event, i)
         except Illegal as exc:
             return _dealt_or_start(state, rules, who), EngineError(
                 i, exc.code, exc.msg, exc.params, exc.field
@@ -305,9 +308,6 @@ def fold(
             if assumed is None:
                 need.dealt = dealt
             raise
-        if new is not state:
-            own = True  # every state ``apply`` makes is a new one nobody else holds
-            state = new
         if visit is not None:
             visit(state, event, i)
         k += 1
@@ -324,11 +324,11 @@ def _on_board(
     k: int,
     stop: int,
     seats: Mapping[str, int],
-    own: bool,
-) -> tuple[GameState, int]:
+) -> int:
     """The fold's card play on the game's board, from the plain play at position ``k``:
-    the state after the plain plays the board takes and the position of the first event
-    it leaves to the fold (``k`` itself where it takes none).
+    ``state`` changed to the position after the plain plays the board takes, and the
+    position of the first event it leaves to the fold (``k`` itself where it takes
+    none).
 
     ``board`` is the game's board built from ``state`` where it may take over
     (``Variant.fold_board``). Each plain play must be ``to_act``'s card, legal by the
@@ -367,18 +367,21 @@ def _on_board(
             collected.append((leader, trick, board.winner))
             if board.ends_play():
                 # The game decides the card play by this trick, as its ``play`` would.
-                state = board_into(state, board, indexes, collected, own)
-                return state.variant.board_ended(state), k
-    if not indexes:
-        return state, k
-    return board_into(state, board, indexes, collected, own), k
+                board_into(state, board, indexes, collected)
+                state.variant.board_ended(state)
+                return k
+    if indexes:
+        board_into(state, board, indexes, collected)
+    return k
 
 
 def _dealt_or_start(state: GameState, rules: Mapping[str, Any], who: int) -> GameState:
-    """``state``, or before the deal the start state with the record's ``rules`` and
-    assumed partner ``who``."""
+    """``state``, or before the deal a copy of the start state with the record's
+    ``rules`` and assumed partner ``who``."""
     if state.table is None:
-        return evolve(state, rules=rules, assumed=who)
+        state = state.copy()
+        state.rules = rules
+        state.assumed = who
     return state
 
 
@@ -529,11 +532,11 @@ def board_at(record: object, index: int | None = None) -> Board | None:
     seen = [0]
 
     def keep(state: GameState, _event: object, _i: int) -> None:
-        # The fold changes its state in place as cards are played: a copy of the one
-        # state the board starts from.
+        # The fold changes its state in place: a copy of the one state the board
+        # starts from.
         seen[0] += 1
         if seen[0] == k:
-            before.append(copy.copy(state))
+            before.append(state.copy())
 
     try:
         _state, error = fold(variant, rules, events, -1, visit=keep)

@@ -8,7 +8,7 @@ Keys: a card that cannot win the trick has key -1; otherwise the higher key wins
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.core import GameState, name_of, placement_error
 from engine.errors import Code, Illegal, Msg
@@ -44,26 +44,15 @@ def check_play(variant: Variant, state: GameState, p: int, card: int) -> Illegal
     return variant.play_obligation(state, p, card, hand)
 
 
-def add_card(
-    state: GameState,
-    p: int,
-    card: int,
-    index: int,
-    extra: dict[str, Any] | None = None,
-    own: bool = False,
-) -> GameState:
-    """Put ``card`` on the table; collect the trick when every active player has played.
+def add_card(state: GameState, p: int, card: int, index: int) -> None:
+    """Put ``card`` on the table (in ``state``, changed in place); collect the trick
+    when every active player has played.
 
-    Returns the state after the card (with the ``extra`` field changes of the variant
-    applied in the same step); the trick's class, winner and winning key (``led``,
-    ``winner``, ``wkey``) are kept up to date by the game's ranking (``led_of``,
-    ``keys``); ``state.tricks`` grows by one when a trick is complete and its winner
-    leads next. ``own``: the caller (the fold) holds the only reference to ``state``,
-    which is then changed in place and returned; otherwise ``state`` is left as it was
-    and a copy is returned.
+    The trick's class, winner and winning key (``led``, ``winner``, ``wkey``) are kept
+    up to date by the game's ranking (``led_of``, ``keys``); ``state.tricks`` grows by
+    one when a trick is complete and its winner leads next. Checks nothing: the game's
+    ``play`` has judged the card.
     """
-    table = state.table
-    assert table is not None
     before = state.trick
     trick = (*before, (p, card))
     keys = state.keys
@@ -79,38 +68,27 @@ def add_card(
         k = keys[led][card]
         if k > wkey:
             winner, wkey = p, k
-    if own:
-        # The replay's innermost step: no copy of the state per card.
-        new = state
-        d = state.__dict__
-    else:
-        d = state.__dict__.copy()
-        new = _new(type(state))
-        _set_attr(new, "__dict__", d)
-    if extra:
-        d.update(extra)
-    first_play = d["first_play"]
+    first_play = state.first_play
     if first_play[p] < 0:
-        d["first_play"] = (*first_play[:p], index, *first_play[p + 1 :])
-    d["played"] |= 1 << card
-    d["last_play"] = index
-    d["led"] = led
-    d["winner"] = winner
-    d["wkey"] = wkey
-    n = len(table.active)
+        state.first_play = (*first_play[:p], index, *first_play[p + 1 :])
+    state.played |= 1 << card
+    state.last_play = index
+    state.led = led
+    state.winner = winner
+    state.wkey = wkey
+    n = len(first_play)  # one entry per active player
     if len(trick) < n:
-        d["trick"] = trick
-        d["to_act"] = p + 1 if p + 1 < n else 0
-        return new
+        state.trick = trick
+        state.to_act = p + 1 if p + 1 < n else 0
+        return
     mask = 0
     for _, c in trick:
         mask |= 1 << c
-    won = d["won_cards"]
-    d["won_cards"] = (*won[:winner], won[winner] | mask, *won[winner + 1 :])
-    d["tricks"] = (*d["tricks"], (d["leader"], trick, winner))
-    d["trick"] = ()
-    d["leader"] = d["to_act"] = winner
-    return new
+    won = state.won_cards
+    state.won_cards = (*won[:winner], won[winner] | mask, *won[winner + 1 :])
+    state.tricks = (*state.tricks, (state.leader, trick, winner))
+    state.trick = ()
+    state.leader = state.to_act = winner
 
 
 def board_into(
@@ -118,14 +96,12 @@ def board_into(
     board: Board,
     indexes: list[int],
     collected: list[tuple[int, tuple[tuple[int, int], ...], int]],
-    own: bool = False,
-) -> GameState:
-    """The state after the cards pushed on ``board`` (built from ``state``, its undo
-    stack holding only those pushes), exactly as ``add_card`` card by card gives it:
-    ``indexes`` are the pushed cards' event indexes, ``collected`` the tricks they
-    completed as ``(leader, cards, winner)``. ``own`` as for ``add_card``."""
-    d = state.__dict__ if own else state.__dict__.copy()
-    first_play = d["first_play"]
+) -> None:
+    """Change ``state`` in place to the position after the cards pushed on ``board``
+    (built from ``state``, its undo stack holding only those pushes), exactly as
+    ``add_card`` card by card leaves it: ``indexes`` are the pushed cards' event
+    indexes, ``collected`` the tricks they completed as ``(leader, cards, winner)``."""
+    first_play = state.first_play
     if -1 in first_play:
         first = list(first_play)
         j = 0
@@ -136,37 +112,29 @@ def board_into(
             if first[p] < 0:
                 first[p] = indexes[j]
             j += 1
-        d["first_play"] = tuple(first)
+        state.first_play = tuple(first)
     # Every card played lies in a trick won or on the table: the pushed ones too.
-    played = d["played"]
+    played = state.played
     for cards in board.won:
         played |= cards
     for card in board.trick:
         played |= 1 << card
-    d["played"] = played
-    d["last_play"] = indexes[-1]
-    d["led"] = board.led
-    d["winner"] = board.winner
-    d["wkey"] = board.wkey
-    d["led_of"] = board.led_of
-    d["keys"] = board.keys
+    state.played = played
+    state.last_play = indexes[-1]
+    state.led = board.led
+    state.winner = board.winner
+    state.wkey = board.wkey
+    state.led_of = board.led_of
+    state.keys = board.keys
     leader = board.leader
     # A trick on the table holds fewer cards than seats.
-    d["trick"] = tuple(zip(SEATS_FROM[board.n][leader], board.trick, strict=False))
-    d["to_act"] = board.to_act
-    d["leader"] = leader
-    d["won_cards"] = tuple(board.won)
+    state.trick = tuple(zip(SEATS_FROM[board.n][leader], board.trick, strict=False))
+    state.to_act = board.to_act
+    state.leader = leader
+    state.won_cards = tuple(board.won)
     if collected:
-        d["tricks"] = (*d["tricks"], *collected)
-    if own:
-        return state
-    new = _new(type(state))
-    _set_attr(new, "__dict__", d)
-    return new
+        state.tricks = (*state.tricks, *collected)
 
 
 # Per number of active players and leader: the seats in the order they play a trick.
 SEATS_FROM = {n: [tuple((leader + k) % n for k in range(n)) for leader in range(n)] for n in (4, 5)}
-
-_new = object.__new__
-_set_attr = object.__setattr__  # bypasses a frozen dataclass's __setattr__

@@ -26,7 +26,6 @@ from engine.core import (
     Knowledge,
     NeedPartner,
     Variant,
-    evolve,
     place,
 )
 from engine.legal import CallOptions, Legal
@@ -215,7 +214,9 @@ def _with_event_knowledge(
     if not changed:
         return state
     owner, known, placed = lists or (know.owner, know.known, know.placed_at)
-    return evolve(state, know=Knowledge(tuple(owner), tuple(known), tuple(placed), blank))
+    new = state.copy()
+    new.know = Knowledge(tuple(owner), tuple(known), tuple(placed), blank)
+    return new
 
 
 def accepts(
