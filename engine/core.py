@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
-from engine.cards import CODES, INDEX
+from engine.cards import CODES, INDEX, bits
 from engine.errors import CODE_RANK, Code, Illegal, Msg
 from engine.result import EngineError, Result
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Decision",
+    "Duty",
     "GameState",
     "Illegal",
     "Knowledge",
@@ -42,6 +43,9 @@ __all__ = [
 
 Event = Mapping[str, Any]
 S = TypeVar("S")
+# A rule of the trick (``Variant.duties``): its code, its sentence, the cards that keep
+# it (a mask), the cards of the player's it names (a mask).
+Duty = tuple[Code, Msg, int, int]
 
 
 _set_attr = object.__setattr__  # bypasses a frozen dataclass's __setattr__
@@ -352,7 +356,7 @@ class Variant:
     Hooks: ``events`` (the schema of each event type), ``check_shape``,
     ``validate_deal``, ``initial_state``, ``placements``, ``tally_placements`` and
     ``find_blank`` (knowledge), ``handle`` (the game's own events), ``play``,
-    ``check_card``, ``play_obligation``, ``after_show`` and
+    ``check_card``, ``duties``, ``duty_error``, ``after_show`` and
     ``result``; for the table view ``probed_blank``, ``plays_face_down``, ``offers``,
     ``tally_refusal``, ``tally_offer`` and ``view_fields``.
     """
@@ -460,18 +464,74 @@ class Variant:
 
     # --- legal view ---------------------------------------------------------------
     def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
-        """The ``Illegal`` (returned, not raised: the table view asks of every card)
-        unless ``p`` may put ``card`` into the trick now, face up and saying nothing:
-        the phase, whose turn, where the card is, the obligations of the trick
-        (``play_obligation``) and the game's own rules for that card, else None.
-        ``play`` judges every card by it first; the table view finds the legal cards
-        and the reasons for the others with it."""
+        """The ``Illegal`` unless ``p`` may put ``card`` into the trick now, face up and
+        saying nothing: the phase, then ``tricks.check_play`` (whose turn, where the
+        card is, the trick's ``duties``), else None. ``play`` judges every card by it
+        first; the table view judges all of a player's cards at once by the same
+        rules (``judge_cards``)."""
         raise NotImplementedError
 
-    def play_obligation(self, state: GameState, p: int, card: int, hand: int) -> Illegal | None:
-        """The error of the obligation ``p`` breaks by playing ``card`` while holding
-        ``hand`` (known cards, ``card`` included), or None."""
+    def duties(self, state: GameState, p: int, hand: int, card: int = -1) -> Sequence[Duty]:
+        """The rules of the trick ``p``'s next card must keep, holding ``hand`` (his
+        known unplayed cards, the card played among them), in the code table's order:
+        each ``(code, msg, allowed, held)``, ``allowed`` the cards that keep it (a
+        mask), ``held`` the cards of his it names (``duty_error``). ``card``: the card
+        played, where a rule reads it (Fuchsen's blank never identified); -1 for all
+        his cards at once, asked only where no rule reads it (``plays_face_down``
+        None). None by default."""
+        return ()
+
+    def duty_error(self, state: GameState, p: int, duty: Duty, card: int) -> Illegal:
+        """The error of ``p`` playing ``card``, which ``duty`` (of ``duties``) does not
+        allow."""
         raise NotImplementedError
+
+    def judge_cards(self, state: GameState, p: int) -> tuple[int, dict[int, Illegal]]:
+        """``check_card`` of every card of the deck not played yet, for the player to
+        act ``p`` in the play whose plays it judges alone (``plays_face_down`` None), at
+        once: the cards he may play (a mask) and every other card's error. A card the
+        record places in no hand is judged as his, as its play would place it.
+
+        The rules as ``check_play`` asks them, from masks: where the record puts each
+        card (``placement_error`` for the cards it puts elsewhere), then the trick's
+        ``duties``, once for the cards it puts in his hand. A card it places nowhere
+        adds itself to his hand, which the duties read: each such card is judged
+        alone (a player the record does not show whole)."""
+        know = state.know
+        table = state.table
+        assert know is not None and table is not None
+        unplayed = table.deck & ~state.played
+        hand = know.known[p] & unplayed
+        may_hold = 0
+        if not know.full(p):
+            placed = 0
+            for mask in know.known:
+                placed |= mask
+            may_hold = unplayed & ~placed
+        refused: dict[int, Illegal] = {}
+        for c in bits(unplayed & ~hand & ~may_hold):
+            broken = placement_error(state, p, c)
+            assert broken is not None  # the record puts it in another hand, or none
+            refused[c] = broken
+        legal = hand
+        for duty in self.duties(state, p, hand):
+            allowed = duty[2]
+            for c in bits(legal & ~allowed):
+                refused[c] = self.duty_error(state, p, duty, c)
+            legal &= allowed
+        if may_hold:
+            # One copy of the state, its knowledge set per card (the copy is this
+            # loop's own; ``state`` is not changed).
+            placing = evolve(state)
+            fields = placing.__dict__
+            for c in bits(may_hold):
+                fields["know"] = know.with_card(p, c)
+                broken = self.check_card(placing, p, c)
+                if broken is None:
+                    legal |= 1 << c
+                else:
+                    refused[c] = broken
+        return legal, refused
 
     # --- table view ---------------------------------------------------------------
     # What the table view asks of the game; each move it offers is judged by the rule

@@ -12,6 +12,7 @@ from engine.cards import CODES, INDEX, SUITS, bits, mask_of, suit_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
+    Duty,
     Event,
     EventSpec,
     GameState,
@@ -1070,14 +1071,14 @@ class Fuchsen(Variant):
             maybe |= plain & TRUMPS & ~(1 << EO)
         return maybe
 
-    def play_obligation(  # type: ignore[override]
-        self, state: FuchsenState, p: int, card: int, hand: int
-    ) -> Illegal | None:
-        """The first of the trick's ``obligations`` that ``card`` breaks, as an error
-        naming a card of his that keeps it. A card he might hold only as an
-        unidentified blank proves nothing (``_proven``)."""
+    def duties(  # type: ignore[override]
+        self, state: FuchsenState, p: int, hand: int, card: int = -1
+    ) -> tuple[Duty, ...]:
+        """The trick's ``obligations`` for ``p`` holding ``hand``. A card he might hold
+        only as an unidentified blank proves nothing (``_proven``): the cards that
+        might be it are those of his hand but the ``card`` he plays."""
         if not state.trick:
-            return None
+            return ()
         blank = -1
         has_blank = False
         amb = 0
@@ -1093,24 +1094,22 @@ class Fuchsen(Variant):
                 # to turn: such a card proves nothing about its printed suit unless he
                 # holds two of them.
                 amb = self._maybe_blank(state, p, plain) & ~(1 << card)
-        led = state.led
         blank_class = NO_SUIT if state.alone else state.called_suit
-        for code, msg, allowed, held in obligations(
-            led, state.wkey, plain, amb, blank, blank_class, has_blank
-        ):
-            if allowed >> card & 1:
-                continue
-            name = name_of(state, p)
-            if msg is Msg.FOLLOW_TRUMPS:
-                return Illegal(code, msg, player=name, example=_example(held, True))
-            if msg is Msg.FOLLOW_SUIT:
-                example = _example(held, True)
-                return Illegal(code, msg, player=name, example=example, suit=CLASS_NAME[led])
-            first = CODES[(held & -held).bit_length() - 1]
-            if msg is Msg.TRUMP:
-                return Illegal(code, msg, player=name, card=first, suit=CLASS_NAME[led])
-            return Illegal(code, msg, player=name, card=first, card2=CODES[card])
-        return None
+        return obligations(state.led, state.wkey, plain, amb, blank, blank_class, has_blank)
+
+    def duty_error(self, state: GameState, p: int, duty: Duty, card: int) -> Illegal:
+        """The obligation's error, naming a card of his that keeps it."""
+        code, msg, _allowed, held = duty
+        name = name_of(state, p)
+        if msg is Msg.FOLLOW_TRUMPS:
+            return Illegal(code, msg, player=name, example=_example(held, True))
+        if msg is Msg.FOLLOW_SUIT:
+            example = _example(held, True)
+            return Illegal(code, msg, player=name, example=example, suit=CLASS_NAME[state.led])
+        first = CODES[(held & -held).bit_length() - 1]
+        if msg is Msg.TRUMP:
+            return Illegal(code, msg, player=name, card=first, suit=CLASS_NAME[state.led])
+        return Illegal(code, msg, player=name, card=first, card2=CODES[card])
 
     has_raising: ClassVar[bool] = True
 

@@ -21,8 +21,9 @@ __all__ = ["SEATS_FROM", "add_card", "board_into", "check_play"]
 
 
 def check_play(variant: Variant, state: GameState, p: int, card: int) -> Illegal | None:
-    """``not_your_turn``, then where the card is, then the obligations of the trick: the
-    first rule broken, or None."""
+    """``not_your_turn``, then where the card is, then the trick's ``duties``: the first
+    rule broken, or None. (``Variant.judge_cards`` asks the same rules of all of a
+    player's cards at once.)"""
     if p != state.to_act:
         if state.to_act < 0:
             return Illegal(Code.NOT_YOUR_TURN, Msg.NOBODYS_TURN, player=name_of(state, p))
@@ -38,10 +39,11 @@ def check_play(variant: Variant, state: GameState, p: int, card: int) -> Illegal
         broken = placement_error(state, p, card)
         if broken is not None:
             return broken
-    if not state.trick:
-        return None  # the obligations are those of a trick on the table
     hand = (know.known[p] | 1 << card) & ~state.played
-    return variant.play_obligation(state, p, card, hand)
+    for duty in variant.duties(state, p, hand, card):
+        if not duty[2] >> card & 1:
+            return variant.duty_error(state, p, duty, card)
+    return None
 
 
 def add_card(

@@ -13,7 +13,6 @@ from the ``Variant`` hooks for the view (``offers``, ``tally_offer``, ``view_fie
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
@@ -291,17 +290,6 @@ class _Appended:
         return [n for n in table.active if n in names]
 
 
-def _unplaced(state: GameState) -> int:
-    """The cards of the deck the record places in no hand and has not played."""
-    know = state.know
-    table = state.table
-    assert know is not None and table is not None
-    placed = 0
-    for mask in know.known:
-        placed |= mask
-    return table.deck & ~placed & ~state.played
-
-
 def _playable(state: GameState, p: int) -> list[int]:
     know = state.know
     table = state.table
@@ -329,26 +317,14 @@ def legal_moves(state: GameState, index: int) -> Legal:
     p = state.to_act
     down_open = state.variant.plays_face_down(state, p) if state.phase == "play" else None
     if state.phase == "play" and p >= 0 and down_open is None:
-        # Each card of the deck not played yet, judged by the rule function every play
-        # goes through (``Variant.check_card``): with the card placed in the player's
-        # hand where the record has not placed it (as the play itself would place it).
-        know = state.know
-        assert know is not None
-        may_hold = 0 if know.full(p) else _unplaced(state)
-        # One copy of the state for the cards the record has not placed, its knowledge
-        # set per card (the copy is this loop's own; ``state`` is not changed).
-        placing = copy.copy(state) if may_hold else state
-        fields = placing.__dict__
-        check_card = state.variant.check_card
+        # Each card of the deck not played yet, judged at once by the rules every play
+        # goes through (``Variant.judge_cards``, ``check_card``'s rules from masks).
+        legal, errors = state.variant.judge_cards(state, p)
         for c in bits(table.deck & ~state.played):
-            judged = state
-            if may_hold >> c & 1:
-                fields["know"] = know.with_card(p, c)
-                judged = placing
-            e = check_card(judged, p, c)
-            if e is None:
+            if legal >> c & 1:
                 cards.append(CODES[c])
             else:
+                e = errors[c]
                 refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
     elif state.phase == "play" and p >= 0:
         # A player who may hold a card turned face down: each card tried face up and
