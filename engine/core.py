@@ -490,10 +490,11 @@ class Variant:
         """``check_card`` of every card of the deck not played yet, for the player to
         act ``p`` in the play whose plays it judges alone (``plays_face_down`` None), at
         once: the cards he may play (a mask) and every other card's error. A card the
-        record places in no hand is judged as his, as its play would place it.
+        record places in no hand is judged as his, as its play would place it. The
+        errors are in no particular order.
 
         The rules as ``check_play`` asks them, from masks: where the record puts each
-        card (``placement_error`` for the cards it puts elsewhere), then the trick's
+        card (``placement_errors`` for the cards it puts elsewhere), then the trick's
         ``duties``, once for the cards it puts in his hand. A card it places nowhere
         adds itself to his hand, which the duties read: each such card is judged
         alone (a player the record does not show whole)."""
@@ -508,11 +509,8 @@ class Variant:
             for mask in know.known:
                 placed |= mask
             may_hold = unplayed & ~placed
-        refused: dict[int, Illegal] = {}
-        for c in bits(unplayed & ~hand & ~may_hold):
-            broken = placement_error(state, p, c)
-            assert broken is not None  # the record puts it in another hand, or none
-            refused[c] = broken
+        # The cards the record puts in another hand (or in none, his being full).
+        refused = placement_errors(state, p, unplayed & ~hand & ~may_hold)
         legal = hand
         for duty in self.duties(state, p, hand):
             allowed = duty[2]
@@ -920,7 +918,17 @@ def check_placement(state: GameState, p: int, card: int, *, show: bool = False) 
 
 def placement_error(state: GameState, p: int, card: int, *, show: bool = False) -> Illegal | None:
     """``card_already_played`` / ``card_not_in_hand`` for an event putting ``card`` in
-    ``p``'s hand (``show``: a ``show``, for which a card shown before counts too).
+    ``p``'s hand (``show``: a ``show``, for which a card shown before counts too):
+    ``placement_errors`` of the one card."""
+    return placement_errors(state, p, 1 << card, show=show).get(card)
+
+
+def placement_errors(
+    state: GameState, p: int, cards: int, *, show: bool = False
+) -> dict[int, Illegal]:
+    """The error of each card of ``cards`` (a mask) that an event putting it in ``p``'s
+    hand would break the rule of where the cards are with (the table view judges a
+    whole deck at once; ``placement_error`` one card).
 
     A card played before is ``card_already_played`` wherever the record puts it (the
     spec's exception to ``card_not_in_hand``); a card only shown before is that only
@@ -930,22 +938,37 @@ def placement_error(state: GameState, p: int, card: int, *, show: bool = False) 
     table = state.table
     assert know is not None and table is not None
     names = table.active
-    if state.played >> card & 1:
-        return Illegal(_ALREADY_PLAYED, _MSG_ALREADY_PLAYED, card=CODES[card], player=names[p])
-    if know.owner[card] != p:
-        holder = know.owner[card]
-        if holder >= 0 and know.placed_at[card] < NEVER:
-            return Illegal(
-                _NOT_IN_HAND,
-                _IN_ANOTHER_HAND,
-                player=names[p],
-                card=CODES[card],
-                other=names[holder],
+    player = names[p]
+    played = state.played
+    shown = state.shown if show else 0
+    owner = know.owner
+    placed_at = know.placed_at
+    errors: dict[int, Illegal] = {}
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        card = low.bit_length() - 1
+        if played & low:
+            errors[card] = Illegal(
+                _ALREADY_PLAYED, _MSG_ALREADY_PLAYED, card=CODES[card], player=player
             )
-        return Illegal(_NOT_IN_HAND, _HAND_ALREADY_FULL, player=names[p], card=CODES[card])
-    if show and state.shown >> card & 1:
-        return Illegal(_ALREADY_PLAYED, _ALREADY_SHOWN, card=CODES[card], player=names[p])
-    return None
+        elif owner[card] != p:
+            holder = owner[card]
+            if holder >= 0 and placed_at[card] < NEVER:
+                errors[card] = Illegal(
+                    _NOT_IN_HAND,
+                    _IN_ANOTHER_HAND,
+                    player=player,
+                    card=CODES[card],
+                    other=names[holder],
+                )
+            else:
+                errors[card] = Illegal(
+                    _NOT_IN_HAND, _HAND_ALREADY_FULL, player=player, card=CODES[card]
+                )
+        elif shown & low:
+            errors[card] = Illegal(_ALREADY_PLAYED, _ALREADY_SHOWN, card=CODES[card], player=player)
+    return errors
 
 
 # Plain names: an enum member's lookup costs several times a global's, and the table

@@ -1223,7 +1223,7 @@ class Fuchsen(Variant):
         table = state.table
         assert table is not None
         if state.phase == "call":
-            return {"calls": self._call_options(state, trial)}
+            return {"calls": self._call_options(state)}
         raises: list[tuple[str, str]] = []
         if not state.raising_ended and state.level < 8:
             # Judged by the rule every raise goes through (a raise places no card).
@@ -1266,7 +1266,7 @@ class Fuchsen(Variant):
                 return True
         return False
 
-    def _call_options(self, state: FuchsenState, trial: Trial) -> CallOptions:
+    def _call_options(self, state: FuchsenState) -> CallOptions:
         table = state.table
         know = state.know
         assert table is not None and know is not None
@@ -1277,7 +1277,6 @@ class Fuchsen(Variant):
             if not possible:
                 return CallOptions()
             macher = possible[0]
-        name = table.active[macher]
         # Judged by the rule every call goes through: these calls place no card and
         # name no turned card, so the record's knowledge is the call's.
         refusal = self._call_refusal
@@ -1292,40 +1291,35 @@ class Fuchsen(Variant):
             for k in bits(table.deck)
             if refusal(state, macher, False, CODES[k], True) is None
         )
-        turn = (
-            self._turn_options(state, trial, name, callable_turning)
-            if know.full(macher)
-            else ("?",)
-        )
+        turn = self._turn_options(state, macher, callable_turning) if know.full(macher) else ("?",)
         return CallOptions(cards=cards, alone=alone, turn=turn, cards_turning=callable_turning)
 
-    @staticmethod
     def _turn_options(
-        state: FuchsenState, trial: Trial, name: str, callable_turning: tuple[str, ...]
+        self, state: FuchsenState, macher: int, callable_turning: tuple[str, ...]
     ) -> tuple[str, ...]:
         """The cards of the Macher's whole (known) hand he may turn, alone or with a call.
 
         Naming the turned card only adds checks to the same call with an unknown turned
         card (``"turned": true``): checks of the card itself (may it be turned at all)
-        and that it is not the called card. With the whole hand known, naming it adds no
-        knowledge either. So a call naming ``c`` can be accepted only with a card that is
-        callable when turning, and whether it is depends on ``c`` alone once that card is
-        not ``c`` itself: the first such card decides (``callable_turning``: the cards
-        callable with ``"turned": true``). About 80 trial events instead of
-        200 to 250 for a whole hand (``tests/engine/test_view_turn_options.py`` holds
-        the answers to those of trying every pair).
+        and that it is not the called card. So a call naming ``c`` can be accepted only
+        with a card that is callable when turning, and whether it is depends on ``c``
+        alone once that card is not ``c`` itself: the first such card decides
+        (``callable_turning``: the cards callable with ``"turned": true``). Each call
+        judged by the rule every call goes through (``_call_refusal``): with the whole
+        hand known, the card it names is placed in his hand already, and the blank it
+        names the rule reads from the call itself, not from the knowledge.
+        (``tests/engine/test_view_turn_options.py`` holds the answers to trying every
+        pair with ``apply``.)
         """
-        table = state.table
         know = state.know
-        assert table is not None and know is not None
-        base: dict[str, Any] = {"type": "call", "player": name}
+        assert know is not None
+        refusal = self._call_refusal
         turn: list[str] = []
-        for c in bits(know.known[table.index[name]]):
+        for c in bits(know.known[macher]):
             code = CODES[c]
             deciding = next((k for k in callable_turning if k != code), None)
-            if trial.accepts(state, {**base, "alone": True, "turned": code}) or (
-                deciding is not None
-                and trial.accepts(state, {**base, "card": deciding, "turned": code})
+            if refusal(state, macher, True, None, code) is None or (
+                deciding is not None and refusal(state, macher, False, deciding, code) is None
             ):
                 turn.append(code)
         return tuple(turn)

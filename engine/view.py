@@ -320,12 +320,10 @@ def legal_moves(state: GameState, index: int) -> Legal:
         # Each card of the deck not played yet, judged at once by the rules every play
         # goes through (``Variant.judge_cards``, ``check_card``'s rules from masks).
         legal, errors = state.variant.judge_cards(state, p)
-        for c in bits(table.deck & ~state.played):
-            if legal >> c & 1:
-                cards.append(CODES[c])
-            else:
-                e = errors[c]
-                refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
+        cards = [CODES[c] for c in bits(legal)]
+        for c in sorted(errors):
+            e = errors[c]
+            refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
     elif state.phase == "play" and p >= 0:
         # A player who may hold a card turned face down: each card tried face up and
         # face down with ``apply``, as the face-down card's hindsight reaches into the
@@ -476,14 +474,16 @@ def table_view(record: object) -> TableView:
 def _event_tricks(events: Sequence[tuple[int, Event]], n: int) -> tuple[int, ...]:
     """``TableView.event_tricks`` for the effective ``events`` at a table of ``n``
     active players."""
+    if not n:
+        return (-1,) * len(events)
     out: list[int] = []
     plays = 0
+    trick = -1  # the trick of the latest play
     for _, event in events:
-        if isinstance(event, dict) and event.get("type") == "play" and n:
-            out.append(plays // n)
+        if isinstance(event, dict) and event.get("type") == "play":
+            trick = plays // n
             plays += 1
-        else:
-            out.append((plays - 1) // n if plays and n else -1)
+        out.append(trick)
     return tuple(out)
 
 
@@ -593,17 +593,9 @@ def _describe(
         active=table.active,
         dealer=table.dealer,
         sitting_out=table.sitting_out,
-        trick=tuple((name[p], CODES[c]) for p, c in state.trick),
+        trick=tuple([(name[p], CODES[c]) for p, c in state.trick]),
         trick_winner=name[state.winner] if state.trick else None,
-        tricks=tuple(
-            TrickView(
-                name[leader],
-                tuple((name[p], CODES[c]) for p, c in cards),
-                name[winner],
-                state.variant.trick_augen(sum(1 << c for _, c in cards)),
-            )
-            for leader, cards, winner in state.tricks
-        ),
+        tricks=tuple([_trick_view(state, name, *trick) for trick in state.tricks]),
         contract=result.contract,
         declarers=result.declarers or (),
     )
@@ -615,6 +607,25 @@ def _describe(
     elif base["awaiting"] == "raise_or_end" and len(state.tricks) == 1:
         base["next_player"] = name[state.tricks[0][2]]
     return _table_view(base)
+
+
+def _trick_view(
+    state: GameState,
+    name: tuple[str, ...],
+    leader: int,
+    cards: tuple[tuple[int, int], ...],
+    winner: int,
+) -> TrickView:
+    """The ``TrickView`` of a trick of ``state.tricks``; ``name`` the active players."""
+    mask = 0
+    for _, c in cards:
+        mask |= 1 << c
+    return TrickView(
+        name[leader],
+        tuple([(name[p], CODES[c]) for p, c in cards]),
+        name[winner],
+        state.variant.trick_augen(mask),
+    )
 
 
 def _table_view(fields: dict[str, Any]) -> TableView:
