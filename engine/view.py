@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
+from itertools import accumulate
 from typing import Any
 
 from engine.cards import CODES, bits
@@ -27,6 +28,7 @@ from engine.core import (
     Variant,
     evolve,
     place,
+    placement_errors,
 )
 from engine.legal import CallOptions, Legal
 from engine.replay import (
@@ -290,18 +292,20 @@ class _Appended:
         return [n for n in table.active if n in names]
 
 
-def _playable(state: GameState, p: int) -> list[int]:
+def _playable(state: GameState, p: int) -> int:
+    """The cards not played yet that the record lets ``p`` hold (a mask): those it
+    places in his hand, and while it does not show all of it, those it places in none."""
     know = state.know
     table = state.table
     assert know is not None and table is not None
     mine = know.known[p] & ~state.played
     if know.full(p):
-        return list(bits(mine))
+        return mine
     elsewhere = 0
     for q in range(table.n):
         if q != p:
             elsewhere |= know.known[q]
-    return list(bits((table.deck & ~state.played & ~elsewhere) | mine))
+    return (table.deck & ~state.played & ~elsewhere) | mine
 
 
 def legal_moves(state: GameState, index: int) -> Legal:
@@ -330,7 +334,7 @@ def legal_moves(state: GameState, index: int) -> Legal:
         # knowledge.
         name = table.active[p]
         playable = _playable(state, p)
-        for c in playable:
+        for c in bits(playable):
             event: dict[str, Any] = {"type": "play", "player": name, "card": CODES[c]}
             why = refusal(state, event, index)
             if why is None:
@@ -347,13 +351,12 @@ def legal_moves(state: GameState, index: int) -> Legal:
             if why is not None:
                 refused[CODES[c]] = why
         # The cards the record puts in another hand (or that the player cannot hold):
-        # the engine's own refusal too, so every greyed card has its reason.
-        for c in bits(table.deck & ~state.played):
-            if CODES[c] in refused or CODES[c] in cards or c in playable:
-                continue
-            why = refusal(state, {"type": "play", "player": name, "card": CODES[c]}, index)
-            if why is not None:
-                refused[CODES[c]] = why
+        # the engine's own refusal too, so every greyed card has its reason. Their play
+        # adds no knowledge (it places no card, names no blank): the rule of where the
+        # cards are refuses them, as ``check_play`` would, before any other.
+        elsewhere = placement_errors(state, p, table.deck & ~state.played & ~playable)
+        for c, e in elsewhere.items():
+            refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
     return Legal(
         cards=tuple(cards),
         refused=refused,
@@ -476,15 +479,10 @@ def _event_tricks(events: Sequence[tuple[int, Event]], n: int) -> tuple[int, ...
     active players."""
     if not n:
         return (-1,) * len(events)
-    out: list[int] = []
-    plays = 0
-    trick = -1  # the trick of the latest play
-    for _, event in events:
-        if isinstance(event, dict) and event.get("type") == "play":
-            trick = plays // n
-            plays += 1
-        out.append(trick)
-    return tuple(out)
+    # The plays up to each event, that one included: ``k`` of them put the event in the
+    # trick of the ``k``-th (``(k - 1) // n``, -1 for none).
+    plays = accumulate([isinstance(e, dict) and e.get("type") == "play" for _, e in events])
+    return tuple([(k - 1) // n for k in plays])
 
 
 def _face_down_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> Legal:
