@@ -356,8 +356,8 @@ class Variant:
     Hooks: ``events`` (the schema of each event type), ``check_shape``,
     ``validate_deal``, ``initial_state``, ``placements``, ``tally_placements`` and
     ``find_blank`` (knowledge), ``handle`` (the game's own events), ``play``,
-    ``check_card``, ``duties``, ``duty_error``, ``after_show`` and
-    ``result``; for the table view ``probed_blank``, ``plays_face_down``, ``offers``,
+    ``check_card``, ``duties``, ``duty_error``, ``after_show`` and ``result``; for the
+    table view ``judge_cards``, ``probed_blank``, ``plays_face_down``, ``offers``,
     ``tally_refusal``, ``tally_offer`` and ``view_fields``.
     """
 
@@ -948,27 +948,43 @@ def placement_errors(
         low = cards & -cards
         cards ^= low
         card = low.bit_length() - 1
+        code = CODES[card]
         if played & low:
-            errors[card] = Illegal(
-                _ALREADY_PLAYED, _MSG_ALREADY_PLAYED, card=CODES[card], player=player
+            errors[card] = _illegal(
+                _ALREADY_PLAYED, _MSG_ALREADY_PLAYED, {"card": code, "player": player}
             )
         elif owner[card] != p:
             holder = owner[card]
             if holder >= 0 and placed_at[card] < NEVER:
-                errors[card] = Illegal(
+                errors[card] = _illegal(
                     _NOT_IN_HAND,
                     _IN_ANOTHER_HAND,
-                    player=player,
-                    card=CODES[card],
-                    other=names[holder],
+                    {"player": player, "card": code, "other": names[holder]},
                 )
             else:
-                errors[card] = Illegal(
-                    _NOT_IN_HAND, _HAND_ALREADY_FULL, player=player, card=CODES[card]
+                errors[card] = _illegal(
+                    _NOT_IN_HAND, _HAND_ALREADY_FULL, {"player": player, "card": code}
                 )
         elif shown & low:
-            errors[card] = Illegal(_ALREADY_PLAYED, _ALREADY_SHOWN, card=CODES[card], player=player)
+            errors[card] = _illegal(
+                _ALREADY_PLAYED, _ALREADY_SHOWN, {"card": code, "player": player}
+            )
     return errors
+
+
+def _illegal(code: Code, msg: Msg, params: dict[str, Any]) -> Illegal:
+    """``Illegal(code, msg, **params)``, made without the class call (whose keywords
+    cost as much as the rest of ``placement_errors``: the table view words a placement
+    error for most cards of the deck)."""
+    e = _new_illegal(Illegal, code, msg)  # ``args`` as the class call keeps them
+    e.code = code
+    e.msg = msg
+    e.params = params
+    e.field = None
+    return e
+
+
+_new_illegal = Illegal.__new__
 
 
 # Plain names: an enum member's lookup costs several times a global's, and the table

@@ -987,24 +987,13 @@ class KoenigBoard(Board):
         # ``trick_end`` says how the game ended.
         return self.tricks == 6 or self.defeats >> self.winner & 1 == 1
 
-    def _keeps(self, p: int) -> tuple[int, int, int]:
-        """``keeps`` of seat ``p`` now."""
-        led = self.led if self.trick else -1
-        return keeps(
-            p,
-            led,
-            self.wkey,
-            self.hands[p],
-            self.ten_high,
-            self.joiner,
-            self.face_down,
-            self.tricks,
-        )
-
     def filters(self, p: int) -> list[tuple[Code, int]]:
-        return [
-            (code, mask) for code, mask in zip(_CODES, self._keeps(p), strict=True) if mask != FREE
-        ]
+        led = self.led if self.trick else -1
+        hand = self.hands[p]
+        masks = keeps(
+            p, led, self.wkey, hand, self.ten_high, self.joiner, self.face_down, self.tricks
+        )
+        return [(code, mask) for code, mask in zip(_CODES, masks, strict=True) if mask != FREE]
 
     def legal(self) -> int:
         # ``Board.legal`` without the list of filters (the fold asks it of every card).
@@ -1017,7 +1006,7 @@ class KoenigBoard(Board):
         return hand & follow & overtake & laid
 
 
-_CODES = (_FOLLOW, _OVERTAKE, _FACE_DOWN)  # of ``KoenigBoard._keeps``' masks
+_CODES = (_FOLLOW, _OVERTAKE, _FACE_DOWN)  # of ``keeps``' masks
 
 
 def defeating(contract: str, side: int) -> int:
