@@ -641,10 +641,6 @@ class Trial(Protocol):
     # hooks are asked; empty where the view tries no cards.
     playable: Sequence[str]
 
-    def accepts(self, state: GameState, event: Event) -> bool:
-        """Would ``event`` be accepted after ``state``?"""
-        ...
-
     def tally_partners(self, states: Sequence[GameState], fields: Event) -> list[str]:
         """The players a ``tally`` of ``fields`` (accepted after some of ``states``)
         may name as the ``partner``, in seat order."""

@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from engine.board import Board
-from engine.cards import CODES, INDEX, SUITS, bits, card_list, mask_of, suit_of
+from engine.cards import CODES, INDEX, SUITS, bits, mask_of, suit_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
@@ -611,32 +611,7 @@ class Fuchsen(Variant):
         """Why ``p`` may not make the call of ``card_code`` (or ``alone``) with the
         ``turned`` field ``turned_field`` (as the event gives them, the fields' kinds
         and cards checked), or None: the rule every call goes through (``_call``) and
-        the view's offers ask (``_call_options``). The rules of the caller and his
-        turned card (``_caller_refusal``), then those of the called card
-        (``_called_refusal``)."""
-        broken = self._caller_refusal(state, p, alone, card_code is not None, turned_field)
-        if broken is not None or alone:
-            return broken
-        return self._called_refusal(state, p, card_code, turned_field)
-
-    @staticmethod
-    def _turned_card(state: FuchsenState, turned_field: object) -> int:
-        """The card a call's ``turned`` field turns: the one it names, or the blank the
-        record reveals later (its face-down play) for ``true``; else -1."""
-        if isinstance(turned_field, str):
-            return INDEX[turned_field]
-        know = state.know
-        assert know is not None
-        # In hindsight the call turned the card the record reveals as the blank, and
-        # the turning rules judge it at the call.
-        return know.blank if turned_field is True else -1
-
-    def _caller_refusal(
-        self, state: FuchsenState, p: int, alone: bool, calls_card: bool, turned_field: object
-    ) -> Illegal | None:
-        """``_call_refusal``'s rules that do not read the called card: the phase, the
-        Macher, the card he turns, playing ``alone``; ``calls_card``: the call names a
-        card."""
+        the view's offers ask (``_call_options``)."""
         if state.phase != "call":
             return Illegal(Code.OUT_OF_ORDER, Msg.MACHER_HAS_ALREADY_CALLED)
         table = state.table
@@ -644,12 +619,17 @@ class Fuchsen(Variant):
         assert table is not None and know is not None
         rules = state.rules
         name = table.active[p]
-        turned_card = self._turned_card(state, turned_field)
-        if isinstance(turned_field, str):
+        turned_card = INDEX[turned_field] if isinstance(turned_field, str) else -1
+        turned = turned_field is True or turned_card >= 0
+        if turned_card >= 0:
             broken = placement_error(state, p, turned_card)
             if broken is not None:
                 return broken
-        if alone and calls_card:
+        elif turned_field is True and know.blank >= 0:
+            # The record reveals the blank later (its face-down play): in hindsight the
+            # call turned that card, and the turning rules below judge it at the call.
+            turned_card = know.blank
+        if alone and card_code is not None:
             return Illegal(Code.INVALID_CALL, Msg.PLAYS_ALONE_SO_CALLS, player=name)
         holder_eo = know.owner[EO]
         if holder_eo >= 0 and holder_eo != p:
@@ -677,35 +657,20 @@ class Fuchsen(Variant):
                     Msg.TURN_NOT_PLAIN_LOW if rules["turn_low_plain"] else Msg.TURN_NOT_ALLOWED_HERE
                 )
                 return Illegal(Code.INVALID_CALL, msg, player=name, card=CODES[turned_card])
-        if alone and rules["alone_requires_six_trumps"] and full and not six_trumps:
-            return Illegal(Code.INVALID_CALL, Msg.MAY_PLAY_ALONE_SIX_TRUMPS, player=name)
-        return None
-
-    def _called_refusal(
-        self, state: FuchsenState, p: int, card_code: object, turned_field: object
-    ) -> Illegal | None:
-        """``_call_refusal``'s rules of the called card ``card_code`` (a code), for a
-        caller its other rules let call one."""
-        table = state.table
-        know = state.know
-        assert table is not None and know is not None
-        rules = state.rules
-        name = table.active[p]
+        if alone:
+            if rules["alone_requires_six_trumps"] and full and not six_trumps:
+                return Illegal(Code.INVALID_CALL, Msg.MAY_PLAY_ALONE_SIX_TRUMPS, player=name)
+            return None
         assert isinstance(card_code, str)
         called = INDEX[card_code]
         if TRUMPS >> called & 1:
             return Illegal(Code.INVALID_CALL, Msg.MAY_CALL_TRUMP, player=name, card=card_code)
-        if called == self._turned_card(state, turned_field):
+        if called == turned_card:
             return Illegal(Code.INVALID_CALL, Msg.MAY_CALL_TURNED, player=name)
         holder = know.owner[called]
         if holder == p and not rules["call_own_card"]:
             return Illegal(Code.INVALID_CALL, Msg.CALLS_OWN_CARD, player=name, card=card_code)
-        hand = know.known[p]
-        turned = turned_field is True or isinstance(turned_field, str)
-        if (
-            hand.bit_count() >= 6
-            and not self._callable(table, hand, turned, rules["call_own_card"]) >> called & 1
-        ):
+        if full and not self._callable(table, hand, turned, rules["call_own_card"]) >> called & 1:
             return Illegal(
                 Code.INVALID_CALL, Msg.MAY_CALL_CALLED_MUST_SUIT, player=name, card=card_code
             )
@@ -1313,20 +1278,19 @@ class Fuchsen(Variant):
                 return CallOptions()
             macher = possible[0]
         # Judged by the rule every call goes through: these calls place no card and
-        # name no turned card, so the record's knowledge is the call's. The rules of
-        # the caller once per kind of call, those of the called card per card.
-        alone = self._call_refusal(state, macher, True, None, None) is None
-        called = self._called_refusal
-        cards: tuple[str, ...] = ()
-        if self._caller_refusal(state, macher, False, True, None) is None:
-            cards = tuple(
-                [c for c in card_list(table.deck) if called(state, macher, c, None) is None]
-            )
-        callable_turning: tuple[str, ...] = ()
-        if self._caller_refusal(state, macher, False, True, True) is None:
-            callable_turning = tuple(
-                [c for c in card_list(table.deck) if called(state, macher, c, True) is None]
-            )
+        # name no turned card, so the record's knowledge is the call's.
+        refusal = self._call_refusal
+        cards = tuple(
+            CODES[c]
+            for c in bits(table.deck)
+            if refusal(state, macher, False, CODES[c], None) is None
+        )
+        alone = refusal(state, macher, True, None, None) is None
+        callable_turning = tuple(
+            CODES[k]
+            for k in bits(table.deck)
+            if refusal(state, macher, False, CODES[k], True) is None
+        )
         turn = self._turn_options(state, macher, callable_turning) if know.full(macher) else ("?",)
         return CallOptions(cards=cards, alone=alone, turn=turn, cards_turning=callable_turning)
 

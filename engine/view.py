@@ -1,8 +1,10 @@
 """The table after a record: what the service and the web pages show, and what is legal.
 
 ``table_view(record)`` never raises. Legal moves are found by asking the engine
-itself: each possible next event is tried with ``apply`` on the current state (with
-the knowledge that event would add), so the view can never disagree with ``replay``.
+itself, so the view can never disagree with ``replay``: the cards by the rules every
+play goes through, all of a player's at once from masks (``Variant.judge_cards``);
+an event whose knowledge those rules read (a card that may be played face down) is
+tried with ``apply`` on the current state, with the knowledge that event would add.
 The view may do this extra work; ``replay`` does not.
 
 The view never asks which game it shows: the game's own moves, tally and fields come
@@ -265,9 +267,6 @@ class _Appended:
         self.index = index
         self.events = events
         self.playable = playable
-
-    def accepts(self, state: GameState, event: Event) -> bool:
-        return _broken(state, event, self.index, self.events) is None
 
     def tally_partners(self, states: Sequence[GameState], fields: Event) -> list[str]:
         # Each candidate's state with each player named, judged by the rule every tally
@@ -593,7 +592,17 @@ def _describe(
         sitting_out=table.sitting_out,
         trick=tuple([(name[p], CODES[c]) for p, c in state.trick]),
         trick_winner=name[state.winner] if state.trick else None,
-        tricks=tuple([_trick_view(state, name, *trick) for trick in state.tricks]),
+        tricks=tuple(
+            [
+                TrickView(
+                    name[leader],
+                    tuple([(name[p], CODES[c]) for p, c in cards]),
+                    name[winner],
+                    state.variant.trick_augen(sum([1 << c for _, c in cards])),
+                )
+                for leader, cards, winner in state.tricks
+            ]
+        ),
         contract=result.contract,
         declarers=result.declarers or (),
     )
@@ -605,25 +614,6 @@ def _describe(
     elif base["awaiting"] == "raise_or_end" and len(state.tricks) == 1:
         base["next_player"] = name[state.tricks[0][2]]
     return _table_view(base)
-
-
-def _trick_view(
-    state: GameState,
-    name: tuple[str, ...],
-    leader: int,
-    cards: tuple[tuple[int, int], ...],
-    winner: int,
-) -> TrickView:
-    """The ``TrickView`` of a trick of ``state.tricks``; ``name`` the active players."""
-    mask = 0
-    for _, c in cards:
-        mask |= 1 << c
-    return TrickView(
-        name[leader],
-        tuple([(name[p], CODES[c]) for p, c in cards]),
-        name[winner],
-        state.variant.trick_augen(mask),
-    )
 
 
 def _table_view(fields: dict[str, Any]) -> TableView:
