@@ -463,13 +463,37 @@ class Variant:
         raise NotImplementedError
 
     # --- legal view ---------------------------------------------------------------
+    # The sentence of ``out_of_order`` for a card played before the card play opens.
+    play_not_open: ClassVar[Msg]
+
     def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
         """The ``Illegal`` unless ``p`` may put ``card`` into the trick now, face up and
-        saying nothing: the phase, then ``tricks.check_play`` (whose turn, where the
-        card is, the trick's ``duties``), else None. ``play`` judges every card by it
-        first; the table view judges all of a player's cards at once by the same
-        rules (``judge_cards``)."""
-        raise NotImplementedError
+        saying nothing: the phase (``play_not_open``), ``not_your_turn``, where the card
+        is (``placement_error``), then the trick's ``duties``: the first rule broken,
+        else None. ``play`` judges every card by it first; the table view judges all
+        of a player's cards at once by the same rules (``judge_cards``)."""
+        if state.phase != "play":
+            return Illegal(Code.OUT_OF_ORDER, self.play_not_open)
+        if p != state.to_act:
+            if state.to_act < 0:
+                return Illegal(Code.NOT_YOUR_TURN, Msg.NOBODYS_TURN, player=name_of(state, p))
+            return Illegal(
+                Code.NOT_YOUR_TURN,
+                Msg.NOT_TURN_TO_PLAY,
+                player=name_of(state, p),
+                other=name_of(state, state.to_act),
+            )
+        know = state.know
+        assert know is not None
+        if know.owner[card] != p or state.played >> card & 1:
+            broken = placement_error(state, p, card)
+            if broken is not None:
+                return broken
+        hand = (know.known[p] | 1 << card) & ~state.played
+        for duty in self.duties(state, p, hand, card):
+            if not duty[2] >> card & 1:
+                return self.duty_error(state, p, duty, card)
+        return None
 
     def duties(self, state: GameState, p: int, hand: int, card: int = -1) -> Sequence[Duty]:
         """The rules of the trick ``p``'s next card must keep, holding ``hand`` (his
@@ -493,7 +517,7 @@ class Variant:
         record places in no hand is judged as his, as its play would place it. The
         errors are in no particular order.
 
-        The rules as ``check_play`` asks them, from masks: where the record puts each
+        The rules as ``check_card`` asks them, from masks: where the record puts each
         card (``placement_errors`` for the cards it puts elsewhere), then the trick's
         ``duties``, once for the cards it puts in his hand. A card it places nowhere
         adds itself to his hand, which the duties read: each such card is judged

@@ -41,7 +41,7 @@ from engine.errors import Code, Msg
 from engine.legal import CallOptions
 from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
-from engine.tricks import add_card, check_play
+from engine.tricks import add_card
 
 __all__ = [
     "TRUMP_CODES",
@@ -154,6 +154,7 @@ class Fuchsen(Variant):
     """Fuchsen with 4 or 5 active players (6 seated: one sits out)."""
 
     name: ClassVar[str] = "fuchsen"
+    play_not_open: ClassVar[Msg] = Msg.PLAYED_BEFORE_MACHER_HAS_CALLED
 
     def __init__(self) -> None:
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
@@ -792,11 +793,6 @@ class Fuchsen(Variant):
         if state.level == 1:
             return self._decide(state, "no_re", False, self._value(state))
         return state
-
-    def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
-        if state.phase == "call":
-            return Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_MACHER_HAS_CALLED)
-        return check_play(self, state, p, card)
 
     def play(  # type: ignore[override]
         self,

@@ -36,7 +36,7 @@ from engine.core import (
 )
 from engine.errors import Code, Msg
 from engine.result import Result
-from engine.tricks import add_card, check_play
+from engine.tricks import add_card
 
 __all__ = [
     "CONTRACTS",
@@ -158,6 +158,7 @@ class Koenigrufen(Variant):
     """Gradener Königrufen: four players, 24 cards, no trumps."""
 
     name: ClassVar[str] = "koenigrufen"
+    play_not_open: ClassVar[Msg] = Msg.PLAYED_BEFORE_AUCTION_OVER
     events: ClassVar[dict[str, EventSpec]] = {
         **COMMON_EVENTS,
         "bid": EventSpec(
@@ -547,11 +548,6 @@ class Koenigrufen(Variant):
             f["laid"] = tuple(laid)
             contract += "_joined" if joiner >= 0 else ""
         f["value"] = int(values[contract])
-
-    def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
-        if state.phase != "play":
-            return Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_AUCTION_OVER)
-        return check_play(self, state, p, card)
 
     def play(  # type: ignore[override]
         self,

@@ -352,7 +352,7 @@ def legal_moves(state: GameState, index: int) -> Legal:
         # The cards the record puts in another hand (or that the player cannot hold):
         # the engine's own refusal too, so every greyed card has its reason. Their play
         # adds no knowledge (it places no card, names no blank): the rule of where the
-        # cards are refuses them, as ``check_play`` would, before any other.
+        # cards are refuses them, as ``check_card`` would, before any other.
         elsewhere = placement_errors(state, p, table.deck & ~state.played & ~playable)
         for c, e in elsewhere.items():
             refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
