@@ -12,6 +12,7 @@ obligation can be judged with cards a player only reveals later.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
@@ -544,7 +545,7 @@ class Variant:
         if may_hold:
             # One copy of the state, its knowledge set per card (the copy is this
             # loop's own; ``state`` is not changed).
-            placing = evolve(state)
+            placing = copy.copy(state)
             fields = placing.__dict__
             for c in bits(may_hold):
                 fields["know"] = know.with_card(p, c)
