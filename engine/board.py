@@ -4,7 +4,7 @@ Like python-chess's ``Board``: the state is a few ints and small lists, ``push``
 it in place and ``pop`` restores it from a small undo record; ``copy()`` only where
 several lines must be followed at once. The rules of a trick are each written once, as
 functions of masks in the game's module (``fuchsen.obligations``,
-``koenigrufen.obligations``): the engine's own play check (``play_obligation``) and
+``koenigrufen.obligations``): the engine's own play check (``Variant.duties``) and
 this board ask the same functions.
 
 Building a board

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
-from engine.cards import CODES, INDEX
+from engine.cards import CODES, INDEX, bits
 from engine.errors import CODE_RANK, Code, Illegal, Msg
 from engine.result import EngineError, Result
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Decision",
+    "Duty",
     "GameState",
     "Illegal",
     "Knowledge",
@@ -40,6 +41,9 @@ __all__ = [
 ]
 
 Event = Mapping[str, Any]
+# A rule of the trick (``Variant.duties``): its code, its sentence, the cards that keep
+# it (a mask), the cards of the player's it names (a mask).
+Duty = tuple[Code, Msg, int, int]
 
 
 _set_attr = object.__setattr__  # bypasses a frozen dataclass's __setattr__
@@ -330,8 +334,8 @@ class Variant:
     Hooks: ``events`` (the schema of each event type), ``check_shape``,
     ``validate_deal``, ``initial_state``, ``placements``, ``tally_placements`` and
     ``find_blank`` (knowledge), ``handle`` (the game's own events), ``play``,
-    ``check_card``, ``play_obligation``, ``after_show`` and
-    ``result``; for the table view ``probed_blank``, ``plays_face_down``, ``offers``,
+    ``check_card``, ``duties``, ``duty_error``, ``after_show`` and ``result``; for the
+    table view ``judge_cards``, ``probed_blank``, ``plays_face_down``, ``offers``,
     ``tally_refusal``, ``tally_offer`` and ``view_fields``.
     """
 
@@ -427,19 +431,96 @@ class Variant:
         raise NotImplementedError
 
     # --- legal view ---------------------------------------------------------------
+    # The sentence of ``out_of_order`` for a card played before the card play opens.
+    play_not_open: ClassVar[Msg]
+
     def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
-        """The ``Illegal`` (returned, not raised: the table view asks of every card)
-        unless ``p`` may put ``card`` into the trick now, face up and saying nothing:
-        the phase, whose turn, where the card is, the obligations of the trick
-        (``play_obligation``) and the game's own rules for that card, else None.
-        ``play`` judges every card by it first; the table view finds the legal cards
-        and the reasons for the others with it."""
+        """The ``Illegal`` unless ``p`` may put ``card`` into the trick now, face up and
+        saying nothing: the phase (``play_not_open``), ``not_your_turn``, where the card
+        is (``placement_error``), then the trick's ``duties``: the first rule broken,
+        else None. ``play`` judges every card by it first; the table view judges all
+        of a player's cards at once by the same rules (``judge_cards``)."""
+        if state.phase != "play":
+            return Illegal(Code.OUT_OF_ORDER, self.play_not_open)
+        if p != state.to_act:
+            if state.to_act < 0:
+                return Illegal(Code.NOT_YOUR_TURN, Msg.NOBODYS_TURN, player=name_of(state, p))
+            return Illegal(
+                Code.NOT_YOUR_TURN,
+                Msg.NOT_TURN_TO_PLAY,
+                player=name_of(state, p),
+                other=name_of(state, state.to_act),
+            )
+        know = state.know
+        assert know is not None
+        if know.owner[card] != p or state.played >> card & 1:
+            broken = placement_error(state, p, card)
+            if broken is not None:
+                return broken
+        hand = (know.known[p] | 1 << card) & ~state.played
+        for duty in self.duties(state, p, hand, card):
+            if not duty[2] >> card & 1:
+                return self.duty_error(state, p, duty, card)
+        return None
+
+    def duties(self, state: GameState, p: int, hand: int, card: int = -1) -> Sequence[Duty]:
+        """The rules of the trick ``p``'s next card must keep, holding ``hand`` (his
+        known unplayed cards, the card played among them), in the code table's order:
+        each ``(code, msg, allowed, held)``, ``allowed`` the cards that keep it (a
+        mask), ``held`` the cards of his it names (``duty_error``). ``card``: the card
+        played, where a rule reads it (Fuchsen's blank never identified); -1 for all
+        his cards at once, asked only where no rule reads it (``plays_face_down``
+        None). None by default."""
+        return ()
+
+    def duty_error(self, state: GameState, p: int, duty: Duty, card: int) -> Illegal:
+        """The error of ``p`` playing ``card``, which ``duty`` (of ``duties``) does not
+        allow."""
         raise NotImplementedError
 
-    def play_obligation(self, state: GameState, p: int, card: int, hand: int) -> Illegal | None:
-        """The error of the obligation ``p`` breaks by playing ``card`` while holding
-        ``hand`` (known cards, ``card`` included), or None."""
-        raise NotImplementedError
+    def judge_cards(self, state: GameState, p: int) -> tuple[int, dict[int, Illegal]]:
+        """``check_card`` of every card of the deck not played yet, for the player to
+        act ``p`` in the play whose plays it judges alone (``plays_face_down`` None), at
+        once: the cards he may play (a mask) and every other card's error. A card the
+        record places in no hand is judged as his, as its play would place it. The
+        errors are in no particular order.
+
+        The rules as ``check_card`` asks them, from masks: where the record puts each
+        card (``placement_errors`` for the cards it puts elsewhere), then the trick's
+        ``duties``, once for the cards it puts in his hand. A card it places nowhere
+        adds itself to his hand, which the duties read: each such card is judged
+        alone (a player the record does not show whole)."""
+        know = state.know
+        table = state.table
+        assert know is not None and table is not None
+        unplayed = table.deck & ~state.played
+        hand = know.known[p] & unplayed
+        may_hold = 0
+        if not know.full(p):
+            placed = 0
+            for mask in know.known:
+                placed |= mask
+            may_hold = unplayed & ~placed
+        # The cards the record puts in another hand (or in none, his being full).
+        refused = placement_errors(state, p, unplayed & ~hand & ~may_hold)
+        legal = hand
+        for duty in self.duties(state, p, hand):
+            allowed = duty[2]
+            for c in bits(legal & ~allowed):
+                refused[c] = self.duty_error(state, p, duty, c)
+            legal &= allowed
+        if may_hold:
+            # One copy of the state, its knowledge set per card (the copy is this
+            # loop's own; ``state`` is not changed).
+            placing = state.copy()
+            for c in bits(may_hold):
+                placing.know = know.with_card(p, c)
+                broken = self.check_card(placing, p, c)
+                if broken is None:
+                    legal |= 1 << c
+                else:
+                    refused[c] = broken
+        return legal, refused
 
     # --- table view ---------------------------------------------------------------
     # What the table view asks of the game; each move it offers is judged by the rule
@@ -550,10 +631,6 @@ class Trial(Protocol):
     # The cards the view offers the player to act (``Legal.cards``), found before the
     # hooks are asked; empty where the view tries no cards.
     playable: Sequence[str]
-
-    def accepts(self, state: GameState, event: Event) -> bool:
-        """Would ``event`` be accepted after ``state``?"""
-        ...
 
     def tally_partners(self, states: Sequence[GameState], fields: Event) -> list[str]:
         """The players a ``tally`` of ``fields`` (accepted after some of ``states``)
@@ -808,7 +885,17 @@ def check_placement(state: GameState, p: int, card: int, *, show: bool = False) 
 
 def placement_error(state: GameState, p: int, card: int, *, show: bool = False) -> Illegal | None:
     """``card_already_played`` / ``card_not_in_hand`` for an event putting ``card`` in
-    ``p``'s hand (``show``: a ``show``, for which a card shown before counts too).
+    ``p``'s hand (``show``: a ``show``, for which a card shown before counts too):
+    ``placement_errors`` of the one card."""
+    return placement_errors(state, p, 1 << card, show=show).get(card)
+
+
+def placement_errors(
+    state: GameState, p: int, cards: int, *, show: bool = False
+) -> dict[int, Illegal]:
+    """The error of each card of ``cards`` (a mask) that an event putting it in ``p``'s
+    hand would break the rule of where the cards are with (the table view judges a
+    whole deck at once; ``placement_error`` one card).
 
     A card played before is ``card_already_played`` wherever the record puts it (the
     spec's exception to ``card_not_in_hand``); a card only shown before is that only
@@ -818,22 +905,53 @@ def placement_error(state: GameState, p: int, card: int, *, show: bool = False) 
     table = state.table
     assert know is not None and table is not None
     names = table.active
-    if state.played >> card & 1:
-        return Illegal(_ALREADY_PLAYED, _MSG_ALREADY_PLAYED, card=CODES[card], player=names[p])
-    if know.owner[card] != p:
-        holder = know.owner[card]
-        if holder >= 0 and know.placed_at[card] < NEVER:
-            return Illegal(
-                _NOT_IN_HAND,
-                _IN_ANOTHER_HAND,
-                player=names[p],
-                card=CODES[card],
-                other=names[holder],
+    player = names[p]
+    played = state.played
+    shown = state.shown if show else 0
+    owner = know.owner
+    placed_at = know.placed_at
+    errors: dict[int, Illegal] = {}
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        card = low.bit_length() - 1
+        code = CODES[card]
+        if played & low:
+            errors[card] = _illegal(
+                _ALREADY_PLAYED, _MSG_ALREADY_PLAYED, {"card": code, "player": player}
             )
-        return Illegal(_NOT_IN_HAND, _HAND_ALREADY_FULL, player=names[p], card=CODES[card])
-    if show and state.shown >> card & 1:
-        return Illegal(_ALREADY_PLAYED, _ALREADY_SHOWN, card=CODES[card], player=names[p])
-    return None
+        elif owner[card] != p:
+            holder = owner[card]
+            if holder >= 0 and placed_at[card] < NEVER:
+                errors[card] = _illegal(
+                    _NOT_IN_HAND,
+                    _IN_ANOTHER_HAND,
+                    {"player": player, "card": code, "other": names[holder]},
+                )
+            else:
+                errors[card] = _illegal(
+                    _NOT_IN_HAND, _HAND_ALREADY_FULL, {"player": player, "card": code}
+                )
+        elif shown & low:
+            errors[card] = _illegal(
+                _ALREADY_PLAYED, _ALREADY_SHOWN, {"card": code, "player": player}
+            )
+    return errors
+
+
+def _illegal(code: Code, msg: Msg, params: dict[str, Any]) -> Illegal:
+    """``Illegal(code, msg, **params)``, made without the class call (whose keywords
+    cost as much as the rest of ``placement_errors``: the table view words a placement
+    error for most cards of the deck)."""
+    e = _new_illegal(Illegal, code, msg)  # ``args`` as the class call keeps them
+    e.code = code
+    e.msg = msg
+    e.params = params
+    e.field = None
+    return e
+
+
+_new_illegal = Illegal.__new__
 
 
 # Plain names: an enum member's lookup costs several times a global's, and the table

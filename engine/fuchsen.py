@@ -12,6 +12,7 @@ from engine.cards import CODES, INDEX, SUITS, bits, mask_of, suit_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
+    Duty,
     Event,
     EventSpec,
     GameState,
@@ -36,7 +37,7 @@ from engine.errors import Code, Msg
 from engine.legal import CallOptions
 from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
-from engine.tricks import add_card, check_play
+from engine.tricks import add_card
 
 __all__ = [
     "TRUMP_CODES",
@@ -149,6 +150,7 @@ class Fuchsen(Variant):
     """Fuchsen with 4 or 5 active players (6 seated: one sits out)."""
 
     name: ClassVar[str] = "fuchsen"
+    play_not_open: ClassVar[Msg] = Msg.PLAYED_BEFORE_MACHER_HAS_CALLED
 
     def __init__(self) -> None:
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
@@ -784,11 +786,6 @@ class Fuchsen(Variant):
         elif state.level == 1:
             self._decide(state, "no_re", False, self._value(state))
 
-    def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
-        if state.phase == "call":
-            return Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_MACHER_HAS_CALLED)
-        return check_play(self, state, p, card)
-
     def play(  # type: ignore[override]
         self, state: FuchsenState, p: int, card: int, event: Event | None, index: int
     ) -> None:
@@ -1049,14 +1046,14 @@ class Fuchsen(Variant):
             maybe |= plain & TRUMPS & ~(1 << EO)
         return maybe
 
-    def play_obligation(  # type: ignore[override]
-        self, state: FuchsenState, p: int, card: int, hand: int
-    ) -> Illegal | None:
-        """The first of the trick's ``obligations`` that ``card`` breaks, as an error
-        naming a card of his that keeps it. A card he might hold only as an
-        unidentified blank proves nothing (``_proven``)."""
+    def duties(  # type: ignore[override]
+        self, state: FuchsenState, p: int, hand: int, card: int = -1
+    ) -> tuple[Duty, ...]:
+        """The trick's ``obligations`` for ``p`` holding ``hand``. A card he might hold
+        only as an unidentified blank proves nothing (``_proven``): the cards that
+        might be it are those of his hand but the ``card`` he plays."""
         if not state.trick:
-            return None
+            return ()
         blank = -1
         has_blank = False
         amb = 0
@@ -1072,24 +1069,22 @@ class Fuchsen(Variant):
                 # to turn: such a card proves nothing about its printed suit unless he
                 # holds two of them.
                 amb = self._maybe_blank(state, p, plain) & ~(1 << card)
-        led = state.led
         blank_class = NO_SUIT if state.alone else state.called_suit
-        for code, msg, allowed, held in obligations(
-            led, state.wkey, plain, amb, blank, blank_class, has_blank
-        ):
-            if allowed >> card & 1:
-                continue
-            name = name_of(state, p)
-            if msg is Msg.FOLLOW_TRUMPS:
-                return Illegal(code, msg, player=name, example=_example(held, True))
-            if msg is Msg.FOLLOW_SUIT:
-                example = _example(held, True)
-                return Illegal(code, msg, player=name, example=example, suit=CLASS_NAME[led])
-            first = CODES[(held & -held).bit_length() - 1]
-            if msg is Msg.TRUMP:
-                return Illegal(code, msg, player=name, card=first, suit=CLASS_NAME[led])
-            return Illegal(code, msg, player=name, card=first, card2=CODES[card])
-        return None
+        return obligations(state.led, state.wkey, plain, amb, blank, blank_class, has_blank)
+
+    def duty_error(self, state: GameState, p: int, duty: Duty, card: int) -> Illegal:
+        """The obligation's error, naming a card of his that keeps it."""
+        code, msg, _allowed, held = duty
+        name = name_of(state, p)
+        if msg is Msg.FOLLOW_TRUMPS:
+            return Illegal(code, msg, player=name, example=_example(held, True))
+        if msg is Msg.FOLLOW_SUIT:
+            example = _example(held, True)
+            return Illegal(code, msg, player=name, example=example, suit=CLASS_NAME[state.led])
+        first = CODES[(held & -held).bit_length() - 1]
+        if msg is Msg.TRUMP:
+            return Illegal(code, msg, player=name, card=first, suit=CLASS_NAME[state.led])
+        return Illegal(code, msg, player=name, card=first, card2=CODES[card])
 
     has_raising: ClassVar[bool] = True
 
@@ -1203,7 +1198,7 @@ class Fuchsen(Variant):
         table = state.table
         assert table is not None
         if state.phase == "call":
-            return {"calls": self._call_options(state, trial)}
+            return {"calls": self._call_options(state)}
         raises: list[tuple[str, str]] = []
         if not state.raising_ended and state.level < 8:
             # Judged by the rule every raise goes through (a raise places no card).
@@ -1246,7 +1241,7 @@ class Fuchsen(Variant):
                 return True
         return False
 
-    def _call_options(self, state: FuchsenState, trial: Trial) -> CallOptions:
+    def _call_options(self, state: FuchsenState) -> CallOptions:
         table = state.table
         know = state.know
         assert table is not None and know is not None
@@ -1257,7 +1252,6 @@ class Fuchsen(Variant):
             if not possible:
                 return CallOptions()
             macher = possible[0]
-        name = table.active[macher]
         # Judged by the rule every call goes through: these calls place no card and
         # name no turned card, so the record's knowledge is the call's.
         refusal = self._call_refusal
@@ -1272,40 +1266,35 @@ class Fuchsen(Variant):
             for k in bits(table.deck)
             if refusal(state, macher, False, CODES[k], True) is None
         )
-        turn = (
-            self._turn_options(state, trial, name, callable_turning)
-            if know.full(macher)
-            else ("?",)
-        )
+        turn = self._turn_options(state, macher, callable_turning) if know.full(macher) else ("?",)
         return CallOptions(cards=cards, alone=alone, turn=turn, cards_turning=callable_turning)
 
-    @staticmethod
     def _turn_options(
-        state: FuchsenState, trial: Trial, name: str, callable_turning: tuple[str, ...]
+        self, state: FuchsenState, macher: int, callable_turning: tuple[str, ...]
     ) -> tuple[str, ...]:
         """The cards of the Macher's whole (known) hand he may turn, alone or with a call.
 
         Naming the turned card only adds checks to the same call with an unknown turned
         card (``"turned": true``): checks of the card itself (may it be turned at all)
-        and that it is not the called card. With the whole hand known, naming it adds no
-        knowledge either. So a call naming ``c`` can be accepted only with a card that is
-        callable when turning, and whether it is depends on ``c`` alone once that card is
-        not ``c`` itself: the first such card decides (``callable_turning``: the cards
-        callable with ``"turned": true``). About 80 trial events instead of
-        200 to 250 for a whole hand (``tests/engine/test_view_turn_options.py`` holds
-        the answers to those of trying every pair).
+        and that it is not the called card. So a call naming ``c`` can be accepted only
+        with a card that is callable when turning, and whether it is depends on ``c``
+        alone once that card is not ``c`` itself: the first such card decides
+        (``callable_turning``: the cards callable with ``"turned": true``). Each call
+        judged by the rule every call goes through (``_call_refusal``): with the whole
+        hand known, the card it names is placed in his hand already, and the blank it
+        names the rule reads from the call itself, not from the knowledge.
+        (``tests/engine/test_view_turn_options.py`` holds the answers to trying every
+        pair with ``apply``.)
         """
-        table = state.table
         know = state.know
-        assert table is not None and know is not None
-        base: dict[str, Any] = {"type": "call", "player": name}
+        assert know is not None
+        refusal = self._call_refusal
         turn: list[str] = []
-        for c in bits(know.known[table.index[name]]):
+        for c in bits(know.known[macher]):
             code = CODES[c]
             deciding = next((k for k in callable_turning if k != code), None)
-            if trial.accepts(state, {**base, "alone": True, "turned": code}) or (
-                deciding is not None
-                and trial.accepts(state, {**base, "card": deciding, "turned": code})
+            if refusal(state, macher, True, None, code) is None or (
+                deciding is not None and refusal(state, macher, False, deciding, code) is None
             ):
                 turn.append(code)
         return tuple(turn)

@@ -12,6 +12,7 @@ from engine.cards import CODES, INDEX, SUIT_NAMES, SUITS, card_list, mask_of
 from engine.core import (
     COMMON_EVENTS,
     Decision,
+    Duty,
     Event,
     EventSpec,
     GameState,
@@ -31,7 +32,7 @@ from engine.core import (
 )
 from engine.errors import Code, Msg
 from engine.result import Result
-from engine.tricks import add_card, check_play
+from engine.tricks import add_card
 
 __all__ = [
     "CONTRACTS",
@@ -153,6 +154,7 @@ class Koenigrufen(Variant):
     """Gradener Königrufen: four players, 24 cards, no trumps."""
 
     name: ClassVar[str] = "koenigrufen"
+    play_not_open: ClassVar[Msg] = Msg.PLAYED_BEFORE_AUCTION_OVER
     events: ClassVar[dict[str, EventSpec]] = {
         **COMMON_EVENTS,
         "bid": EventSpec(
@@ -542,25 +544,6 @@ class Koenigrufen(Variant):
             contract += "_joined" if joiner >= 0 else ""
         state.value = int(values[contract])
 
-    def check_card(self, state: GameState, p: int, card: int) -> Illegal | None:
-        assert isinstance(state, KoenigState)
-        if state.phase != "play":
-            return Illegal(Code.OUT_OF_ORDER, Msg.PLAYED_BEFORE_AUCTION_OVER)
-        broken = check_play(self, state, p, card)
-        if broken is not None:
-            return broken
-        if not state.tricks:
-            named = state.laid[p]
-            if named >= 0 and named != card:
-                return Illegal(
-                    _FACE_DOWN,
-                    _LAID_FACE_DOWN,
-                    player=name_of(state, p),
-                    card=CODES[named],
-                    card2=CODES[card],
-                )
-        return None
-
     def play(  # type: ignore[override]
         self, state: KoenigState, p: int, card: int, event: Event | None, index: int
     ) -> None:
@@ -715,36 +698,32 @@ class Koenigrufen(Variant):
         return tuple([table.active[q] for q in state.side])
 
     # ------------------------------------------------------------------ tricks
-    def play_obligation(  # type: ignore[override]
-        self, state: KoenigState, p: int, card: int, hand: int
-    ) -> Illegal | None:
-        """The first of the trick's ``obligations`` that ``card`` breaks, as an error
-        naming a card of his that keeps it."""
-        if not state.trick or (p == state.joiner and not state.tricks):
-            return None  # no trick on the table, or the joiner's face-down card
-        led = state.led
-        follow, overtake = obligations(led, state.wkey, hand, state.ten_high)
-        if not follow >> card & 1:
-            held = hand & follow
-            example = CODES[(held & -held).bit_length() - 1]
+    def duties(  # type: ignore[override]
+        self, state: KoenigState, p: int, hand: int, card: int = -1
+    ) -> list[Duty]:
+        """``keeps``: follow suit, overtake, the card he laid face down."""
+        led = state.led if state.trick else -1
+        follow, overtake, laid = keeps(
+            p, led, state.wkey, hand, state.ten_high, state.joiner, state.laid, len(state.tricks)
+        )
+        duties = []
+        if follow != FREE:
+            duties.append((_FOLLOW, _FOLLOW_SUIT, follow, hand & follow))
+            if overtake != FREE:
+                duties.append((_OVERTAKE, _BEAT_THE_TRICK, overtake, hand & follow & overtake))
+        if laid != FREE:
+            duties.append((_FACE_DOWN, _LAID_FACE_DOWN, laid, laid))
+        return duties
+
+    def duty_error(self, state: GameState, p: int, duty: Duty, card: int) -> Illegal:
+        """The rule's error, naming a card of his that keeps it."""
+        code, msg, _allowed, held = duty
+        first = CODES[(held & -held).bit_length() - 1]
+        if code is _FOLLOW:
             return Illegal(
-                _FOLLOW,
-                _FOLLOW_SUIT,
-                player=name_of(state, p),
-                example=example,
-                suit=SUIT_NAMES[led],
+                code, msg, player=name_of(state, p), example=first, suit=SUIT_NAMES[state.led]
             )
-        if not overtake >> card & 1:
-            held = hand & follow & overtake
-            first = CODES[(held & -held).bit_length() - 1]
-            return Illegal(
-                _OVERTAKE,
-                _BEAT_THE_TRICK,
-                player=name_of(state, p),
-                card=first,
-                card2=CODES[card],
-            )
-        return None
+        return Illegal(code, msg, player=name_of(state, p), card=first, card2=CODES[card])
 
     def card_board(self, state: GameState) -> KoenigBoard | None:
         assert isinstance(state, KoenigState)
@@ -924,6 +903,31 @@ def obligations(led: int, best: int, hand: int, ten_high: bool) -> tuple[int, in
     return suit, beating if hand & beating else FREE
 
 
+def keeps(
+    p: int,
+    led: int,
+    best: int,
+    hand: int,
+    ten_high: bool,
+    joiner: int,
+    laid: Sequence[int],
+    tricks: int,
+) -> tuple[int, int, int]:
+    """What each rule of the card play asks of the next card of player ``p`` holding
+    ``hand``, in the code table's order, as the cards that keep it (``FREE``: it asks
+    nothing): follow suit and overtake in a trick led in suit ``led`` (-1: no card on
+    the table), as ``obligations``, of which the ``joiner``'s face-down card in the
+    first trick is exempt; then the card ``laid[p]`` he laid face down for the first
+    trick (-1: none). ``tricks``: the tricks complete. The play's check (``duties``)
+    and the board (``KoenigBoard.legal``) ask it."""
+    follow = overtake = last = FREE
+    if led >= 0 and (tricks or p != joiner):
+        follow, overtake = obligations(led, best, hand, ten_high)
+    if not tricks and laid[p] >= 0:
+        last = 1 << laid[p]
+    return follow, overtake, last
+
+
 FREE = -1  # a mask of every card: an obligation that asks nothing
 _FREE_OF_BOTH = (FREE, FREE)
 
@@ -958,31 +962,26 @@ class KoenigBoard(Board):
         # ``trick_end`` says how the game ended.
         return self.tricks == 6 or self.defeats >> self.winner & 1 == 1
 
-    def _keeps(self, p: int) -> tuple[int, int, int]:
-        """What each obligation of seat ``p`` allows now, in the code table's order:
-        follow suit and overtake (``obligations``, of which the joiner's face-down card
-        in the first trick is exempt), then the card he laid face down for the first
-        trick; ``FREE`` where one asks nothing of him."""
-        follow = overtake = laid = FREE
-        if self.trick and (self.tricks or p != self.joiner):
-            follow, overtake = obligations(self.led, self.wkey, self.hands[p], self.ten_high)
-        if not self.tricks and self.face_down[p] >= 0:
-            laid = 1 << self.face_down[p]
-        return follow, overtake, laid
-
     def filters(self, p: int) -> list[tuple[Code, int]]:
-        return [
-            (code, mask) for code, mask in zip(_CODES, self._keeps(p), strict=True) if mask != FREE
-        ]
+        led = self.led if self.trick else -1
+        hand = self.hands[p]
+        masks = keeps(
+            p, led, self.wkey, hand, self.ten_high, self.joiner, self.face_down, self.tricks
+        )
+        return [(code, mask) for code, mask in zip(_CODES, masks, strict=True) if mask != FREE]
 
     def legal(self) -> int:
         # ``Board.legal`` without the list of filters (the fold asks it of every card).
         p = self.to_act
-        follow, overtake, laid = self._keeps(p)
-        return self.hands[p] & follow & overtake & laid
+        hand = self.hands[p]
+        led = self.led if self.trick else -1
+        follow, overtake, laid = keeps(
+            p, led, self.wkey, hand, self.ten_high, self.joiner, self.face_down, self.tricks
+        )
+        return hand & follow & overtake & laid
 
 
-_CODES = (_FOLLOW, _OVERTAKE, _FACE_DOWN)  # of ``KoenigBoard._keeps``' masks
+_CODES = (_FOLLOW, _OVERTAKE, _FACE_DOWN)  # of ``keeps``' masks
 
 
 def defeating(contract: str, side: int) -> int:

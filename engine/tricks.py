@@ -10,38 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core import GameState, name_of, placement_error
-from engine.errors import Code, Illegal, Msg
+from engine.core import GameState
 
 if TYPE_CHECKING:
     from engine.board import Board
-    from engine.core import Variant
 
-__all__ = ["SEATS_FROM", "add_card", "board_into", "check_play"]
-
-
-def check_play(variant: Variant, state: GameState, p: int, card: int) -> Illegal | None:
-    """``not_your_turn``, then where the card is, then the obligations of the trick: the
-    first rule broken, or None."""
-    if p != state.to_act:
-        if state.to_act < 0:
-            return Illegal(Code.NOT_YOUR_TURN, Msg.NOBODYS_TURN, player=name_of(state, p))
-        return Illegal(
-            Code.NOT_YOUR_TURN,
-            Msg.NOT_TURN_TO_PLAY,
-            player=name_of(state, p),
-            other=name_of(state, state.to_act),
-        )
-    know = state.know
-    assert know is not None
-    if know.owner[card] != p or state.played >> card & 1:
-        broken = placement_error(state, p, card)
-        if broken is not None:
-            return broken
-    if not state.trick:
-        return None  # the obligations are those of a trick on the table
-    hand = (know.known[p] | 1 << card) & ~state.played
-    return variant.play_obligation(state, p, card, hand)
+__all__ = ["SEATS_FROM", "add_card", "board_into"]
 
 
 def add_card(state: GameState, p: int, card: int, index: int) -> None:

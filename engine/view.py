@@ -1,8 +1,10 @@
 """The table after a record: what the service and the web pages show, and what is legal.
 
 ``table_view(record)`` never raises. Legal moves are found by asking the engine
-itself: each possible next event is tried with ``apply`` on the current state (with
-the knowledge that event would add), so the view can never disagree with ``replay``.
+itself, so the view can never disagree with ``replay``: the cards by the rules every
+play goes through, all of a player's at once from masks (``Variant.judge_cards``);
+an event whose knowledge those rules read (a card that may be played face down) is
+tried with ``apply`` on the current state, with the knowledge that event would add.
 The view may do this extra work; ``replay`` does not.
 
 The view never asks which game it shows: the game's own moves, tally and fields come
@@ -13,9 +15,9 @@ from the ``Variant`` hooks for the view (``offers``, ``tally_offer``, ``view_fie
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
+from itertools import accumulate
 from typing import Any
 
 from engine.cards import CODES, bits
@@ -27,6 +29,7 @@ from engine.core import (
     NeedPartner,
     Variant,
     place,
+    placement_errors,
 )
 from engine.legal import CallOptions, Legal
 from engine.replay import (
@@ -266,9 +269,6 @@ class _Appended:
         self.events = events
         self.playable = playable
 
-    def accepts(self, state: GameState, event: Event) -> bool:
-        return _broken(state, event, self.index, self.events) is None
-
     def tally_partners(self, states: Sequence[GameState], fields: Event) -> list[str]:
         # Each candidate's state with each player named, judged by the rule every tally
         # goes through, with the knowledge the tally adds (its partner holds the called
@@ -292,29 +292,20 @@ class _Appended:
         return [n for n in table.active if n in names]
 
 
-def _unplaced(state: GameState) -> int:
-    """The cards of the deck the record places in no hand and has not played."""
-    know = state.know
-    table = state.table
-    assert know is not None and table is not None
-    placed = 0
-    for mask in know.known:
-        placed |= mask
-    return table.deck & ~placed & ~state.played
-
-
-def _playable(state: GameState, p: int) -> list[int]:
+def _playable(state: GameState, p: int) -> int:
+    """The cards not played yet that the record lets ``p`` hold (a mask): those it
+    places in his hand, and while it does not show all of it, those it places in none."""
     know = state.know
     table = state.table
     assert know is not None and table is not None
     mine = know.known[p] & ~state.played
     if know.full(p):
-        return list(bits(mine))
+        return mine
     elsewhere = 0
     for q in range(table.n):
         if q != p:
             elsewhere |= know.known[q]
-    return list(bits((table.deck & ~state.played & ~elsewhere) | mine))
+    return (table.deck & ~state.played & ~elsewhere) | mine
 
 
 def legal_moves(state: GameState, index: int) -> Legal:
@@ -330,34 +321,20 @@ def legal_moves(state: GameState, index: int) -> Legal:
     p = state.to_act
     down_open = state.variant.plays_face_down(state, p) if state.phase == "play" else None
     if state.phase == "play" and p >= 0 and down_open is None:
-        # Each card of the deck not played yet, judged by the rule function every play
-        # goes through (``Variant.check_card``): with the card placed in the player's
-        # hand where the record has not placed it (as the play itself would place it).
-        know = state.know
-        assert know is not None
-        may_hold = 0 if know.full(p) else _unplaced(state)
-        # One copy of the state for the cards the record has not placed, its knowledge
-        # set per card (the copy is this loop's own; ``state`` is not changed).
-        placing = copy.copy(state) if may_hold else state
-        fields = placing.__dict__
-        check_card = state.variant.check_card
-        for c in bits(table.deck & ~state.played):
-            judged = state
-            if may_hold >> c & 1:
-                fields["know"] = know.with_card(p, c)
-                judged = placing
-            e = check_card(judged, p, c)
-            if e is None:
-                cards.append(CODES[c])
-            else:
-                refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
+        # Each card of the deck not played yet, judged at once by the rules every play
+        # goes through (``Variant.judge_cards``, ``check_card``'s rules from masks).
+        legal, errors = state.variant.judge_cards(state, p)
+        cards = [CODES[c] for c in bits(legal)]
+        for c in sorted(errors):
+            e = errors[c]
+            refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
     elif state.phase == "play" and p >= 0:
         # A player who may hold a card turned face down: each card tried face up and
         # face down with ``apply``, as the face-down card's hindsight reaches into the
         # knowledge.
         name = table.active[p]
         playable = _playable(state, p)
-        for c in playable:
+        for c in bits(playable):
             event: dict[str, Any] = {"type": "play", "player": name, "card": CODES[c]}
             why = refusal(state, event, index)
             if why is None:
@@ -374,13 +351,12 @@ def legal_moves(state: GameState, index: int) -> Legal:
             if why is not None:
                 refused[CODES[c]] = why
         # The cards the record puts in another hand (or that the player cannot hold):
-        # the engine's own refusal too, so every greyed card has its reason.
-        for c in bits(table.deck & ~state.played):
-            if CODES[c] in refused or CODES[c] in cards or c in playable:
-                continue
-            why = refusal(state, {"type": "play", "player": name, "card": CODES[c]}, index)
-            if why is not None:
-                refused[CODES[c]] = why
+        # the engine's own refusal too, so every greyed card has its reason. Their play
+        # adds no knowledge (it places no card, names no blank): the rule of where the
+        # cards are refuses them, as ``check_card`` would, before any other.
+        elsewhere = placement_errors(state, p, table.deck & ~state.played & ~playable)
+        for c, e in elsewhere.items():
+            refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
     return Legal(
         cards=tuple(cards),
         refused=refused,
@@ -501,15 +477,12 @@ def table_view(record: object) -> TableView:
 def _event_tricks(events: Sequence[tuple[int, Event]], n: int) -> tuple[int, ...]:
     """``TableView.event_tricks`` for the effective ``events`` at a table of ``n``
     active players."""
-    out: list[int] = []
-    plays = 0
-    for _, event in events:
-        if isinstance(event, dict) and event.get("type") == "play" and n:
-            out.append(plays // n)
-            plays += 1
-        else:
-            out.append((plays - 1) // n if plays and n else -1)
-    return tuple(out)
+    if not n:
+        return (-1,) * len(events)
+    # The plays up to each event, that one included: ``k`` of them put the event in the
+    # trick of the ``k``-th (``(k - 1) // n``, -1 for none).
+    plays = accumulate([isinstance(e, dict) and e.get("type") == "play" for _, e in events])
+    return tuple([(k - 1) // n for k in plays])
 
 
 def _face_down_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> Legal:
@@ -618,16 +591,18 @@ def _describe(
         active=table.active,
         dealer=table.dealer,
         sitting_out=table.sitting_out,
-        trick=tuple((name[p], CODES[c]) for p, c in state.trick),
+        trick=tuple([(name[p], CODES[c]) for p, c in state.trick]),
         trick_winner=name[state.winner] if state.trick else None,
         tricks=tuple(
-            TrickView(
-                name[leader],
-                tuple((name[p], CODES[c]) for p, c in cards),
-                name[winner],
-                state.variant.trick_augen(sum(1 << c for _, c in cards)),
-            )
-            for leader, cards, winner in state.tricks
+            [
+                TrickView(
+                    name[leader],
+                    tuple([(name[p], CODES[c]) for p, c in cards]),
+                    name[winner],
+                    state.variant.trick_augen(sum([1 << c for _, c in cards])),
+                )
+                for leader, cards, winner in state.tricks
+            ]
         ),
         contract=result.contract,
         declarers=result.declarers or (),
