@@ -524,9 +524,9 @@ class Variant:
 
     # --- table view ---------------------------------------------------------------
     # What the table view asks of the game; each move it offers is judged by the rule
-    # every such event goes through, or tried with the one path (``Trial``) where the
-    # event adds knowledge, so these hooks only say which moves to judge and where the
-    # game's own fields are.
+    # every such event goes through (with the knowledge it adds, where it adds any:
+    # ``Trial``), so these hooks only say which moves to judge and where the game's own
+    # fields are.
 
     def probed_blank(self, state: GameState, event: Event) -> int | None:
         """The card that ``event``, tried after ``state``, names as the card turned face
@@ -624,9 +624,10 @@ class Variant:
 
 
 class Trial(Protocol):
-    """How the view's hooks try an event: appended to the record as its next event and
-    judged by the one path (``apply``), with the knowledge it adds. The table view
-    implements it (``engine.view``), which the games cannot import."""
+    """What the view's hooks read of the record beyond the state: the cards the view
+    offers, and the partners a tally appended as the next event may name (judged by
+    ``tally_refusal`` with the knowledge that tally adds). The table view implements
+    it (``engine.view``), which the games cannot import."""
 
     # The cards the view offers the player to act (``Legal.cards``), found before the
     # hooks are asked; empty where the view tries no cards.

@@ -332,7 +332,7 @@ def _on_board(
 
     ``board`` is the game's board built from ``state`` where it may take over
     (``Variant.fold_board``). Each plain play must be ``to_act``'s card, legal by the
-    board's masks (the obligations ``play_obligation`` asks too) and playable plainly
+    board's masks (the duties ``Variant.check_card`` asks too) and playable plainly
     (not ``not_plain``); a refused card (left to ``play``, which gives its error),
     another event or the end of the events stop the phase, and the board's position is
     written back into the state once (``tricks.board_into``). A trick that ends the card
