@@ -202,8 +202,10 @@ def fold(
 
     Returns the last good state and the error (or None). ``assumed`` is a candidate
     partner and the called card he is taken to hold; ``start`` a state and the
-    position in ``events`` to go on from. Raises ``NeedPartner`` (with the state
-    before the event and its position) when the partner matters and is unknown.
+    position in ``events`` to go on from: the fold takes that state over and changes
+    it (``Variant.assume_partner`` makes a new one per candidate). Raises
+    ``NeedPartner`` (with the state before the event and its position) when the
+    partner matters and is unknown.
 
     Events not resolved by ``prepare`` may hold an ``undo``: ``apply`` then raises
     ``UndoInFold`` through the fold.
@@ -216,7 +218,7 @@ def fold(
     ``visit`` is called with the state after each event the fold accepts, the event
     and its index (``engine.statistics`` reads every moment of a game so). The fold
     changes its own state in place at every event: a visitor that keeps a state keeps
-    a ``copy()``. The fold never changes ``start``'s state.
+    a ``copy()``.
     """
     who = -1 if assumed is None else assumed[0]
     if start is None:
@@ -225,8 +227,7 @@ def fold(
         state = _START[variant.name]
         position = 0
     else:
-        # The fold changes its state in place: the caller's stays as it was.
-        state, position = start[0].copy(), start[1]
+        state, position = start
     stop = len(events)
     if undo_error >= 0:
         stop = next((k for k, (i, _) in enumerate(events) if i > undo_error), stop)

@@ -18,11 +18,15 @@ from engine.generate import random_game
 from engine.replay import apply, fold, prepare
 from engine.rules import FUCHSEN_LEVELS
 
-SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32)
 games = st.tuples(
     st.sampled_from([("fuchsen", 4), ("fuchsen", 5), ("fuchsen", 6), ("koenigrufen", 4)]),
     st.booleans(),
+)
+# A generated game of each kind, with or without the deal's hands.
+records = st.builds(
+    lambda seed, spec: random_game(seed, spec[0][0], spec[0][1], hands=spec[1]), seeds, games
 )
 
 
@@ -118,12 +122,11 @@ def _before_and_after(record: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
 
 
 @SETTINGS
-@given(seeds, games, st.data())
+@given(records, st.data())
 def test_an_event_refused_or_waiting_for_the_partner_changes_nothing(
-    seed: int, spec: tuple[tuple[str, int], bool], data: st.DataObject
+    record: dict[str, Any], data: st.DataObject
 ) -> None:
-    (game, seats), hands = spec
-    record = random_game(seed, game, seats, hands=hands)
+    game = record["game"]
     events = record["events"]
     k = data.draw(st.integers(min_value=1, max_value=len(events)), label="position")
     event = data.draw(_events(game, events[0]["players"]), label="event")
@@ -134,12 +137,9 @@ def test_an_event_refused_or_waiting_for_the_partner_changes_nothing(
 
 
 @SETTINGS
-@given(seeds, games, st.data())
-def test_apply_leaves_its_input_as_it_was(
-    seed: int, spec: tuple[tuple[str, int], bool], data: st.DataObject
-) -> None:
-    (game, seats), hands = spec
-    record = random_game(seed, game, seats, hands=hands)
+@given(records, st.data())
+def test_apply_leaves_its_input_as_it_was(record: dict[str, Any], data: st.DataObject) -> None:
+    game = record["game"]
     events = record["events"]
     variant, rules, effective, _ = prepare(record)
     k = data.draw(st.integers(min_value=1, max_value=len(events) - 1), label="position")
