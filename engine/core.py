@@ -478,6 +478,14 @@ class Variant:
         allow."""
         raise NotImplementedError
 
+    def face_error(self, state: GameState, p: int, card: int, turned: bool) -> Illegal | None:
+        """Why ``p`` may not play ``card`` face up (``turned`` False) or face down
+        (True), ``check_card`` passed: a card turned face down is played so, and only
+        that card is; or None. ``play`` asks it of every play that names the turned card
+        or is one; the table view of each card of a player who may play face down
+        (``plays_face_down``). None by default (no card is turned)."""
+        return None
+
     def judge_cards(self, state: GameState, p: int) -> tuple[int, dict[int, Illegal]]:
         """``check_card`` of every card of the deck not played yet, for the player to
         act ``p`` in the play whose plays it judges alone (``plays_face_down`` None), at
@@ -538,7 +546,8 @@ class Variant:
         """Whether ``p``'s next play may be a card turned face down (``"turned":
         true``): None where no card of his is (his plays are judged by ``check_card``
         alone), False once he has played it, True while he still may. Each of his
-        plays is then tried with ``apply``, face up and face down. None by default."""
+        cards is then judged face up and face down, each with the knowledge its play
+        adds (``check_card``, then ``face_error``). None by default."""
         return None
 
     def offers(self, state: GameState, trial: Trial) -> dict[str, Any]:

@@ -803,21 +803,10 @@ class Fuchsen(Variant):
             if broken is not None:
                 raise broken
         is_blank = state.turned and p == state.macher and card == know.blank
-        if turned:
-            if not is_blank or state.blank_played:
-                raise Illegal(
-                    Code.FACE_DOWN_CARD_MISMATCH,
-                    Msg.NOT_THE_TURNED_CARD,
-                    player=name_of(state, p),
-                    card=CODES[card],
-                )
-        elif is_blank:
-            raise Illegal(
-                Code.FACE_DOWN_CARD_MISMATCH,
-                Msg.TURNED_MUST_PLAYED_FACE_DOWN,
-                player=name_of(state, p),
-                card=CODES[card],
-            )
+        if turned or is_blank:
+            broken = self.face_error(state, p, card, turned)
+            if broken is not None:
+                raise broken
         # Every check passed: the card changes the state from here on.
         if fuchs:
             state.fuchs_said = True
@@ -841,6 +830,26 @@ class Fuchsen(Variant):
         # Only a Hilfer who holds GO (in hindsight) can have forgotten his Fuchs.
         if h >= 0 and state.raising_ended and not state.fuchs_said and know.owner[GO] == h:
             self._after(state, index)
+
+    def face_error(  # type: ignore[override]
+        self, state: FuchsenState, p: int, card: int, turned: bool
+    ) -> Illegal | None:
+        """The Macher's turned card (the blank, as the knowledge names it) is played
+        face down, once; no other card is."""
+        know = state.know
+        assert know is not None
+        is_blank = state.turned and p == state.macher and card == know.blank
+        if turned:
+            if is_blank and not state.blank_played:
+                return None
+            msg = Msg.NOT_THE_TURNED_CARD
+        elif is_blank:
+            msg = Msg.TURNED_MUST_PLAYED_FACE_DOWN
+        else:
+            return None
+        return Illegal(
+            Code.FACE_DOWN_CARD_MISMATCH, msg, player=name_of(state, p), card=CODES[card]
+        )
 
     @staticmethod
     def _fuchs_refusal(state: FuchsenState, p: int, know: Knowledge) -> Illegal | None:

@@ -16,7 +16,7 @@ from engine.cards import CODES, INDEX, bits
 from engine.core import GameState
 from engine.fuchsen import TRUMPS, FuchsenState
 from engine.koenigrufen import DECK as KOENIG_DECK
-from engine.koenigrufen import KoenigState
+from engine.koenigrufen import Koenigrufen, KoenigState
 from engine.replay import VARIANTS, apply, fold
 from engine.rules import effective_rules
 from engine.view import _with_event_knowledge, legal_moves
@@ -225,7 +225,7 @@ def _koenigrufen(rng: random.Random, contract: str | None) -> dict[str, Any] | N
                 elif contract not in legal.bids:
                     return None
                 else:
-                    b.add(_bid(rng, state, name, contract, b.index))
+                    b.add(_bid(rng, state, name, contract))
                 first = False
                 continue
             b.add({"type": "pass", "player": name})
@@ -237,7 +237,7 @@ def _koenigrufen(rng: random.Random, contract: str | None) -> dict[str, Any] | N
                 event["card"] = CODES[_any_card(rng, state.know.known[state.to_act])]
             b.add(event)
         elif legal.bids and roll < 0.55:
-            b.add(_bid(rng, state, name, rng.choice(legal.bids), b.index))
+            b.add(_bid(rng, state, name, rng.choice(legal.bids)))
         else:
             b.add({"type": "pass", "player": name})
     while not b.over:
@@ -255,11 +255,7 @@ def _any_card(rng: random.Random, mask: int) -> int:
     return rng.choice(list(bits(mask)))
 
 
-def _bid(
-    rng: random.Random, state: KoenigState, name: str, contract: str, index: int
-) -> dict[str, Any]:
-    from engine.view import accepts
-
+def _bid(rng: random.Random, state: KoenigState, name: str, contract: str) -> dict[str, Any]:
     assert state.table is not None and state.know is not None
     p = state.table.index[name]
     event: dict[str, Any] = {"type": "bid", "player": name, "contract": contract}
@@ -267,7 +263,7 @@ def _bid(
         options = [
             CODES[c]
             for c in bits(KOENIG_DECK & ~state.know.known[p])
-            if accepts(state, {**event, "called": CODES[c]}, index)
+            if Koenigrufen._bid_refusal(state, p, contract, CODES[c], -1) is None
         ]
         event["called"] = rng.choice(options)
     if contract in ("bettler", "plauderer") and rng.random() < 0.5:

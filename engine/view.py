@@ -3,8 +3,8 @@
 ``table_view(record)`` never raises. Legal moves are found by asking the engine
 itself, so the view can never disagree with ``replay``: the cards by the rules every
 play goes through, all of a player's at once from masks (``Variant.judge_cards``);
-an event whose knowledge those rules read (a card that may be played face down) is
-tried with ``apply`` on the current state, with the knowledge that event would add.
+a card that may be played face down by the same rules, with the knowledge its play
+would add (the rules read it).
 The view may do this extra work; ``replay`` does not.
 
 The view never asks which game it shows: the game's own moves, tally and fields come
@@ -24,7 +24,6 @@ from engine.cards import CODES, bits
 from engine.core import (
     Event,
     GameState,
-    Illegal,
     Knowledge,
     NeedPartner,
     Variant,
@@ -34,7 +33,6 @@ from engine.core import (
 from engine.legal import CallOptions, Legal
 from engine.replay import (
     RecordError,
-    apply,
     candidate_folds,
     fold,
     prepare,
@@ -222,35 +220,23 @@ def _with_event_knowledge(
     return new
 
 
-def accepts(
-    state: GameState, event: Event, index: int, events: Sequence[tuple[int, Event]] = ()
-) -> bool:
-    """Would ``event`` be accepted after ``state`` (at position ``index``, after the
-    effective ``events``, which only a tally's partner is read against)?"""
-    return _broken(state, event, index, events) is None
-
-
-def refusal(
-    state: GameState, event: Event, index: int, events: Sequence[tuple[int, Event]] = ()
+def _play_refusal(
+    state: GameState, p: int, card: int, turned: bool, index: int
 ) -> EngineError | None:
-    """Why ``event`` would be refused after ``state`` (the error ``replay`` would give
-    it as event ``index`` after the effective ``events``), or None if it would be
-    accepted."""
-    e = _broken(state, event, index, events)
+    """Why ``p``'s play of ``card`` (face down where ``turned``), the record's event
+    number ``index``, would be refused after ``state`` (the player to act in the play,
+    the card one the record lets him hold), or None: the rules ``play`` judges it by
+    (``check_card``, then ``face_error``) with the knowledge the play adds (the card
+    in his hand, the blank it names)."""
+    table = state.table
+    assert table is not None
+    event: dict[str, Any] = {"type": "play", "player": table.active[p], "card": CODES[card]}
+    if turned:
+        event["turned"] = True
+    placed = _with_event_knowledge(state, event, index)
+    variant = state.variant
+    e = variant.check_card(placed, p, card) or variant.face_error(placed, p, card, turned)
     return None if e is None else EngineError(index, e.code, e.msg, e.params, e.field)
-
-
-def _broken(
-    state: GameState, event: Event, index: int, events: Sequence[tuple[int, Event]]
-) -> Illegal | None:
-    """The rule ``event`` breaks after ``state`` (``refusal``), or None."""
-    try:
-        apply(_with_event_knowledge(state, event, index, events), event, index)
-    except Illegal as e:
-        return e
-    except NeedPartner:
-        return None  # accepted for some candidate: the replay decides which
-    return None
 
 
 class _Appended:
@@ -329,17 +315,15 @@ def legal_moves(state: GameState, index: int) -> Legal:
             e = errors[c]
             refused[CODES[c]] = EngineError(index, e.code, e.msg, e.params, e.field)
     elif state.phase == "play" and p >= 0:
-        # A player who may hold a card turned face down: each card tried face up and
-        # face down with ``apply``, as the face-down card's hindsight reaches into the
-        # knowledge.
-        name = table.active[p]
+        # A player who may hold a card turned face down: each card judged face up and
+        # face down, each with the knowledge its play adds, as the face-down card's
+        # hindsight reaches into the knowledge.
         playable = _playable(state, p)
         for c in bits(playable):
-            event: dict[str, Any] = {"type": "play", "player": name, "card": CODES[c]}
-            why = refusal(state, event, index)
+            why = _play_refusal(state, p, c, False, index)
             if why is None:
                 cards.append(CODES[c])
-            down = refusal(state, {**event, "turned": True}, index)
+            down = _play_refusal(state, p, c, True, index)
             if down is None:
                 if why is not None:
                     cards.append(CODES[c])
