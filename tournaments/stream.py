@@ -7,6 +7,13 @@ the draws, confirmations and the close, the tournament's own channel
 (``tournaments.push.channel``). On a message it reads the
 ranking once and sends it (``event: state``); a new series' evenings are
 followed from the message its confirmation sends.
+
+As the evening's live streams (``live.stream``): under ASGI every database read
+of a stream runs in the live streams' pool of threads (``live.stream.read_in_pool``),
+so a burst of screens and phones holds no more connections than the pool, and a
+connection that broke is dropped as at the end of a request; a single-threaded WSGI
+worker (gunicorn's sync workers), which a stream would hold for half an hour, answers
+with the ranking once and ends, and the browser asks again in ``POLL_MS``.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import translation
 
 from live.push import HUB, Subscription
+from live.stream import POLL_MS, read_in_pool
 from tournaments import presenters, selectors
 from tournaments.models import Tournament
 from tournaments.push import channel
@@ -89,9 +97,7 @@ class StateCache:
     async def get(self, tournament_id: int, number: int) -> str:
         found = self._reads.get(tournament_id)
         if found is None or found[0] != number:
-            future = asyncio.ensure_future(
-                sync_to_async(state_json, thread_sensitive=False)(tournament_id)
-            )
+            future = asyncio.ensure_future(read_in_pool(state_json, tournament_id))
             self._reads[tournament_id] = found = (number, future)
         return await asyncio.shield(found[1])
 
@@ -118,8 +124,7 @@ def _frame(state: str) -> str:
 async def _async_events(tournament_id: int, first: str) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     inbox = FanIn(loop)
-    read = sync_to_async(_channels, thread_sensitive=False)
-    inbox.follow(await read(tournament_id))
+    inbox.follow(await read_in_pool(_channels, tournament_id))
     ends = loop.time() + MAX_AGE
     try:
         yield "retry: 1000\n" + _frame(first)
@@ -130,10 +135,16 @@ async def _async_events(tournament_id: int, first: str) -> AsyncIterator[str]:
                 continue
             if inbox.stale:
                 inbox.stale = False
-                inbox.follow(await read(tournament_id))
+                inbox.follow(await read_in_pool(_channels, tournament_id))
             yield _frame(await _cache().get(tournament_id, number))
     finally:
         inbox.close()
+
+
+def _once(first: str) -> Iterator[str]:
+    """A single-threaded worker's answer: the ranking once, then the browser asks
+    again in ``POLL_MS`` (as the page's polling would), holding the worker no longer."""
+    yield f"retry: {POLL_MS}\n" + _frame(first)
 
 
 def _sync_events(tournament_id: int, first: str) -> Iterator[str]:
@@ -160,16 +171,21 @@ def _sync_events(tournament_id: int, first: str) -> Iterator[str]:
 async def stream_response(
     request: HttpRequest, find: Callable[[], Tournament]
 ) -> StreamingHttpResponse:
-    """The SSE answer for the tournament ``find`` gives (it raises ``Http404`` else)."""
+    """The SSE answer for the tournament ``find`` gives (it raises ``Http404`` else):
+    ``find`` runs in the live streams' pool (ASGI) or the request's thread (WSGI)."""
     content: Any
     if isinstance(request, ASGIRequest):
+        # Nothing of the request's own thread keeps a connection open meanwhile.
         await sync_to_async(connections.close_all)()
-        tournament = await sync_to_async(find, thread_sensitive=False)()
-        first = await sync_to_async(state_json, thread_sensitive=False)(tournament.pk)
-        content = _async_events(tournament.pk, first)
+        tournament = await read_in_pool(find)
+        content = _async_events(tournament.pk, await read_in_pool(state_json, tournament.pk))
     else:
         tournament = await sync_to_async(find)()
-        content = _sync_events(tournament.pk, await sync_to_async(state_json)(tournament.pk))
+        first = await sync_to_async(state_json)(tournament.pk)
+        if request.META.get("wsgi.multithread", False):
+            content = _sync_events(tournament.pk, first)
+        else:
+            content = _once(first)
     response = StreamingHttpResponse(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"

@@ -22,7 +22,9 @@ address and per link (or member) are bounded (``StreamSlots``): beyond, a clear
 One module per part:
 
 - ``state``: the state read (``state_json``), once per push for all of an event
-  loop's streams (``StateCache``), and the streams' pool of threads (``pool_close``);
+  loop's streams (``StateCache``), and the streams' pool of threads, in which every
+  database read of a stream under ASGI runs (``read_in_pool``; ``pool_close``; the
+  tournament's ranking streams read there too);
 - ``events``: what an open stream sends and when (``Viewer``, the rechecks, ``END``);
 - ``limits``: the streams counted (``SLOTS``) and the 503 or 429 beyond a limit;
 - ``response``: the SSE answer (``stream_response``, ``EventStreamResponse``).
@@ -44,7 +46,7 @@ from live.stream.events import (
 )
 from live.stream.limits import SLOTS, Slot, StreamSlots
 from live.stream.response import EventStreamResponse, stream_response
-from live.stream.state import StateCache, first_state_json, pool_close, state_json
+from live.stream.state import StateCache, first_state_json, pool_close, read_in_pool, state_json
 
 __all__ = [
     "END",
@@ -62,6 +64,7 @@ __all__ = [
     "Viewer",
     "first_state_json",
     "pool_close",
+    "read_in_pool",
     "state_json",
     "stream_response",
 ]

@@ -14,7 +14,7 @@ from django.db import close_old_connections
 from django.http import Http404
 
 from live.push import HUB
-from live.stream.state import _cache, _read, state_json
+from live.stream.state import _cache, read_in_pool, state_json
 
 KEEPALIVE = 15.0
 # How often an open stream asks again whether its holder may still look.
@@ -68,7 +68,7 @@ class CheckCache:
         if found is None or found[0] <= now:
             if len(self._checks) > 4096:  # keys of streams long gone
                 self._checks = {k: v for k, v in self._checks.items() if v[0] > now}
-            future = asyncio.ensure_future(_read(_allowed, viewer))
+            future = asyncio.ensure_future(read_in_pool(_allowed, viewer))
             self._checks[viewer.check_key] = found = (now + RECHECK, future)
         return await asyncio.shield(found[1])
 

@@ -17,7 +17,7 @@ from django.http.response import HttpResponseBase
 import live.stream.limits as limits
 from live.stream.events import Viewer, _async_events, _once, _sync_events
 from live.stream.limits import Slot, _too_many
-from live.stream.state import _read, first_state_json
+from live.stream.state import first_state_json, read_in_pool
 from stichbuch.client_ip import client_ip
 
 
@@ -52,7 +52,7 @@ async def stream_response(request: HttpRequest, find: Callable[[], Viewer]) -> H
         if is_asgi:
             # Nothing of the request's own thread keeps a connection open meanwhile.
             await sync_to_async(connections.close_all)()
-            viewer = await _read(find)
+            viewer = await read_in_pool(find)
         else:
             viewer = await sync_to_async(find)()
         if not slot.add(viewer.holder, settings.LIVE_STREAMS_PER_LINK):
@@ -60,7 +60,7 @@ async def stream_response(request: HttpRequest, find: Callable[[], Viewer]) -> H
             return _too_many(viewer.holder)
         if is_asgi:
             content = _released(
-                _async_events(viewer, await _read(first_state_json, viewer.evening_id)), slot
+                _async_events(viewer, await read_in_pool(first_state_json, viewer.evening_id)), slot
             )
         else:
             first = await sync_to_async(first_state_json)(viewer.evening_id)

@@ -1,6 +1,6 @@
 """The evening's live state as a stream sends it, read once per push for all of an
 event loop's streams (``StateCache``), and the small pool of threads every database
-read of a stream runs in (``_read``), whatever the number of viewers."""
+read of a stream runs in (``read_in_pool``), whatever the number of viewers."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ class StateCache:
     async def get(self, evening_id: int, number: int) -> str:
         found = self._reads.get(evening_id)
         if found is None or found[0] != number:
-            future = asyncio.ensure_future(_read(state_json, evening_id))
+            future = asyncio.ensure_future(read_in_pool(state_json, evening_id))
             self._reads[evening_id] = found = (number, future)
         return await asyncio.shield(found[1])
 
@@ -88,7 +88,7 @@ def _in_pool(fn: Callable[..., Any], *args: Any) -> Any:
         close_old_connections()
 
 
-async def _read(fn: Callable[..., Any], *args: Any) -> Any:
+async def read_in_pool(fn: Callable[..., Any], *args: Any) -> Any:
     """Run a database read of a stream in the streams' own thread pool.
 
     Not in the request's own thread (``thread_sensitive``): under ASGI every

@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import threading
-import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any, TypeVar, cast
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connection, connections
+from django.db import connections
 from django.test import AsyncClient, Client
 
 from clubs.models import Club, Membership, Role
@@ -29,6 +27,7 @@ from games.models import Evening
 from live import push, services, stream
 from live.models import LiveLink
 from live.stream import events, limits
+from tests.asgi_stream import AsgiStream, run_counting_connections, run_own_loop
 from tests.conftest import PersonaClient
 from tests.factories import MembershipFactory
 
@@ -36,19 +35,6 @@ T = TypeVar("T")
 
 # The streams' threads count their own: a stream of this file leaves none behind.
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _run(scenario: Callable[[], Awaitable[T]]) -> T:
-    """``scenario`` on an event loop of its own thread (see ``test_push``)."""
-
-    async def then_closed() -> T:
-        try:
-            return await scenario()
-        finally:  # the connection of asgiref's thread (logins, counts) too
-            await sync_to_async(connections.close_all)()
-
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, then_closed()).result(timeout=60)
 
 
 @pytest.fixture(autouse=True)
@@ -136,7 +122,7 @@ def test_a_stream_of_a_revoked_link_ends(evening: Evening) -> None:
         await sync_to_async(services.live_link_revoke)(link=link)
         return await _chunks(response, 50)
 
-    rest = _run(scenario)
+    rest = run_own_loop(scenario)
     assert rest and rest[-1] == stream.END  # ended, well before 50 keepalives
 
 
@@ -152,7 +138,7 @@ def test_a_stream_of_a_removed_member_ends(club: Club, evening: Evening) -> None
         await Membership.objects.filter(pk=removed.pk).adelete()
         return await _chunks(response, 50)
 
-    rest = _run(scenario)
+    rest = run_own_loop(scenario)
     assert rest and rest[-1] == stream.END
 
 
@@ -167,7 +153,7 @@ def test_a_stream_of_a_member_who_logged_out_ends(club: Club, evening: Evening) 
         await client.alogout()
         return await _chunks(response, 50)
 
-    rest = _run(scenario)
+    rest = run_own_loop(scenario)
     assert rest and rest[-1] == stream.END
 
 
@@ -188,7 +174,7 @@ def test_streams_per_link_are_bounded_with_a_clear_429(evening: Evening, setting
         again.close()
         return statuses, refusal, another_link.status_code, again.status_code
 
-    statuses, refusal, another_link, again = _run(scenario)
+    statuses, refusal, another_link, again = run_own_loop(scenario)
     assert statuses == [200, 200, 200, 429]
     assert "Live-Ansichten" in refusal
     assert another_link == 200  # the bound is the link's, not the evening's
@@ -207,7 +193,7 @@ def test_streams_per_address_are_bounded_with_a_clear_429(evening: Evening, sett
             response.close()
         return [r.status_code for r in opened], elsewhere.status_code
 
-    statuses, elsewhere = _run(scenario)
+    statuses, elsewhere = run_own_loop(scenario)
     assert statuses == [200, 200, 429]
     assert elsewhere == 200
 
@@ -225,62 +211,9 @@ def test_streams_per_process_are_bounded_with_a_clear_503(evening: Evening, sett
             response.close()
         return [r.status_code for r in opened], opened[2]["Retry-After"]
 
-    statuses, retry_after = _run(scenario)
+    statuses, retry_after = run_own_loop(scenario)
     assert statuses == [200, 200, 503]
     assert int(retry_after) > 0
-
-
-class AsgiStream:
-    """One GET through the real ASGI handler (``stichbuch.asgi``), as uvicorn calls it:
-    a request of its own thread context, its answer read as it comes."""
-
-    def __init__(self, path: str, address: str, cookie: str) -> None:
-        self.scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": b"",
-            "root_path": "",
-            "headers": [
-                (b"host", b"testserver"),
-                (b"cookie", cookie.encode()),
-                (b"x-forwarded-for", address.encode()),
-            ],
-            "client": ("127.0.0.1", 50000),
-            "server": ("testserver", 80),
-        }
-        self.status = 0
-        self.first = asyncio.Event()
-        self.gone = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
-        self.asked = False
-
-    async def _receive(self) -> dict[str, Any]:
-        if not self.asked:
-            self.asked = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await self.gone.wait()
-        return {"type": "http.disconnect"}
-
-    async def _send(self, message: Mapping[str, Any]) -> None:
-        if message["type"] == "http.response.start":
-            self.status = message["status"]
-        elif message["type"] == "http.response.body":
-            self.first.set()
-
-    def open(self) -> None:
-        from stichbuch.asgi import application
-
-        self.task = asyncio.ensure_future(application(self.scope, self._receive, self._send))
-
-    async def close(self) -> None:
-        self.gone.set()
-        assert self.task is not None
-        await asyncio.wait_for(self.task, 30)
 
 
 @pytest.mark.postgres
@@ -296,16 +229,6 @@ def test_a_burst_of_member_streams_holds_no_more_connections_than_the_pool(
         login = Client()
         login.force_login(MembershipFactory.create(club=club, role=Role.MEMBER).user)
         cookies.append(f"sessionid={login.cookies['sessionid'].value}")
-    database = connection.settings_dict["NAME"]
-
-    def connections_open() -> int:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = %s AND pid <> pg_backend_pid()",
-                [database],
-            )
-            return int(cursor.fetchone()[0])
 
     async def scenario() -> list[int]:
         streams = [
@@ -319,28 +242,7 @@ def test_a_burst_of_member_streams_holds_no_more_connections_than_the_pool(
             await each.close()
         return [each.status for each in streams]
 
-    # Connections other tests' servers left open count neither way: the figure is the
-    # growth over what was open before the burst.
-    before = connections_open()
-    # The connections counted from another thread all through the burst.
-    most = [0]
-    done = threading.Event()
-
-    def count() -> None:
-        try:
-            while not done.is_set():
-                most[0] = max(most[0], connections_open())
-                time.sleep(0.005)
-        finally:
-            connection.close()
-
-    counter = threading.Thread(target=count)
-    counter.start()
-    try:
-        statuses = _run(scenario)
-    finally:
-        done.set()
-        counter.join(timeout=10)
+    statuses, grown = run_counting_connections(scenario)
     assert statuses == [200] * burst
     # The pool's threads, and the test's own connection (its factories).
-    assert 0 < most[0] - before <= settings.LIVE_DB_THREADS + 1, (most[0], before)
+    assert 0 < grown <= settings.LIVE_DB_THREADS + 1, grown

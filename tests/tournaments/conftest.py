@@ -1,5 +1,6 @@
 """Fixtures of the tournament tests: eight Fuchsen players of the persona club, a
-cashier, and helpers that record a deal at a table as a tally (ordinary recording)."""
+cashier, a tournament of eleven drawn, and helpers that record a deal at a table as
+a tally (ordinary recording)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from clubs.models import Club, Player
 from games import services as games
 from games.models import Game
+from tests.conftest import PersonaClient
 from tests.factories import PlayerFactory
 from tournaments import services
 from tournaments.models import Series, Tournament, TournamentTable
@@ -67,3 +69,23 @@ def confirm_all(table: TournamentTable) -> None:
     """Every participant at the table agrees to its sheet."""
     for participant in table.series.tournament.participants.filter(start_number__in=table.seats):
         services.sheet_confirm(table=table, participant=participant, user=None)
+
+
+@pytest.fixture
+def drawn(club: Club, member: PersonaClient) -> Tournament:
+    """A Fuchsen tournament of eleven (the member among them), its first series drawn."""
+    players = [PlayerFactory.create(club=club, user=member.user, display_name="Mitglied")] + [
+        PlayerFactory.create(club=club) for _ in range(10)
+    ]
+    tournament = services.tournament_create(
+        club=club,
+        user=None,
+        name="Preisfuchsen",
+        game_kind="fuchsen",
+        series_count=2,
+        deals_per_series=1,
+        players=[p.pk for p in players],
+        seed="page",
+    )
+    services.series_draw(tournament=tournament, leftover="larger_tables")
+    return tournament

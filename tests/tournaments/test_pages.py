@@ -25,25 +25,6 @@ pytestmark = pytest.mark.django_db
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
-@pytest.fixture
-def drawn(club: Club, member: PersonaClient) -> Tournament:
-    players = [PlayerFactory.create(club=club, user=member.user, display_name="Mitglied")] + [
-        PlayerFactory.create(club=club) for _ in range(10)
-    ]
-    tournament = services.tournament_create(
-        club=club,
-        user=None,
-        name="Preisfuchsen",
-        game_kind="fuchsen",
-        series_count=2,
-        deals_per_series=1,
-        players=[p.pk for p in players],
-        seed="page",
-    )
-    services.series_draw(tournament=tournament, leftover="larger_tables")
-    return tournament
-
-
 def _url(t: Tournament, suffix: str = "") -> str:
     return f"/clubs/{t.club.slug}/tournaments/{t.pk}/{suffix}"
 
@@ -136,7 +117,9 @@ def test_the_live_ranking_behind_a_link_is_pushed_again_after_an_append_at_a_tab
     key = services.ranking_link_create(tournament=drawn).key
     page = anonymous.get(f"/turnier/{key}/")
     assert page.status_code == 200 and b"ranking-table" in page.content
-    stream = anonymous.get(f"/turnier/{key}/events/")
+    # A threaded WSGI server (runserver) streams; a single-threaded worker would not.
+    threaded: dict[str, Any] = {"wsgi.multithread": True}
+    stream = anonymous.get(f"/turnier/{key}/events/", **threaded)
     frames = _frames(stream)
     first = _state(next(frames))
     assert {row["total"] for row in first["rows"]} == {0}
