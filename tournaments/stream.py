@@ -13,7 +13,8 @@ of a stream runs in the live streams' pool of threads (``live.stream.read_in_poo
 so a burst of screens and phones holds no more connections than the pool, and a
 connection that broke is dropped as at the end of a request; a single-threaded WSGI
 worker (gunicorn's sync workers), which a stream would hold for half an hour, answers
-with the ranking once and ends, and the browser asks again in ``POLL_MS``.
+with the ranking once and ends (``live.stream.once``), and the browser asks again in
+``live.stream.POLL_MS``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import translation
 
 from live.push import HUB, Subscription
-from live.stream import POLL_MS, read_in_pool
+from live.stream import once, read_in_pool
 from tournaments import presenters, selectors
 from tournaments.models import Tournament
 from tournaments.push import channel
@@ -141,12 +142,6 @@ async def _async_events(tournament_id: int, first: str) -> AsyncIterator[str]:
         inbox.close()
 
 
-def _once(first: str) -> Iterator[str]:
-    """A single-threaded worker's answer: the ranking once, then the browser asks
-    again in ``POLL_MS`` (as the page's polling would), holding the worker no longer."""
-    yield f"retry: {POLL_MS}\n" + _frame(first)
-
-
 def _sync_events(tournament_id: int, first: str) -> Iterator[str]:
     inbox = FanIn(None)
     inbox.follow(_channels(tournament_id))
@@ -185,7 +180,7 @@ async def stream_response(
         if request.META.get("wsgi.multithread", False):
             content = _sync_events(tournament.pk, first)
         else:
-            content = _once(first)
+            content = once(first)  # the live streams' answer: the state once
     response = StreamingHttpResponse(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"

@@ -25,7 +25,8 @@ One module per part:
   loop's streams (``StateCache``), and the streams' pool of threads, in which every
   database read of a stream under ASGI runs (``read_in_pool``; ``pool_close``; the
   tournament's ranking streams read there too);
-- ``events``: what an open stream sends and when (``Viewer``, the rechecks, ``END``);
+- ``events``: what an open stream sends and when (``Viewer``, the rechecks, ``END``;
+  ``once``, a single-threaded worker's answer, the tournament's ranking's too);
 - ``limits``: the streams counted (``SLOTS``) and the 503 or 429 beyond a limit;
 - ``response``: the SSE answer (``stream_response``, ``EventStreamResponse``).
 
@@ -43,6 +44,7 @@ from live.stream.events import (
     RECHECK,
     CheckCache,
     Viewer,
+    once,
 )
 from live.stream.limits import SLOTS, Slot, StreamSlots
 from live.stream.response import EventStreamResponse, stream_response
@@ -63,6 +65,7 @@ __all__ = [
     "StreamSlots",
     "Viewer",
     "first_state_json",
+    "once",
     "pool_close",
     "read_in_pool",
     "state_json",

@@ -125,7 +125,7 @@ def _sync_events(viewer: Viewer, first: str) -> Iterator[str]:
         sub.close()
 
 
-def _once(first: str) -> Iterator[str]:
+def once(first: str) -> Iterator[str]:
     """A single-threaded worker's answer: the state once, then the browser asks again
     in ``POLL`` ms (as the page's polling would), holding the worker no longer."""
     yield f"retry: {POLL_MS}\n" + _frame(first)

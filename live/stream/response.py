@@ -15,7 +15,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 
 import live.stream.limits as limits
-from live.stream.events import Viewer, _async_events, _once, _sync_events
+from live.stream.events import Viewer, _async_events, _sync_events, once
 from live.stream.limits import Slot, _too_many
 from live.stream.state import first_state_json, read_in_pool
 from stichbuch.client_ip import client_ip
@@ -26,7 +26,7 @@ async def stream_response(request: HttpRequest, find: Callable[[], Viewer]) -> H
 
     ``find`` runs in the pool (ASGI) or the request's thread (WSGI). A single-threaded
     WSGI worker (gunicorn's sync workers), which a stream would hold, answers with the
-    state once and ends (``_once``). Refused at once, before any database read: 503
+    state once and ends (``once``). Refused at once, before any database read: 503
     beyond ``LIVE_STREAMS_PER_PROCESS``; 429 beyond
     ``LIVE_STREAMS_PER_ADDRESS`` for the client's address and, once ``find`` named
     the holder, beyond ``LIVE_STREAMS_PER_LINK`` for it.
@@ -35,9 +35,9 @@ async def stream_response(request: HttpRequest, find: Callable[[], Viewer]) -> H
     if not is_asgi and not request.META.get("wsgi.multithread", False):
         viewer = await sync_to_async(find)()
         first = await sync_to_async(first_state_json)(viewer.evening_id)
-        once = StreamingHttpResponse(_once(first), content_type="text/event-stream")
-        once["Cache-Control"] = "no-cache, no-store"
-        return once
+        answer = StreamingHttpResponse(once(first), content_type="text/event-stream")
+        answer["Cache-Control"] = "no-cache, no-store"
+        return answer
     address = f"address:{client_ip(request) or '-'}"
     # ``limits.SLOTS`` is looked up on each call, not imported by name, so that
     # counts put in its place (a test's own) are the ones taken and given back.
