@@ -38,6 +38,19 @@ new and the old engine run one after the other (the order turning each round), a
 second line per suite gives the old engine's figures from the same run. ``--push-pop``
 times the board's push and pop of every card of generated deals (the analysis' inner
 loop), per card.
+
+``--bound`` adds, for the generated games' suites, a line timed in the same chunks: a
+strict part of what any replay of the record must do, with the engine's own functions
+— ``json.loads``, the record's frame and house rules (``replay._frame``), the shape check
+of every event but a plain play (``core.check_event_shape``; a play of the three usual
+fields has its fields' types checked inline, as the fold does), the deal's seating and
+hands (``replay.deal_table``), and every card of the record pushed on the game's board
+after its player and card are looked up and its legal mask asked. The board as it stands
+before the first card is built outside the timing (``replay.board_at``) and copied per
+record, so the call, the raises, the auction, the knowledge gathered in hindsight, the
+checks of those events and the result are all left out. Its ratio is a lower bound on
+the replay's: what the replay may spend on everything else is the target's ratio minus
+this one.
 """
 
 from __future__ import annotations
@@ -198,6 +211,43 @@ def _best_chunked(
     return [sum(b) for b in best]
 
 
+def _bound_run(texts: list[str]) -> Callable[[list[str]], int]:
+    """The ``--bound`` run over ``texts`` (see the module's docstring)."""
+    from engine.cards import INDEX
+    from engine.core import check_event_shape
+    from engine.replay import _frame, board_at, deal_table
+
+    boards = {text: board_at(json.loads(text)) for text in texts}
+
+    def run(part: list[str]) -> int:
+        pushed = 0
+        for text in part:
+            record = json.loads(text)
+            variant, rules, events = _frame(record)
+            table = deal_table(variant, rules, events[0])
+            seats = table.index
+            start = boards[text]
+            board = None if start is None else start.copy()
+            for event in events[1:]:
+                # A plain play as the fold reads it (its fields' types checked
+                # inline); any other event through the shape check.
+                if type(event) is dict and len(event) == 3 and event.get("type") == "play":
+                    player = event.get("player")
+                    code = event.get("card")
+                    if type(player) is str and type(code) is str and board is not None:
+                        card = INDEX[code]
+                        if seats[player] != board.to_act or not board.legal() >> card & 1:
+                            board = None
+                            continue
+                        board.push(card)
+                        pushed += 1
+                        continue
+                check_event_shape(variant, event)
+        return pushed
+
+    return run
+
+
 def _push_pop(records: int, clock: Callable[[], float], repeat: int) -> None:
     """The board's push and pop of every card of generated played-out deals with
     hands (the analysis' inner loop): the deal's plays pushed one by one, each
@@ -245,6 +295,9 @@ def main() -> None:
     )
     parser.add_argument("--old", metavar="REV", help="also measure the engine at git REV")
     parser.add_argument("--push-pop", action="store_true", help="time the board's push/pop")
+    parser.add_argument(
+        "--bound", action="store_true", help="time a lower bound of the games' replay too"
+    )
     args = parser.parse_args()
     old_runs: dict[str, Callable[[list[str]], int]] = {}
     if args.old:
@@ -289,7 +342,11 @@ def main() -> None:
         runs = [_walk, run]
         if old_runs:
             runs.append(old_runs[kind if kind in old_runs else "replay"])
-        t_floor, t_replay, *t_old = _best_chunked(runs, texts, args.repeat, clock, args.chunk)
+        bound = args.bound and kind == "games"
+        if bound:
+            runs.append(_bound_run(texts))
+        t_floor, t_replay, *t_other = _best_chunked(runs, texts, args.repeat, clock, args.chunk)
+        t_old = t_other[:1] if old_runs else []
         w_replay, w_floor = _best_pair(run, _walk, texts, args.repeat, clock)
         rate = len(texts) / t_replay
         us_event = t_replay / n_events * 1e6
@@ -300,6 +357,12 @@ def main() -> None:
         for t in t_old:
             print(
                 f"{'  old ' + args.old[:10]:34} {len(texts) / t:10,.0f} "
+                f"{t / n_events * 1e6:9.2f} {'':12} {t / t_floor:6.2f}"
+            )
+        if bound:
+            t = t_other[-1]
+            print(
+                f"{'  bound (parse, deal, push)':34} {len(texts) / t:10,.0f} "
                 f"{t / n_events * 1e6:9.2f} {'':12} {t / t_floor:6.2f}"
             )
         if kind == "games" and finished != len(texts):
