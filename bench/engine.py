@@ -50,7 +50,9 @@ before the first card is built outside the timing (``replay.board_at``) and copi
 record, so the call, the raises, the auction, the knowledge gathered in hindsight, the
 checks of those events and the result are all left out. Its ratio is a lower bound on
 the replay's: what the replay may spend on everything else is the target's ratio minus
-this one.
+this one. For the views of every prefix (``view`` suites) it adds two such lines on the
+same prefixes: ``replay`` alone (the view's fold and result, without the legal moves)
+and the bound.
 """
 
 from __future__ import annotations
@@ -342,7 +344,9 @@ def main() -> None:
         runs = [_walk, run]
         if old_runs:
             runs.append(old_runs[kind if kind in old_runs else "replay"])
-        bound = args.bound and kind == "games"
+        bound = args.bound and kind in ("games", "view")
+        if bound and kind == "view":
+            runs.append(_replay)  # the view's own replay of each prefix, alone
         if bound:
             runs.append(_bound_run(texts))
         t_floor, t_replay, *t_other = _best_chunked(runs, texts, args.repeat, clock, args.chunk)
@@ -357,6 +361,12 @@ def main() -> None:
         for t in t_old:
             print(
                 f"{'  old ' + args.old[:10]:34} {len(texts) / t:10,.0f} "
+                f"{t / n_events * 1e6:9.2f} {'':12} {t / t_floor:6.2f}"
+            )
+        if bound and kind == "view":
+            t = t_other[-2]
+            print(
+                f"{'  replay of the same prefixes':34} {len(texts) / t:10,.0f} "
                 f"{t / n_events * 1e6:9.2f} {'':12} {t / t_floor:6.2f}"
             )
         if bound:
