@@ -12,7 +12,9 @@ Three more kinds of suite: ``corpus`` replays the records of ``tests/reference/c
 (``cases.json`` and ``tally.json``: every shape the spec allows, played out or ended
 early, valid or not; each record counted once, ``--records`` ignored) per game; ``view``
 computes ``table_view`` of every prefix of ``--records // 20`` generated games (what the
-recording API computes per appended event) against the floor of the same prefixes;
+recording API computes per appended event) against the floor of the same prefixes, with
+the deal's hands and without them (a game recorded live card by card, as most tables
+do: the partner then often unknown, so the view follows every candidate);
 ``view_json`` adds what the API then does with the view, ``json.dumps(view.to_dict())``
 (the issue's view target is on ``table_view`` alone; this line shows what an append
 costs the engine in all).
@@ -85,6 +87,8 @@ SUITES = (
     ("corpus, koenigrufen", "corpus", "koenigrufen", 0, False),
     ("view of each prefix, fuchsen 5", "view", "fuchsen", 5, True),
     ("view of each prefix, koenigrufen", "view", "koenigrufen", 4, True),
+    ("view of each prefix, fuchsen 5, no hand", "view", "fuchsen", 5, False),
+    ("view of each prefix, koenigr., no hand", "view", "koenigrufen", 4, False),
     ("view+JSON each prefix, fuchsen 5", "view_json", "fuchsen", 5, True),
     ("view+JSON each prefix, koenigrufen", "view_json", "koenigrufen", 4, True),
 )
@@ -110,11 +114,11 @@ def _corpus_texts(game: str) -> list[str]:
     return out
 
 
-def _prefix_texts(game: str, seats: int, count: int) -> list[str]:
+def _prefix_texts(game: str, seats: int, count: int, hands: bool = True) -> list[str]:
     """Every prefix (from the deal on) of ``count`` generated games with hands."""
     out: list[str] = []
     for i in range(count):
-        record = random_game(20_000 + i, game, seats, hands=True)
+        record = random_game(20_000 + i, game, seats, hands=hands)
         events = record["events"]
         out.extend(json.dumps({**record, "events": events[:k]}) for k in range(1, len(events) + 1))
     return out
@@ -319,7 +323,7 @@ def main() -> None:
         f"best of {args.repeat}, {kind} time, one core"
     )
     header = (
-        f"{'suite':34} {'records/s':>10} {'µs/event':>9} {'floor rec/s':>12} {'ratio':>6}"
+        f"{'suite':40} {'records/s':>10} {'µs/event':>9} {'floor rec/s':>12} {'ratio':>6}"
         f" {'whole':>6}"
     )
     print(header)
@@ -330,7 +334,7 @@ def main() -> None:
         if kind == "corpus":
             texts = _corpus_texts(game)
         elif kind in ("view", "view_json"):
-            texts = _prefix_texts(game, seats, max(1, args.records // 20))
+            texts = _prefix_texts(game, seats, max(1, args.records // 20), hands)
         else:
             texts = _texts(game, seats, hands, args.records)
         run = {"view": _views, "view_json": _views_json}.get(kind, _replay)
@@ -355,24 +359,24 @@ def main() -> None:
         rate = len(texts) / t_replay
         us_event = t_replay / n_events * 1e6
         print(
-            f"{label:34} {rate:10,.0f} {us_event:9.2f} {len(texts) / t_floor:12,.0f} "
+            f"{label:40} {rate:10,.0f} {us_event:9.2f} {len(texts) / t_floor:12,.0f} "
             f"{t_replay / t_floor:6.2f} {w_replay / w_floor:6.2f}"
         )
         for t in t_old:
             print(
-                f"{'  old ' + args.old[:10]:34} {len(texts) / t:10,.0f} "
+                f"{'  old ' + args.old[:10]:40} {len(texts) / t:10,.0f} "
                 f"{t / n_events * 1e6:9.2f} {'':12} {t / t_floor:6.2f}"
             )
         if bound and kind == "view":
             t = t_other[-2]
             print(
-                f"{'  replay of the same prefixes':34} {len(texts) / t:10,.0f} "
+                f"{'  replay of the same prefixes':40} {len(texts) / t:10,.0f} "
                 f"{t / n_events * 1e6:9.2f} {'':12} {t / t_floor:6.2f}"
             )
         if bound:
             t = t_other[-1]
             print(
-                f"{'  bound (parse, deal, push)':34} {len(texts) / t:10,.0f} "
+                f"{'  bound (parse, deal, push)':40} {len(texts) / t:10,.0f} "
                 f"{t / n_events * 1e6:9.2f} {'':12} {t / t_floor:6.2f}"
             )
         if kind == "games" and finished != len(texts):

@@ -457,7 +457,12 @@ class Variant:
             broken = placement_error(state, p, card)
             if broken is not None:
                 return broken
-        hand = (know.known[p] | 1 << card) & ~state.played
+        return self.duty_refusal(state, p, (know.known[p] | 1 << card) & ~state.played, card)
+
+    def duty_refusal(self, state: GameState, p: int, hand: int, card: int) -> Illegal | None:
+        """The error of the first of the trick's ``duties`` that ``card`` breaks, played
+        by ``p`` holding ``hand`` (his known unplayed cards, the card among them), or
+        None: ``check_card``'s last rule, once the card is known to be his."""
         for duty in self.duties(state, p, hand, card):
             if not duty[2] >> card & 1:
                 return self.duty_error(state, p, duty, card)
@@ -470,7 +475,9 @@ class Variant:
         mask), ``held`` the cards of his it names (``duty_error``). ``card``: the card
         played, where a rule reads it (Fuchsen's blank never identified); -1 for all
         his cards at once, asked only where no rule reads it (``plays_face_down``
-        None). None by default."""
+        None). Where ``plays_face_down`` is None they read no knowledge but ``hand``
+        (``judge_cards`` asks them of a hand holding a card the record places
+        nowhere). None by default."""
         return ()
 
     def duty_error(self, state: GameState, p: int, duty: Duty, card: int) -> Illegal:
@@ -517,17 +524,16 @@ class Variant:
             for c in bits(legal & ~allowed):
                 refused[c] = self.duty_error(state, p, duty, c)
             legal &= allowed
-        if may_hold:
-            # One copy of the state, its knowledge set per card (the copy is this
-            # loop's own; ``state`` is not changed).
-            placing = state.copy()
-            for c in bits(may_hold):
-                placing.know = know.with_card(p, c)
-                broken = self.check_card(placing, p, c)
-                if broken is None:
-                    legal |= 1 << c
-                else:
-                    refused[c] = broken
+        # A card placed nowhere is his once he plays it: ``check_card`` with it placed
+        # in his hand finds it where it must be and judges it by the duties of his hand
+        # holding it, which read no other knowledge where ``plays_face_down`` is None
+        # (``duties``).
+        for c in bits(may_hold):
+            broken = self.duty_refusal(state, p, hand | 1 << c, c)
+            if broken is None:
+                legal |= 1 << c
+            else:
+                refused[c] = broken
         return legal, refused
 
     # --- table view ---------------------------------------------------------------

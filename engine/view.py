@@ -442,16 +442,22 @@ def table_view(record: object) -> TableView:
     legal = Legal()
     tally: dict[str, Any] | None = None
     if result.status != "invalid":
-        legal = legal_moves(state, next_index)
-        for s in states[1:]:
-            legal = _merge(legal, legal_moves(s, next_index))
+        each = [legal_moves(s, next_index) for s in states]
+        legal = each[0]
+        for other in each[1:]:
+            legal = _merge(legal, other)
         tally = tally_options(states, next_index, events)
         if partners:
             legal = replace(legal, partners=tuple(partners))
         if legal.face_down and isinstance(record, dict) and state.table is not None:
             legal = _face_down_in_hindsight(record, legal, state.table.active[state.to_act])
         if legal.fuchs and isinstance(record, dict) and state.table is not None:
-            legal = _fuchs_in_hindsight(record, legal, state.table.active[state.to_act])
+            # The cards of a state that offers the Fuchs (one where the player to act
+            # is the Hilfer) are tried first: the others' fail with it at once.
+            first = [code for one in each if one.fuchs for code in one.cards]
+            legal = _fuchs_in_hindsight(
+                record, legal, state.table.active[state.to_act], (*first, *legal.cards)
+            )
     effective = tuple([i for i, _ in events])
     n = state.table.n if state.table is not None else 0
     pages = {"values": variant.values(rules), "event_tricks": _event_tricks(events, n)}
@@ -497,12 +503,15 @@ def _face_down_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> 
     )
 
 
-def _fuchs_in_hindsight(record: dict[str, Any], legal: Legal, name: str) -> Legal:
+def _fuchs_in_hindsight(
+    record: dict[str, Any], legal: Legal, name: str, order: tuple[str, ...]
+) -> Legal:
     """``legal`` offering the Fuchs only where the whole record accepts it said with
     one of the offered cards: like a card played face down, the announcement is judged
     in hindsight too (what it proves of the Hilfer's hand), which ``apply`` on the
-    current state cannot see."""
-    for code in legal.cards:
+    current state cannot see. ``order`` is ``legal.cards`` (some perhaps twice) in the
+    order to try them: the answer is the same in any order, the work is not."""
+    for code in dict.fromkeys(order):
         event = {"type": "play", "player": name, "card": code, "fuchs": True}
         if replay({**record, "events": [*record["events"], event]}).status != "invalid":
             return legal
