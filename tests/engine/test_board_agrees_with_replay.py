@@ -152,10 +152,13 @@ def test_the_legal_mask_is_the_table_view_s_legal_cards(
 ) -> None:
     record = _game(seed, spec)
     index = data.draw(st.sampled_from(_plays(record)))
-    board = board_at(record, index)
+    # The board and the view both of the record as it stands before that play: a
+    # turned card that a later face-down play identifies is unknown to both there.
+    before = {**record, "events": record["events"][:index]}
+    board = board_at(before, index)
     if board is None:
-        assert _blank_unseen(record)
+        assert _blank_unseen(before)
         return
-    view = table_view({**record, "events": record["events"][:index]})
+    view = table_view(before)
     assert view.next_player == board.names[board.to_act]
     assert {CODES[c] for c in bits(board.legal())} == set(view.legal.cards)
