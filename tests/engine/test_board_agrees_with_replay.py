@@ -93,11 +93,12 @@ def test_the_legal_mask_is_exactly_the_cards_replay_accepts_next(
     plays = _plays(record)
     index = data.draw(st.sampled_from(plays))
     prefix = {**record, "events": record["events"][:index]}
-    # The board reads the whole record (hindsight: a card turned face down unseen is
-    # known by its later play); the prefix then says what is accepted next.
-    board = board_at(record, index)
+    # The board of the prefix, as the replay of the prefix with a play appended knows
+    # it: a card turned face down unseen is known to both only where the prefix plays
+    # it (the whole record's board would know it from a later play).
+    board = board_at(prefix, index)
     if board is None:
-        assert _blank_unseen(record)
+        assert _blank_unseen(prefix)
         return
     result = replay(prefix)
     assert result.status == "in_progress"
