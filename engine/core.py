@@ -475,9 +475,9 @@ class Variant:
         mask), ``held`` the cards of his it names (``duty_error``). ``card``: the card
         played, where a rule reads it (Fuchsen's blank never identified); -1 for all
         his cards at once, asked only where no rule reads it (``plays_face_down``
-        None). Where ``plays_face_down`` is None they read no knowledge but ``hand``
-        (``judge_cards`` asks them of a hand holding a card the record places
-        nowhere). None by default."""
+        None). Where ``plays_face_down`` is None they read nothing of the knowledge
+        that placing a card in his hand changes (``judge_cards`` asks them of a hand
+        holding a card the record places nowhere). None by default."""
         return ()
 
     def duty_error(self, state: GameState, p: int, duty: Duty, card: int) -> Illegal:
@@ -526,8 +526,8 @@ class Variant:
             legal &= allowed
         # A card placed nowhere is his once he plays it: ``check_card`` with it placed
         # in his hand finds it where it must be and judges it by the duties of his hand
-        # holding it, which read no other knowledge where ``plays_face_down`` is None
-        # (``duties``).
+        # holding it, which read nothing else that the placing changes where
+        # ``plays_face_down`` is None (``duties``).
         for c in bits(may_hold):
             broken = self.duty_refusal(state, p, hand | 1 << c, c)
             if broken is None:
