@@ -115,7 +115,8 @@ def _corpus_texts(game: str) -> list[str]:
 
 
 def _prefix_texts(game: str, seats: int, count: int, hands: bool = True) -> list[str]:
-    """Every prefix (from the deal on) of ``count`` generated games with hands."""
+    """Every prefix (from the deal on) of ``count`` generated games, with the deal's hands
+    or without."""
     out: list[str] = []
     for i in range(count):
         record = random_game(20_000 + i, game, seats, hands=hands)
