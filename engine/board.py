@@ -20,6 +20,12 @@ inside the undone part counts as the position of the next effective event).
 player is always ``board.to_act``), so ``for c in board.pending: board.push(c)``
 replays them.
 
+The replay's own state holds its card play as such a board (``GameState.board``, opened
+when the play opens, its hands set only where every hand is known): every card the
+engine accepts is pushed on it, so the replay, the table view, the statistics and the
+analysis collect a trick by the one ``push``. ``board_at`` and ``Variant.card_board``
+give a copy of it with the hands set and no pushes to undo.
+
 Cards and seats
 ---------------
 A card is an int 0-31, ``engine.cards.CODES[c]`` its code and ``engine.cards.INDEX``
@@ -51,6 +57,8 @@ The board
 - ``board.points(seat)``: the Augen (Fuchsen) in the tricks he won; ``board.side_points()``
   those of the declaring side. ``board.trick_count(seat)``: the tricks he won.
 - ``board.copy()``: an independent board at the same position (its undo stack too).
+- ``board.history()``: the tricks collected since the board was made, each as
+  ``(leader, ((seat, card), ...), winner)`` (read from the undo stack).
 - ``board.ends_play()``: whether the trick just collected ends the card play (the deal's
   last; in Königrufen any trick that decides the contract, ``koenigrufen.trick_end``).
 - ``board.not_plain``: cards never played by a plain play of player and card (Fuchsen's
@@ -106,7 +114,7 @@ class Board:
         keys: tuple[tuple[int, ...], ...],
     ) -> None:
         self.names = names
-        # The game's ranking, as the fold's state holds it (``GameState.led_of``/``keys``):
+        # The game's ranking:
         # per card the class a trick it leads follows (-1: none, the next card sets it);
         # per class followed (the last row: none yet) each card's key (-1: it cannot
         # win; the first card of the highest key wins).
@@ -210,7 +218,8 @@ class Board:
                 mask |= 1 << c
             self.won[self.leader] &= ~mask
             self.tricks -= 1
-            self.trick = trick
+            # A copy: the undo records are never changed, so copies of the board share them.
+            self.trick = list(trick)
             top = self.stack.pop()
         p, card, self.leader, self.led, self.winner, self.wkey = top
         self.trick.pop()
@@ -219,16 +228,47 @@ class Board:
         return int(card)
 
     def copy(self) -> Self:
+        # Every slot written out (as python-chess's ``Board.copy``): a loop of
+        # ``setattr`` over the slots costs three times as much, and a state's copy
+        # (``GameState.copy``) copies its board.
         other = object.__new__(type(self))
-        for cls in type(self).__mro__:
-            for name in getattr(cls, "__slots__", ()):
-                setattr(other, name, getattr(self, name))
+        other.names = self.names
+        other.keys = self.keys
+        other.led_of = self.led_of
+        other.n = self.n
         other.hands = list(self.hands)
         other.won = list(self.won)
+        other.side = self.side
+        other.leader = self.leader
+        other.to_act = self.to_act
         other.trick = list(self.trick)
-        other.stack = [(list(t[0]),) if len(t) == 1 else t for t in self.stack]
+        other.tricks = self.tricks
+        other.led = self.led
+        other.winner = self.winner
+        other.wkey = self.wkey
+        other.stack = self.stack.copy()  # its records are never changed (``pop``)
         other.pending = list(self.pending)
+        other.not_plain = self.not_plain
+        self.copy_facts(other)
         return other
+
+    def copy_facts(self, other: Self) -> None:
+        """Copy the game's own facts (its subclass's slots) onto ``other``."""
+
+    def history(self) -> list[tuple[int, tuple[tuple[int, int], ...], int]]:
+        """The tricks collected since the board was made, in order: each its leader,
+        its ``(seat, card)`` plays and its winner (``GameState.board``'s: the deal's)."""
+        tricks: list[list[tuple[int, int]]] = []
+        cards: list[tuple[int, int]] = []
+        for entry in self.stack:
+            if len(entry) == 1:
+                tricks.append(cards)
+                cards = []
+            else:
+                cards.append((entry[0], entry[1]))
+        # A trick's winner leads the next one (the trick on the table too).
+        leaders = [t[0][0] for t in tricks] + [self.leader]
+        return [(leaders[k], tuple(t), leaders[k + 1]) for k, t in enumerate(tricks)]
 
     def key_state(self) -> tuple[Any, ...]:
         """Everything ``push``/``pop`` change, as a value (to compare two boards)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from engine.board import Board
 from engine.cards import CODES, INDEX, SUITS, bits, mask_of, suit_of
@@ -37,7 +37,7 @@ from engine.errors import Code, Msg
 from engine.legal import CallOptions
 from engine.result import Result
 from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
-from engine.tricks import add_card
+from engine.tricks import add_card, on_table
 
 __all__ = [
     "TRUMP_CODES",
@@ -125,7 +125,7 @@ class FuchsenState(GameState):
 
 @cache  # a value per (blank, its class): a handful per process
 def ranking(blank: int, blank_class: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Fuchsen's ranking in the card play (``GameState.led_of``/``keys``, the board's):
+    """Fuchsen's ranking in the card play (the board's ``led_of``/``keys``):
     per card the class a trick it leads follows, and per class followed (``NO_SUIT``
     last: none yet) each card's key. ``blank`` is the Macher's turned card (-1: none, or
     not identified), ``blank_class`` its class: the called suit, in which it is the
@@ -159,8 +159,8 @@ class Fuchsen(Variant):
         self._rules_last: tuple[Mapping[str, Any] | None, tuple[Any, ...]] = (None, ())
         # The state before the call, copied for each deal (``initial_state``): callgrind
         # counts ~40,000 instructions a record fewer than the dataclass ``__init__`` of
-        # its ~40 fields (the fold's later attribute loads included).
-        self._prototype = FuchsenState(variant=self, rules={}, phase="call")
+        # its ~30 fields (the fold's later attribute loads included).
+        self._prototype = FuchsenState.prototype(variant=self, rules={}, phase="call")
 
     # Before the call only the deal and shows can come, and neither depends on who
     # holds the called card.
@@ -308,8 +308,6 @@ class Fuchsen(Variant):
         state.know = know
         state.assumed = assumed
         state.to_act = know.owner[EO]
-        state.leader = table.first
-        state.won_cards = (0,) * n
         state.first_play = (-1,) * n
         return state
 
@@ -420,9 +418,9 @@ class Fuchsen(Variant):
         ``state`` (in which the tally has placed him, ``Variant.tally_placements``)."""
         if state.phase == "call":
             return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_AFTER_CALL)
-        if state.trick:
+        if on_table(state):
             return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_BETWEEN_TRICKS_TRICK)
-        pure = not state.tricks
+        pure = not state.tricks_done
         if not pure and not state.raising_ended:
             return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_DOES_END_RAISING_RAISING)
         table = state.table
@@ -539,7 +537,9 @@ class Fuchsen(Variant):
             )
         if silent:
             macher, hilfer = state.macher, state.hilfer
-            if any(winner not in (macher, hilfer) for _, _, winner in state.tricks):
+            board = state.board
+            assert board is not None
+            if any(winner not in (macher, hilfer) for _, _, winner in board.history()):
                 return Illegal(
                     Code.INVALID_TALLY, Msg.OPPONENTS_WON_RECORDED_TRICK_STILLES, field="silent"
                 )
@@ -586,19 +586,30 @@ class Fuchsen(Variant):
         state.phase = "play"
         state.macher = p
         state.turned = turned
-        state.to_act = state.leader = table.first
+        state.to_act = table.first
         state.said_at = (index,)
         if called < 0:
             state.hilfer = -1
             state.alone = True
-            state.led_of, state.keys = ranking(blank, NO_SUIT)
-            return
-        own_card = holder == p
-        state.hilfer = -1 if own_card else holder if holder >= 0 else state.assumed
-        state.own_card = own_card
-        state.called = called
-        state.called_suit = CLASS[called]
-        state.led_of, state.keys = ranking(blank, CLASS[called])
+        else:
+            own_card = holder == p
+            state.hilfer = -1 if own_card else holder if holder >= 0 else state.assumed
+            state.own_card = own_card
+            state.called = called
+            state.called_suit = CLASS[called]
+        # The card play opens: its board, the hands not set (``fold_board`` sets them).
+        side = 1 << p if state.hilfer < 0 else 1 << p | 1 << state.hilfer
+        board = FuchsenBoard(
+            table.active,
+            [0] * table.n,
+            side,
+            macher=p,
+            alone=state.alone,
+            called_suit=state.called_suit,
+            blank=blank,
+        )
+        board.leader = board.to_act = table.first
+        state.board = board
 
     def _call_refusal(
         self,
@@ -691,6 +702,8 @@ class Fuchsen(Variant):
         assert isinstance(start, FuchsenState)
         start.know = before.know.with_card(q, need.called)
         start.assumed = start.hilfer = q
+        assert start.board is not None
+        start.board.side |= 1 << q
         return start, need.position + 1
 
     @staticmethod
@@ -769,7 +782,9 @@ class Fuchsen(Variant):
     @staticmethod
     def _may_end_raising(state: FuchsenState) -> bool:
         """The raising may be ended now: the first trick complete, the second not begun."""
-        return not (state.phase == "call" or not state.tricks or state.trick or state.raising_ended)
+        return not (
+            state.phase == "call" or not state.tricks_done or on_table(state) or state.raising_ended
+        )
 
     def _end_raising_event(self, state: FuchsenState, index: int) -> None:
         if not self._may_end_raising(state):
@@ -812,19 +827,19 @@ class Fuchsen(Variant):
             state.fuchs_said = True
         elif is_blank:
             state.blank_played = True
-        ends_raising = not state.raising_ended and len(state.tricks) == 1 and not state.trick
+        board = state.board
+        assert isinstance(board, FuchsenBoard)
+        ends_raising = not state.raising_ended and board.tricks == 1 and not board.trick
         if ends_raising:
             state.raising_ended = True
         if state.turned:
             # The ranking follows the blank as the knowledge names it: a record that
             # grows event by event (the generator) names it only with its face-down play.
-            state.led_of, state.keys = ranking(
-                know.blank, NO_SUIT if state.alone else state.called_suit
-            )
+            board.set_blank(know.blank)
         add_card(state, p, card, index)
         if ends_raising:
             self._raising_decided(state)
-        elif len(state.tricks) == 6 and state.decision is None:
+        elif board.tricks == 6 and state.decision is None:
             self._played_out(state)
         h = state.hilfer
         # Only a Hilfer who holds GO (in hindsight) can have forgotten his Fuchs.
@@ -931,14 +946,16 @@ class Fuchsen(Variant):
     @staticmethod
     def _side_cards(state: FuchsenState) -> int:
         """The cards in the tricks the Macher's side won."""
-        won = state.won_cards
+        assert state.board is not None
+        won = state.board.won
         cards = won[state.macher]
         if state.hilfer >= 0:
             cards |= won[state.hilfer]
         return cards
 
     def _played_out(self, state: FuchsenState) -> None:
-        won = state.won_cards
+        assert state.board is not None
+        won = state.board.won
         ours_cards = won[state.macher]  # as ``_side_cards``
         if state.hilfer >= 0:
             ours_cards |= won[state.hilfer]
@@ -983,7 +1000,7 @@ class Fuchsen(Variant):
         else:
             declarers = (macher,)
             pay[macher] = signed * (len(active) - 1)
-        tricks = len(state.tricks)
+        tricks = state.tricks_done
         augen = None
         if tricks == 6:
             if ours < 0:
@@ -1028,7 +1045,7 @@ class Fuchsen(Variant):
         declarers: tuple[str, ...] = (table.active[state.macher],)
         if state.hilfer >= 0:
             declarers += (table.active[state.hilfer],)
-        if state.tricks_done == 1 and not state.trick and not state.raising_ended:
+        if state.tricks_done == 1 and not on_table(state) and not state.raising_ended:
             awaiting, to_act = "raise_or_end", None
         else:
             awaiting, to_act = "play", table.active[state.to_act]
@@ -1061,7 +1078,8 @@ class Fuchsen(Variant):
         """The trick's ``obligations`` for ``p`` holding ``hand``. A card he might hold
         only as an unidentified blank proves nothing (``_proven``): the cards that
         might be it are those of his hand but the ``card`` he plays."""
-        if not state.trick:
+        board = state.board
+        if board is None or not board.trick:
             return ()
         blank = -1
         has_blank = False
@@ -1079,20 +1097,22 @@ class Fuchsen(Variant):
                 # holds two of them.
                 amb = self._maybe_blank(state, p, plain) & ~(1 << card)
         blank_class = NO_SUIT if state.alone else state.called_suit
-        return obligations(state.led, state.wkey, plain, amb, blank, blank_class, has_blank)
+        return obligations(board.led, board.wkey, plain, amb, blank, blank_class, has_blank)
 
     def duty_error(self, state: GameState, p: int, duty: Duty, card: int) -> Illegal:
         """The obligation's error, naming a card of his that keeps it."""
         code, msg, _allowed, held = duty
         name = name_of(state, p)
+        board = state.board
+        assert board is not None
         if msg is Msg.FOLLOW_TRUMPS:
             return Illegal(code, msg, player=name, example=_example(held, True))
         if msg is Msg.FOLLOW_SUIT:
             example = _example(held, True)
-            return Illegal(code, msg, player=name, example=example, suit=CLASS_NAME[state.led])
+            return Illegal(code, msg, player=name, example=example, suit=CLASS_NAME[board.led])
         first = CODES[(held & -held).bit_length() - 1]
         if msg is Msg.TRUMP:
-            return Illegal(code, msg, player=name, card=first, suit=CLASS_NAME[state.led])
+            return Illegal(code, msg, player=name, card=first, suit=CLASS_NAME[board.led])
         return Illegal(code, msg, player=name, card=first, card2=CODES[card])
 
     has_raising: ClassVar[bool] = True
@@ -1116,7 +1136,7 @@ class Fuchsen(Variant):
     def raising_recorded(self, state: GameState) -> bool:
         assert isinstance(state, FuchsenState)
         # A pure tally: the first trick, and so its raising, unrecorded.
-        return not (state.tallied and not state.tricks)
+        return not (state.tallied and not state.tricks_done)
 
     def card_board(self, state: GameState) -> FuchsenBoard | None:
         assert isinstance(state, FuchsenState)
@@ -1131,32 +1151,13 @@ class Fuchsen(Variant):
         return self._board(state)
 
     def _board(self, state: FuchsenState) -> FuchsenBoard:
-        """``card_board`` of a state in the play, every hand known, the blank too."""
-        know = state.know
-        table = state.table
-        assert know is not None and table is not None
-        side = 1 << state.macher
-        if state.hilfer >= 0:
-            side |= 1 << state.hilfer
-        left = table.deck & ~state.played  # (a positive mask: ``&`` on it stays fast)
-        board = FuchsenBoard(
-            table.active,
-            [hand & left for hand in know.known],
-            side,
-            macher=state.macher,
-            alone=state.alone,
-            called_suit=state.called_suit,
-            blank=know.blank if state.turned else -1,
-        )
-        board.won = list(state.won_cards)
-        board.tricks = len(state.tricks)
-        board.leader = state.leader
-        board.to_act = state.to_act
-        if state.trick:
-            # The trick on the table as ``add_card`` kept it, by the same ranking as the
-            # board's ``push`` (no pushes to undo: the board starts here).
-            board.trick = [c for _q, c in state.trick]
-            board.led, board.winner, board.wkey = state.led, state.winner, state.wkey
+        """``card_board`` of a state in the play, every hand known, the blank too: a
+        copy of the state's board with the hands, the side and no pushes to undo."""
+        board = state.board
+        assert isinstance(board, FuchsenBoard)
+        board = board.copy()
+        board.stack = []
+        _set_hands(board, state)
         return board
 
     board_from: ClassVar[int] = 1  # the raising ends with the first trick at the earliest
@@ -1178,7 +1179,11 @@ class Fuchsen(Variant):
             return None
         if state.turned and know.blank < 0:
             return None  # as ``card_board``: the record never identifies the blank
-        return self._board(state)  # every hand known: the fold asks only then
+        # Every hand known (the fold asks only then): the state's own board, its hands set.
+        board = state.board
+        assert isinstance(board, FuchsenBoard)
+        _set_hands(board, state)
+        return board
 
     def board_ended(self, state: GameState) -> None:
         # The deal's last trick (``Board.ends_play``): the game played out. ``play``
@@ -1320,9 +1325,9 @@ class Fuchsen(Variant):
             event = {"type": "tally", **fields}
             return any(self.tally_refusal(s, event) is None for s in states)
 
-        if first.trick or (first.tricks and not first.raising_ended):
+        if on_table(first) or (first.tricks_done and not first.raising_ended):
             return None
-        pure = not first.tricks
+        pure = not first.tricks_done
         fields: dict[str, Any] = {}
         if pure:
             choices = []
@@ -1570,6 +1575,21 @@ class FuchsenBoard(Board):
                 allowed &= duty[2]
         return allowed
 
+    def copy_facts(self, other: Self) -> None:
+        other.alone = self.alone
+        other.blank = self.blank
+        other.blank_class = self.blank_class
+        other.called_suit = self.called_suit
+        other.macher = self.macher
+
+    def set_blank(self, blank: int) -> None:
+        """The turned card is ``blank`` (-1: not identified): the ranking and the card
+        played only face down follow it."""
+        if blank != self.blank:
+            self.blank = blank
+            self.led_of, self.keys = ranking(blank, self.blank_class)
+            self.not_plain = 1 << blank if blank >= 0 else 0
+
     def points_of(self, cards: int) -> int:
         return augen_of(cards)
 
@@ -1587,11 +1607,23 @@ def value_at(rules: Mapping[str, Any], level: int) -> int:
     return value
 
 
+def _set_hands(board: FuchsenBoard, state: FuchsenState) -> None:
+    """Set ``board``'s hands from ``state`` (every one known)."""
+    know = state.know
+    table = state.table
+    assert know is not None and table is not None
+    left = table.deck & ~state.played  # (a positive mask: ``&`` on it stays fast)
+    board.hands = [hand & left for hand in know.known]
+    if state.turned:
+        board.set_blank(know.blank)
+
+
 def _augen_won(state: FuchsenState) -> tuple[int, int]:
     """The Augen in the tricks the Macher's side and the opponents have won so far."""
     side = Fuchsen._side_cards(state)
     every = 0
-    for cards in state.won_cards:
+    assert state.board is not None
+    for cards in state.board.won:
         every |= cards
     return augen_of(side), augen_of(every & ~side)
 

@@ -19,6 +19,7 @@ from engine.koenigrufen import DECK as KOENIG_DECK
 from engine.koenigrufen import Koenigrufen, KoenigState
 from engine.replay import VARIANTS, apply, fold
 from engine.rules import effective_rules
+from engine.tricks import on_table
 from engine.view import _with_event_knowledge, legal_moves
 
 __all__ = ["NAMES", "random_game", "random_records"]
@@ -165,7 +166,7 @@ def _fuchsen(rng: random.Random, seats: int, contract: str | None) -> dict[str, 
     while not b.over:
         state = b.state
         assert isinstance(state, FuchsenState)
-        if state.tricks_done == 0 or (state.tricks_done == 1 and not state.trick):
+        if state.tricks_done == 0 or (state.tricks_done == 1 and not on_table(state)):
             legal = legal_moves(state, b.index)
             while legal.raises and rng.random() < raise_bias:
                 player, level = rng.choice(legal.raises)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from engine.board import Board
 from engine.cards import CODES, INDEX, SUIT_NAMES, SUITS, card_list, mask_of
@@ -32,7 +32,7 @@ from engine.core import (
 )
 from engine.errors import Code, Msg
 from engine.result import Result
-from engine.tricks import add_card
+from engine.tricks import add_card, on_table
 
 __all__ = [
     "CONTRACTS",
@@ -84,7 +84,7 @@ def _ranking(power: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return (*rows, (-1,) * 32)
 
 
-# Königrufen's ranking in the card play (``GameState.led_of``/``keys``, the board's): a
+# Königrufen's ranking in the card play (the board's ``led_of``/``keys``): a
 # trick follows the suit of its first card; the keys by the contract's order.
 LED_OF = tuple(c >> 3 for c in range(32))
 KEYS_NORMAL = _ranking(POWER_NORMAL)
@@ -94,7 +94,6 @@ BEATING_NORMAL = _beating(POWER_NORMAL)
 BEATING_TEN = _beating(POWER_TEN)
 ACES_TENS = mask_of(c for c in CODES if c[1:] in ("A", "10"))
 HUNDERT_PAIRS = tuple(mask_of((s + "K", s + "O")) for s in "EGRS")
-_ZEROS = (0, 0, 0, 0)  # per player, at the start: no cards won
 _NONE_YET = (-1, -1, -1, -1)  # per player, at the start: no first play, no card laid
 _AUCTION_TYPES = frozenset({"bid", "pass", "join"})
 _CALLS_NONE = (None,)  # the called cards a bid without one is judged with
@@ -141,12 +140,11 @@ class KoenigState(GameState):
     ten_high: bool = False
     # Set when the play opens: what the contract is worth under the house rules, the
     # declaring side (the declarer, then his partner of a durchmarsch or his joiner;
-    # none in schurln; a letzter's partner is known only from the decision), the
-    # players whose trick before the last defeats it (``defeating``), and per player
-    # the card he laid face down for the first trick (-1: none).
+    # none in schurln; a letzter's partner is known only from the decision), and per
+    # player the card he laid face down for the first trick (-1: none). Who defeats the
+    # side is the board's (``KoenigBoard.defeats``).
     value: int = 0
     side: tuple[int, ...] = ()
-    defeats: int = 0
     laid: tuple[int, ...] = _NONE_YET
 
 
@@ -219,9 +217,9 @@ class Koenigrufen(Variant):
 
     def __init__(self) -> None:
         # The state before the auction, copied for each deal (``initial_state``): fewer
-        # instructions than the dataclass ``__init__`` of its ~40 fields (as Fuchsen's).
-        self._prototype = KoenigState(
-            variant=self, rules={}, phase="auction", won_cards=_ZEROS, first_play=_NONE_YET
+        # instructions than the dataclass ``__init__`` of its ~30 fields (as Fuchsen's).
+        self._prototype = KoenigState.prototype(
+            variant=self, rules={}, phase="auction", first_play=_NONE_YET
         )
         self._seat_cache: dict[tuple[Any, ...], Table] = {}
         self._decisions: dict[tuple[Any, ...], Decision] = {}
@@ -234,7 +232,7 @@ class Koenigrufen(Variant):
         state.table = table
         state.know = know
         state.assumed = assumed
-        state.to_act = state.leader = table.first
+        state.to_act = table.first
         return state
 
     placing_types: ClassVar[frozenset[str]] = frozenset({"play", "show", "bid", "join"})
@@ -304,7 +302,7 @@ class Koenigrufen(Variant):
         tally has placed him, ``Variant.tally_placements``)."""
         if state.phase != "play":
             return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_AFTER_AUCTION)
-        if state.trick:
+        if on_table(state):
             return Illegal(Code.OUT_OF_ORDER, Msg.TALLY_COMES_BETWEEN_TRICKS_TRICK)
         table = state.table
         know = state.know
@@ -357,7 +355,7 @@ class Koenigrufen(Variant):
                         field="partner",
                     )
                 side = (d, p)
-            if not won and len(state.tricks) == 5:
+            if not won and state.tricks_done == 5:
                 return Illegal(
                     Code.INVALID_TALLY,
                     Msg.TOOK_FIVE_RECORDED_TRICKS_DURCHMARSCH,
@@ -507,34 +505,26 @@ class Koenigrufen(Variant):
         auction sets, from its highest bid (``high``, ``high_bidder``, ``high_called``,
         ``high_card``), its joiner and the ``partner`` (``_partner``)."""
         state.phase = "play"
-        state.led_of = LED_OF
         values = state.rules["values"]
         bidder = state.high_bidder
         if bidder < 0:
-            table = state.table
-            assert table is not None
             state.contract = "schurln"
             state.value = int(values["schurln"])
             state.ten_high = True
-            state.keys = KEYS_TEN
-            state.to_act = state.leader = table.first
+            _open_board(state, 0)
             return
         contract = CONTRACTS[state.high - 1]
         called = state.high_called
         state.contract = contract
         state.declarer = bidder
         state.partner = partner
-        state.ten_high = ten_high = contract in TEN_HIGH or (
+        state.ten_high = contract in TEN_HIGH or (
             contract == "durchmarsch" and CODES[called].endswith("10")
         )
-        state.keys = KEYS_TEN if ten_high else KEYS_NORMAL
-        state.to_act = state.leader = bidder
         joiner = state.joiner  # only a bettler or plauderer has one
         state.side = side = (
             (bidder, partner) if partner >= 0 else (bidder, joiner) if joiner >= 0 else (bidder,)
         )
-        # The side as a mask: its last player is its first where he is alone.
-        state.defeats = defeating(contract, 1 << bidder | 1 << side[-1])
         if contract in WITH_FACE_DOWN:
             laid = [-1] * 4
             laid[bidder] = state.high_card
@@ -543,6 +533,8 @@ class Koenigrufen(Variant):
             state.laid = tuple(laid)
             contract += "_joined" if joiner >= 0 else ""
         state.value = int(values[contract])
+        # The side as a mask: its last player is its first where he is alone.
+        _open_board(state, 1 << bidder | 1 << side[-1])
 
     def play(  # type: ignore[override]
         self, state: KoenigState, p: int, card: int, event: Event | None, index: int
@@ -550,9 +542,7 @@ class Koenigrufen(Variant):
         broken = self.check_card(state, p, card)
         if broken is not None:
             raise broken
-        done = len(state.tricks)
-        add_card(state, p, card, index)
-        if len(state.tricks) > done:
+        if add_card(state, p, card, index):
             self.board_ended(state)
 
     def board_ended(self, state: GameState) -> None:
@@ -560,9 +550,9 @@ class Koenigrufen(Variant):
         game (``trick_end``; ``play`` after each trick, the fold's board phase after the
         trick its ``KoenigBoard.ends_play`` stopped at)."""
         assert isinstance(state, KoenigState)
-        end = trick_end(
-            state.contract, state.side, state.defeats, len(state.tricks), state.tricks[-1][2]
-        )
+        board = state.board
+        assert isinstance(board, KoenigBoard)
+        end = trick_end(state.contract, state.side, board.defeats, board.tricks, board.winner)
         if end is None:
             return
         if state.contract == "schurln":
@@ -586,7 +576,7 @@ class Koenigrufen(Variant):
         table = state.table
         assert table is not None
         value = state.value
-        done = len(state.tricks)
+        done = state.tricks_done
         if reason is None:
             reason = "played_out" if done == 6 else "decided"
         # A Decision is a frozen value of these few inputs: clubs see the same seatings,
@@ -638,7 +628,7 @@ class Koenigrufen(Variant):
             value=value,
             payouts=tuple(pay.items()),
             declarers=(),
-            tricks=len(state.tricks),
+            tricks=state.tricks_done,
         )
 
     def _forfeit(self, state: KoenigState, event: Event) -> None:
@@ -702,9 +692,11 @@ class Koenigrufen(Variant):
         self, state: KoenigState, p: int, hand: int, card: int = -1
     ) -> list[Duty]:
         """``keeps``: follow suit, overtake, the card he laid face down."""
-        led = state.led if state.trick else -1
+        board = state.board
+        assert board is not None
+        led = board.led if board.trick else -1
         follow, overtake, laid = keeps(
-            p, led, state.wkey, hand, state.ten_high, state.joiner, state.laid, len(state.tricks)
+            p, led, board.wkey, hand, state.ten_high, state.joiner, state.laid, board.tricks
         )
         duties = []
         if follow != FREE:
@@ -720,9 +712,9 @@ class Koenigrufen(Variant):
         code, msg, _allowed, held = duty
         first = CODES[(held & -held).bit_length() - 1]
         if code is _FOLLOW:
-            return Illegal(
-                code, msg, player=name_of(state, p), example=first, suit=SUIT_NAMES[state.led]
-            )
+            assert state.board is not None
+            suit = SUIT_NAMES[state.board.led]
+            return Illegal(code, msg, player=name_of(state, p), example=first, suit=suit)
         return Illegal(code, msg, player=name_of(state, p), card=first, card2=CODES[card])
 
     def card_board(self, state: GameState) -> KoenigBoard | None:
@@ -736,37 +728,14 @@ class Koenigrufen(Variant):
         return self._board(state)
 
     def _board(self, state: KoenigState) -> KoenigBoard:
-        """``card_board`` of a state in the play with every hand known."""
-        know = state.know
-        table = state.table
-        assert know is not None and table is not None
-        side = 0
-        for q in state.side:
-            side |= 1 << q
-        unplayed = ~state.played
-        board = KoenigBoard(
-            table.active,
-            [hand & unplayed for hand in know.known],
-            side,
-            contract=state.contract or "schurln",
-            declarer=state.declarer,
-            joiner=state.joiner,
-            ten_high=state.ten_high,
-            face_down=state.laid,
-        )
-        board.leader = board.to_act = state.leader
-        if state.tricks:
-            board.won = list(state.won_cards)
-            board.tricks = len(state.tricks)
-        if state.trick:
-            for _q, c in state.trick:
-                board.push(c)
-            board.stack.clear()
+        """``card_board`` of a state in the play with every hand known: a copy of the
+        state's board with the hands, the side and no pushes to undo."""
+        board = state.board
+        assert isinstance(board, KoenigBoard)
+        board = board.copy()
+        board.stack = []
+        _set_hands(board, state)
         return board
-
-    # From the second trick on: the first trick decides many games, and for those a
-    # board costs as much as it saves (from the first trick on: no faster, measured).
-    board_from: ClassVar[int] = 1
 
     def fold_board(self, state: GameState) -> KoenigBoard | None:
         # Once the play is open a card changes nothing but the card play; a trick that
@@ -774,7 +743,11 @@ class Koenigrufen(Variant):
         if state.phase != "play" or state.decision is not None:
             return None
         assert isinstance(state, KoenigState)
-        return self._board(state)  # every hand known: the fold asks only then
+        # Every hand known (the fold asks only then): the state's own board, its hands set.
+        board = state.board
+        assert isinstance(board, KoenigBoard)
+        _set_hands(board, state)
+        return board
 
     # ------------------------------------------------------------------ table view
     def offers(self, state: GameState, trial: Trial) -> dict[str, Any]:
@@ -821,9 +794,9 @@ class Koenigrufen(Variant):
         assert isinstance(first, KoenigState)
         table = first.table
         assert table is not None
-        if first.trick:
+        if on_table(first):
             return None
-        kind = "late" if first.tricks else "pure"
+        kind = "late" if first.tricks_done else "pure"
         fields: dict[str, Any] = {}
 
         def stands(fields: Event) -> bool:
@@ -957,6 +930,14 @@ class KoenigBoard(Board):
         self.face_down = face_down  # per seat: the card he laid face down for trick 1
         self.defeats = defeating(contract, side)
 
+    def copy_facts(self, other: Self) -> None:
+        other.contract = self.contract
+        other.declarer = self.declarer
+        other.defeats = self.defeats
+        other.face_down = self.face_down
+        other.joiner = self.joiner
+        other.ten_high = self.ten_high
+
     def ends_play(self) -> bool:
         # The deal's last trick, or one whose winner defeats the declaring side: where
         # ``trick_end`` says how the game ended.
@@ -1012,10 +993,42 @@ def trick_end(
     return not defeats >> winner & 1, side
 
 
+def _open_board(state: KoenigState, side: int) -> None:
+    """The card play opens after the auction (``_open_play``): its board, the declaring
+    ``side`` as a mask of seats, the hands not set (``fold_board`` sets them). A
+    contract's declarer leads, else the player after the dealer."""
+    table = state.table
+    assert table is not None
+    board = KoenigBoard(
+        table.active,
+        [0] * 4,
+        side,
+        contract=state.contract or "schurln",
+        declarer=state.declarer,
+        joiner=state.joiner,
+        ten_high=state.ten_high,
+        face_down=state.laid,
+    )
+    board.leader = board.to_act = state.to_act = (
+        table.first if state.declarer < 0 else state.declarer
+    )
+    state.board = board
+
+
+def _set_hands(board: KoenigBoard, state: KoenigState) -> None:
+    """Set ``board``'s hands from ``state`` (every one known)."""
+    know = state.know
+    assert know is not None
+    unplayed = ~state.played
+    board.hands = [hand & unplayed for hand in know.known]
+
+
 def aces_and_tens(state: KoenigState) -> list[int]:
     """Schurln's count per active player (by index): the aces and tens in the tricks
     he won, and one more for the winner of the last trick taken so far."""
-    counts = [(cards & ACES_TENS).bit_count() for cards in state.won_cards]
-    if state.tricks:
-        counts[state.tricks[-1][2]] += 1
+    assert state.board is not None
+    counts = [(cards & ACES_TENS).bit_count() for cards in state.board.won]
+    if state.board.tricks:
+        # The last trick's winner leads the next (on the table or not).
+        counts[state.board.leader] += 1
     return counts

@@ -29,7 +29,7 @@ from engine.history import undo_targets
 from engine.koenigrufen import Koenigrufen
 from engine.result import EngineError, Result
 from engine.rules import InvalidRules, effective_rules
-from engine.tricks import SEATS_FROM, board_into
+from engine.tricks import board_into
 
 if TYPE_CHECKING:
     from engine.board import Board
@@ -261,7 +261,12 @@ def fold(
                 and state.decision is None
                 and not state.annulled
             ):
-                if boards is not False and k != tried and len(state.tricks) >= board_from:
+                if (
+                    boards is not False
+                    and k != tried
+                    and state.board is not None
+                    and state.board.tricks >= board_from
+                ):
                     if boards is None:
                         know = state.know
                         assert know is not None
@@ -326,24 +331,21 @@ def _on_board(
     stop: int,
     seats: Mapping[str, int],
 ) -> int:
-    """The fold's card play on the game's board, from the plain play at position ``k``:
-    ``state`` changed to the position after the plain plays the board takes, and the
-    position of the first event it leaves to the fold (``k`` itself where it takes
-    none).
+    """The fold's card play on the state's board, from the plain play at position
+    ``k``: the plain plays the board takes pushed on it, and the position of the first
+    event it leaves to the fold (``k`` itself where it takes none).
 
-    ``board`` is the game's board built from ``state`` where it may take over
+    ``board`` is ``state.board`` with every hand set, where it may take over
     (``Variant.fold_board``). Each plain play must be ``to_act``'s card, legal by the
     board's masks (the duties ``Variant.check_card`` asks too) and playable plainly
     (not ``not_plain``); a refused card (left to ``play``, which gives its error),
-    another event or the end of the events stop the phase, and the board's position is
-    written back into the state once (``tricks.board_into``). A trick that ends the card
-    play (``Board.ends_play``) stops it too, written back with that trick and decided by
-    the game (``Variant.board_ended``, as its ``play`` decides after that card)."""
+    another event or the end of the events stop the phase, and the state's own records
+    of the play are brought up to date once (``tricks.board_into``). A trick that ends
+    the card play (``Board.ends_play``) stops it too, and the game decides (``Variant.
+    board_ended``, as its ``play`` decides after that card)."""
     plain = ~board.not_plain
     indexes: list[int] = []
-    collected: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
     done = board.tricks
-    seats_from = SEATS_FROM[board.n]
     while k < stop:
         i, event = events[k]
         if type(event) is not dict or len(event) != 3 or event.get("type") != "play":
@@ -362,17 +364,13 @@ def _on_board(
         k += 1
         if board.tricks != done:
             done = board.tricks
-            # The trick's leader, as the last card's undo record keeps it.
-            leader = board.stack[-2][2]
-            trick = tuple(zip(seats_from[leader], board.stack[-1][0], strict=True))
-            collected.append((leader, trick, board.winner))
             if board.ends_play():
                 # The game decides the card play by this trick, as its ``play`` would.
-                board_into(state, board, indexes, collected)
+                board_into(state, indexes)
                 state.variant.board_ended(state)
                 return k
     if indexes:
-        board_into(state, board, indexes, collected)
+        board_into(state, indexes)
     return k
 
 

@@ -40,6 +40,7 @@ from engine.replay import (
     with_candidates,
 )
 from engine.result import EngineError, Result
+from engine.tricks import trick_on_table
 
 __all__ = ["CallOptions", "Legal", "TableView", "TrickView", "legal_moves", "table_view"]
 
@@ -579,13 +580,15 @@ def _describe(
             base["awaiting"] = "deal"
         return _table_view(base)
     name = table.active
+    trick, winner = trick_on_table(state)
+    history = [] if state.board is None else state.board.history()
     base.update(
         players=table.players,
         active=table.active,
         dealer=table.dealer,
         sitting_out=table.sitting_out,
-        trick=tuple([(name[p], CODES[c]) for p, c in state.trick]),
-        trick_winner=name[state.winner] if state.trick else None,
+        trick=tuple([(name[p], CODES[c]) for p, c in trick]),
+        trick_winner=name[winner] if trick else None,
         tricks=tuple(
             [
                 TrickView(
@@ -594,7 +597,7 @@ def _describe(
                     name[winner],
                     state.variant.trick_augen(sum([1 << c for _, c in cards])),
                 )
-                for leader, cards, winner in state.tricks
+                for leader, cards, winner in history
             ]
         ),
         contract=result.contract,
@@ -605,8 +608,8 @@ def _describe(
         base["to_act"] = None
     if base["awaiting"] == "play":
         base["next_player"] = base["to_act"]
-    elif base["awaiting"] == "raise_or_end" and len(state.tricks) == 1:
-        base["next_player"] = name[state.tricks[0][2]]
+    elif base["awaiting"] == "raise_or_end" and len(history) == 1:
+        base["next_player"] = name[history[0][2]]
     return _table_view(base)
 
 

@@ -5,7 +5,9 @@ imported them)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from engine.core import GameState
 from tests.reference import (
     CORPORA,
     CORPUS,
@@ -28,5 +30,21 @@ __all__ = [
     "TALLY_EXAMPLES",
     "example_names",
     "load",
+    "state_fields",
     "without_message",
 ]
+
+
+def state_fields(state: GameState) -> dict[str, Any]:
+    """The fields of ``state`` as values to compare: its board as every slot's value but
+    the hands, which only the fold's board phase sets (``GameState.board``)."""
+    fields = dict(state.__dict__)
+    board = fields.get("board")
+    if board is not None:
+        fields["board"] = {
+            name: getattr(board, name)
+            for cls in type(board).__mro__
+            for name in getattr(cls, "__slots__", ())
+            if name != "hands"
+        }
+    return fields

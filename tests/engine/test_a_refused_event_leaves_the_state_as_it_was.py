@@ -17,6 +17,7 @@ from engine.core import GameState, NeedPartner
 from engine.generate import random_game
 from engine.replay import apply, fold, prepare
 from engine.rules import FUCHSEN_LEVELS
+from tests.engine._shared import state_fields
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32)
@@ -118,7 +119,7 @@ def _before_and_after(record: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
             return None
         assert need.state is not None
         state = need.state
-    return dict(kept[0].__dict__), dict(state.__dict__)
+    return state_fields(kept[0]), state_fields(state)
 
 
 @SETTINGS
@@ -148,11 +149,11 @@ def test_apply_leaves_its_input_as_it_was(record: dict[str, Any], data: st.DataO
     except NeedPartner:
         return
     assert error is None
-    fields = dict(state.__dict__)
+    fields = state_fields(state)
     event = data.draw(st.one_of(st.just(events[k]), _events(game, events[0]["players"])))
     try:
         new: GameState | None = apply(state, event, k)
     except Exception:
         new = None
-    assert state.__dict__ == fields
+    assert state_fields(state) == fields
     assert new is not state

@@ -17,6 +17,7 @@ from engine.generate import random_game
 from engine.koenigrufen import CONTRACTS
 from engine.replay import fold, prepare
 from engine.result import EngineError
+from tests.engine._shared import state_fields
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32)
@@ -35,7 +36,7 @@ def _folded(record: dict[str, Any], board: bool) -> tuple[dict[str, Any], Engine
     else:
         with patch.object(type(variant), "fold_board", _no_board):
             state, error = fold(variant, rules, events, undo_error)
-    return dict(state.__dict__), error
+    return state_fields(state), error
 
 
 def _no_board(self: Variant, state: GameState) -> None:

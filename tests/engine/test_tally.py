@@ -13,6 +13,7 @@ from engine.core import NeedPartner
 from engine.generate import random_game
 from engine.replay import fold, prepare
 from engine.result import Result
+from engine.tricks import on_table
 from tests.engine.records import (
     END,
     FOUR,
@@ -552,7 +553,8 @@ def _tally_from(
         if whole["reason"] == "played_out":
             out["augen"] = whole["augen"]["declarers"]
             side = {state.macher, state.hilfer}
-            out["silent"] = all(winner in side for _, _, winner in state.tricks)
+            assert state.board is not None
+            out["silent"] = all(winner in side for _, _, winner in state.board.history())
         return out
     if whole["contract"] == "schurln":
         out["losers"] = [name for name in table.active if whole["payouts"][name] < 0]
@@ -573,7 +575,7 @@ def _cuts(record: dict[str, Any]) -> list[tuple[int, bool]]:
         if prefix.status != "in_progress" or prefix.awaiting not in ("play", "partner"):
             continue  # decided, or the raising not ended
         state = _state(record, k)
-        if state is not None and not state.trick and state.tricks:
+        if state is not None and not on_table(state) and state.tricks_done:
             cuts.append((k, True))
     return cuts
 

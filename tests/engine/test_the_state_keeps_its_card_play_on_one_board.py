@@ -1,0 +1,141 @@
+"""A game's state keeps its card play on one board (``GameState.board``): every card the
+fold accepts is pushed on it, card by card or in the fold's board phase, so its tricks
+and the trick on the table are the record's plays in order; its pushes pop back to the
+play's opening; and a copy of a state owns its board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.cards import CODES
+from engine.core import GameState, NeedPartner
+from engine.generate import random_game
+from engine.koenigrufen import CONTRACTS
+from engine.replay import fold, prepare
+from engine.tricks import SEATS_FROM, trick_on_table
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+seeds = st.integers(min_value=0, max_value=2**32)
+games = st.one_of(
+    st.tuples(
+        st.just("fuchsen"), st.sampled_from([4, 5, 6]), st.sampled_from(["partner", "alone", None])
+    ),
+    st.tuples(st.just("koenigrufen"), st.just(4), st.sampled_from([*CONTRACTS, "schurln"])),
+)
+
+
+def _state(
+    seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
+) -> GameState | None:
+    """The fold's state after a random prefix of a random game (None before the play
+    opens, or where the partner is unknown)."""
+    return _state_and_record(seed, spec, hands, data)[0]
+
+
+def _state_and_record(
+    seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
+) -> tuple[GameState | None, dict[str, Any]]:
+    """``_state`` and the prefix it is the state after."""
+    game, seats, contract = spec
+    record: dict[str, Any] = random_game(seed, game, seats, contract=contract, hands=hands)
+    events = record["events"]
+    end = data.draw(st.integers(min_value=1, max_value=len(events)), label="prefix")
+    prefix = {**record, "events": events[:end]}
+    variant, rules, effective, undo_error = prepare(prefix)
+    try:
+        state, error = fold(variant, rules, effective, undo_error)
+    except NeedPartner:
+        return None, prefix
+    assert error is None
+    return (state if state.board is not None else None), prefix
+
+
+@SETTINGS
+@given(seeds, games, st.booleans(), st.data())
+def test_the_board_holds_every_card_the_fold_accepted_in_the_record_s_order(
+    seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
+) -> None:
+    state, record = _state_and_record(seed, spec, hands, data)
+    if state is None:
+        return
+    board = state.board
+    assert board is not None
+    # The record's plays, in order: the tricks collected, then the trick on the table.
+    plays = [(e["player"], e["card"]) for e in record["events"] if e["type"] == "play"]
+    history = board.history()
+    assert board.tricks == len(history) == state.tricks_done
+    laid = [(board.names[p], CODES[c]) for _leader, cards, _winner in history for p, c in cards]
+    laid += [(board.names[p], CODES[c]) for p, c in trick_on_table(state)[0]]
+    assert laid == plays
+    won = [0] * board.n
+    for leader, cards, winner in history:
+        assert cards[0][0] == leader
+        for _seat, card in cards:
+            won[winner] |= 1 << card
+    assert board.won == won
+    on_table = 0
+    for card in board.trick:
+        on_table |= 1 << card
+    assert sum(won) | on_table == state.played
+    if state.decision is None:
+        assert board.to_act == state.to_act
+        # The next card's player follows the trick's leader round the table.
+        assert board.to_act == SEATS_FROM[board.n][board.leader][len(board.trick)]
+
+
+@SETTINGS
+@given(seeds, games, st.booleans(), st.data())
+def test_popping_every_card_of_the_state_s_board_goes_back_to_the_play_s_opening(
+    seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
+) -> None:
+    state = _state(seed, spec, hands, data)
+    if state is None:
+        return
+    board = state.board
+    assert board is not None
+    played = []
+    while board.stack:
+        played.append(board.pop())
+    assert board.trick == [] and board.tricks == 0 and board.won == [0] * board.n
+    history = board.history()
+    assert board.trick == [] and board.tricks == 0 and board.won == [0] * board.n
+    first = history[0][0] if history else board.leader
+    assert board.to_act == board.leader == first
+    # Every card the state holds as played, in the order of its tricks.
+    in_order = [card for _leader, cards, _winner in history for _seat, card in cards]
+    assert list(reversed(played))[: len(in_order)] == in_order
+
+
+@SETTINGS
+@given(seeds, games, st.booleans(), st.data())
+def test_a_copy_of_a_state_owns_its_board(
+    seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
+) -> None:
+    state = _state(seed, spec, hands, data)
+    if state is None or not state.board or not state.board.stack:
+        return
+    board = state.board
+    before = board.key_state()
+    copy = state.copy()
+    assert copy.board is not None and copy.board is not board
+    copy.board.pop()
+    assert board.key_state() == before
+
+
+@SETTINGS
+@given(seeds, games, st.booleans(), st.data())
+def test_a_copy_of_a_board_has_every_slot_of_the_board(
+    seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
+) -> None:
+    state = _state(seed, spec, hands, data)
+    if state is None:
+        return
+    board = state.board
+    assert board is not None
+    copy = board.copy()
+    for cls in type(board).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            assert getattr(copy, name) == getattr(board, name), name
