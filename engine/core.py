@@ -247,6 +247,15 @@ class GameState:
         state.__dict__ = dict(state.__dict__)
         return state
 
+    def knowing(self, know: Knowledge) -> Self:
+        """This state with the knowledge ``know``, for reading only (a trial's checks):
+        it shares this state's board, so nothing may be pushed on it (``apply`` copies
+        it first)."""
+        new = _new_object(type(self))
+        new.__dict__ = fields = self.__dict__.copy()
+        fields["know"] = know
+        return new
+
     def copy(self) -> Self:
         """An independent state at the same point (``apply``, a trial, a prefix kept)."""
         new = _new_object(type(self))

@@ -186,7 +186,8 @@ def _with_event_knowledge(
     """``state`` with the cards ``event`` would place added to its knowledge: those it
     places as the game reads them (``Variant.placements``; a ``tally``'s partner holds
     the called card of ``events``, the record's effective events before it:
-    ``Variant.tally_placements``) and the blank it names (``Variant.probed_blank``)."""
+    ``Variant.tally_placements``) and the blank it names (``Variant.probed_blank``).
+    For reading only, as ``GameState.knowing``: it shares the board of ``state``."""
     know = state.know
     table = state.table
     typ = event.get("type")
@@ -216,9 +217,7 @@ def _with_event_knowledge(
     if not changed:
         return state
     owner, known, placed = lists or (know.owner, know.known, know.placed_at)
-    new = state.copy()
-    new.know = Knowledge(tuple(owner), tuple(known), tuple(placed), blank)
-    return new
+    return state.knowing(Knowledge(tuple(owner), tuple(known), tuple(placed), blank))
 
 
 def _play_refusal(

@@ -10,11 +10,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import CODES
-from engine.core import GameState, NeedPartner
+from engine.cards import CODES, bits
+from engine.core import GameState, Illegal, NeedPartner
 from engine.generate import random_game
 from engine.koenigrufen import CONTRACTS
-from engine.replay import fold, prepare
+from engine.replay import apply, fold, prepare
 from engine.tricks import SEATS_FROM, trick_on_table
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -139,3 +139,27 @@ def test_a_copy_of_a_board_has_every_slot_of_the_board(
     for cls in type(board).__mro__:
         for name in getattr(cls, "__slots__", ()):
             assert getattr(copy, name) == getattr(board, name), name
+
+
+@SETTINGS
+@given(seeds, games, st.booleans(), st.data())
+def test_a_trial_that_shares_the_board_leaves_it_as_it_was_when_a_card_is_applied(
+    seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
+) -> None:
+    state, record = _state_and_record(seed, spec, hands, data)
+    if state is None or state.decision is not None or state.know is None:
+        return
+    board = state.board
+    assert board is not None
+    trial = state.knowing(state.know)  # as the table view tries an event
+    assert trial.board is board
+    before = board.key_state()
+    p = state.to_act
+    for card in bits(state.know.known[p] & ~state.played):
+        event = {"type": "play", "player": board.names[p], "card": CODES[card]}
+        try:
+            after = apply(trial, event, len(record["events"]))
+        except (Illegal, NeedPartner):
+            continue
+        assert after.board is not board
+    assert board.key_state() == before
