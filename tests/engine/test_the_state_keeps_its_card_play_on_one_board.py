@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.board import Board
 from engine.cards import CODES, bits
 from engine.core import GameState, Illegal, NeedPartner
 from engine.generate import random_game
@@ -27,18 +28,22 @@ games = st.one_of(
 )
 
 
-def _state(
+def _opened(
     seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
-) -> GameState | None:
-    """The fold's state after a random prefix of a random game (None before the play
-    opens, or where the partner is unknown)."""
-    return _state_and_record(seed, spec, hands, data)[0]
+) -> tuple[GameState, Board] | None:
+    """The fold's state after a random prefix of a random game and its board (None
+    before the play opens, or where the partner is unknown)."""
+    state = _state_and_record(seed, spec, hands, data)[0]
+    if state is None:
+        return None
+    assert state.board is not None
+    return state, state.board
 
 
 def _state_and_record(
     seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
 ) -> tuple[GameState | None, dict[str, Any]]:
-    """``_state`` and the prefix it is the state after."""
+    """The state of ``_opened`` (or None) and the prefix it is the state after."""
     game, seats, contract = spec
     record: dict[str, Any] = random_game(seed, game, seats, contract=contract, hands=hands)
     events = record["events"]
@@ -91,16 +96,14 @@ def test_the_board_holds_every_card_the_fold_accepted_in_the_record_s_order(
 def test_popping_every_card_of_the_state_s_board_goes_back_to_the_play_s_opening(
     seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
 ) -> None:
-    state = _state(seed, spec, hands, data)
-    if state is None:
+    opened = _opened(seed, spec, hands, data)
+    if opened is None:
         return
-    board = state.board
-    assert board is not None
+    _state, board = opened
+    history = board.history()
     played = []
     while board.stack:
         played.append(board.pop())
-    assert board.trick == [] and board.tricks == 0 and board.won == [0] * board.n
-    history = board.history()
     assert board.trick == [] and board.tricks == 0 and board.won == [0] * board.n
     first = history[0][0] if history else board.leader
     assert board.to_act == board.leader == first
@@ -114,10 +117,10 @@ def test_popping_every_card_of_the_state_s_board_goes_back_to_the_play_s_opening
 def test_a_copy_of_a_state_owns_its_board(
     seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
 ) -> None:
-    state = _state(seed, spec, hands, data)
-    if state is None or not state.board or not state.board.stack:
+    opened = _opened(seed, spec, hands, data)
+    if opened is None or not opened[1].stack:
         return
-    board = state.board
+    state, board = opened
     before = board.key_state()
     copy = state.copy()
     assert copy.board is not None and copy.board is not board
@@ -130,11 +133,10 @@ def test_a_copy_of_a_state_owns_its_board(
 def test_a_copy_of_a_board_has_every_slot_of_the_board(
     seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
 ) -> None:
-    state = _state(seed, spec, hands, data)
-    if state is None:
+    opened = _opened(seed, spec, hands, data)
+    if opened is None:
         return
-    board = state.board
-    assert board is not None
+    _state, board = opened
     copy = board.copy()
     for cls in type(board).__mro__:
         for name in getattr(cls, "__slots__", ()):
