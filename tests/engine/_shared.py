@@ -7,7 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from hypothesis import strategies as st
+
 from engine.core import GameState
+from engine.koenigrufen import CONTRACTS
 from tests.reference import (
     CORPORA,
     CORPUS,
@@ -29,7 +32,9 @@ __all__ = [
     "TALLY_CORPUS",
     "TALLY_EXAMPLES",
     "example_names",
+    "generated_games",
     "load",
+    "seeds",
     "state_fields",
     "without_message",
 ]
@@ -48,3 +53,14 @@ def state_fields(state: GameState) -> dict[str, Any]:
             if name != "hands"
         }
     return fields
+
+
+# The generator's games (``engine.generate.random_game``) of the property tests: a seed,
+# and the game, its seats and the contract asked for (None: any).
+seeds = st.integers(min_value=0, max_value=2**32)
+generated_games = st.one_of(
+    st.tuples(
+        st.just("fuchsen"), st.sampled_from([4, 5, 6]), st.sampled_from(["partner", "alone", None])
+    ),
+    st.tuples(st.just("koenigrufen"), st.just(4), st.sampled_from([*CONTRACTS, "schurln", None])),
+)

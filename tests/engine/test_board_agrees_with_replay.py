@@ -13,17 +13,10 @@ from engine import replay, table_view
 from engine.board import Board
 from engine.cards import CODES, bits
 from engine.generate import random_game
-from engine.koenigrufen import CONTRACTS
 from engine.replay import board_at
+from tests.engine._shared import generated_games, seeds
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-seeds = st.integers(min_value=0, max_value=2**32)
-games = st.one_of(
-    st.tuples(
-        st.just("fuchsen"), st.sampled_from([4, 5, 6]), st.sampled_from(["partner", "alone", None])
-    ),
-    st.tuples(st.just("koenigrufen"), st.just(4), st.sampled_from([*CONTRACTS, "schurln"])),
-)
 
 
 def _game(seed: int, spec: tuple[str, int, str | None]) -> dict[str, Any]:
@@ -56,7 +49,7 @@ def _play(board: Board, card: int) -> dict[str, Any]:
 
 
 @SETTINGS
-@given(seeds, games, st.data())
+@given(seeds, generated_games, st.data())
 def test_push_then_pop_restores_the_board_exactly(
     seed: int, spec: tuple[str, int, str | None], data: st.DataObject
 ) -> None:
@@ -85,7 +78,7 @@ def test_push_then_pop_restores_the_board_exactly(
 
 
 @SETTINGS
-@given(seeds, games, st.data())
+@given(seeds, generated_games, st.data())
 def test_the_legal_mask_is_exactly_the_cards_replay_accepts_next(
     seed: int, spec: tuple[str, int, str | None], data: st.DataObject
 ) -> None:
@@ -117,7 +110,7 @@ def test_the_legal_mask_is_exactly_the_cards_replay_accepts_next(
 
 
 @SETTINGS
-@given(seeds, games)
+@given(seeds, generated_games)
 def test_pushing_the_record_s_plays_gives_its_winners_and_augen(
     seed: int, spec: tuple[str, int, str | None]
 ) -> None:
@@ -147,7 +140,7 @@ def test_a_record_without_known_hands_has_no_board() -> None:
 
 
 @SETTINGS
-@given(seeds, games, st.data())
+@given(seeds, generated_games, st.data())
 def test_the_legal_mask_is_the_table_view_s_legal_cards(
     seed: int, spec: tuple[str, int, str | None], data: st.DataObject
 ) -> None:

@@ -14,19 +14,11 @@ from hypothesis import strategies as st
 from engine.cards import CODES
 from engine.core import GameState, Variant
 from engine.generate import random_game
-from engine.koenigrufen import CONTRACTS
 from engine.replay import fold, prepare
 from engine.result import EngineError
-from tests.engine._shared import state_fields
+from tests.engine._shared import generated_games, seeds, state_fields
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-seeds = st.integers(min_value=0, max_value=2**32)
-games = st.one_of(
-    st.tuples(
-        st.just("fuchsen"), st.sampled_from([4, 5, 6]), st.sampled_from(["partner", "alone", None])
-    ),
-    st.tuples(st.just("koenigrufen"), st.just(4), st.sampled_from([*CONTRACTS, "schurln", None])),
-)
 
 
 def _folded(record: dict[str, Any], board: bool) -> tuple[dict[str, Any], EngineError | None]:
@@ -44,7 +36,7 @@ def _no_board(self: Variant, state: GameState) -> None:
 
 
 @SETTINGS
-@given(seeds, games, st.data())
+@given(seeds, generated_games, st.data())
 def test_the_board_phase_writes_back_the_state_play_gives_card_by_card(
     seed: int, spec: tuple[str, int, str | None], data: st.DataObject
 ) -> None:
@@ -58,7 +50,7 @@ def test_the_board_phase_writes_back_the_state_play_gives_card_by_card(
 
 
 @SETTINGS
-@given(seeds, games, st.data())
+@given(seeds, generated_games, st.data())
 def test_a_refused_card_on_the_board_gets_the_error_play_gives(
     seed: int, spec: tuple[str, int, str | None], data: st.DataObject
 ) -> None:

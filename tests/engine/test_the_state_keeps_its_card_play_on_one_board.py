@@ -14,18 +14,11 @@ from engine.board import Board
 from engine.cards import CODES, bits
 from engine.core import GameState, Illegal, NeedPartner
 from engine.generate import random_game
-from engine.koenigrufen import CONTRACTS
 from engine.replay import apply, fold, prepare
 from engine.tricks import SEATS_FROM, trick_on_table
+from tests.engine._shared import generated_games, seeds
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-seeds = st.integers(min_value=0, max_value=2**32)
-games = st.one_of(
-    st.tuples(
-        st.just("fuchsen"), st.sampled_from([4, 5, 6]), st.sampled_from(["partner", "alone", None])
-    ),
-    st.tuples(st.just("koenigrufen"), st.just(4), st.sampled_from([*CONTRACTS, "schurln"])),
-)
 
 
 def _opened(
@@ -59,7 +52,7 @@ def _state_and_record(
 
 
 @SETTINGS
-@given(seeds, games, st.booleans(), st.data())
+@given(seeds, generated_games, st.booleans(), st.data())
 def test_the_board_holds_every_card_the_fold_accepted_in_the_record_s_order(
     seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
 ) -> None:
@@ -92,7 +85,7 @@ def test_the_board_holds_every_card_the_fold_accepted_in_the_record_s_order(
 
 
 @SETTINGS
-@given(seeds, games, st.booleans(), st.data())
+@given(seeds, generated_games, st.booleans(), st.data())
 def test_popping_every_card_of_the_state_s_board_goes_back_to_the_play_s_opening(
     seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
 ) -> None:
@@ -113,7 +106,7 @@ def test_popping_every_card_of_the_state_s_board_goes_back_to_the_play_s_opening
 
 
 @SETTINGS
-@given(seeds, games, st.booleans(), st.data())
+@given(seeds, generated_games, st.booleans(), st.data())
 def test_a_copy_of_a_state_owns_its_board(
     seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
 ) -> None:
@@ -129,7 +122,7 @@ def test_a_copy_of_a_state_owns_its_board(
 
 
 @SETTINGS
-@given(seeds, games, st.booleans(), st.data())
+@given(seeds, generated_games, st.booleans(), st.data())
 def test_a_copy_of_a_board_has_every_slot_of_the_board(
     seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
 ) -> None:
@@ -144,7 +137,7 @@ def test_a_copy_of_a_board_has_every_slot_of_the_board(
 
 
 @SETTINGS
-@given(seeds, games, st.booleans(), st.data())
+@given(seeds, generated_games, st.booleans(), st.data())
 def test_a_trial_that_shares_the_board_leaves_it_as_it_was_when_a_card_is_applied(
     seed: int, spec: tuple[str, int, str | None], hands: bool, data: st.DataObject
 ) -> None:
