@@ -630,9 +630,32 @@ class Variant:
 
     def card_board(self, state: GameState) -> Board | None:
         """A copy of the card play's board after ``state`` (in the play, decided or not:
-        the analysis plays a deal out) with every hand set and no pushes to undo, or
-        None where a hand is not known. None by default."""
-        return None
+        the analysis plays a deal out) with every hand set (``set_hands``) and no pushes
+        to undo, or None before the play or where a hand is not known."""
+        board = state.board
+        know = state.know
+        if board is None or know is None or not self.board_stands(state):
+            return None
+        if not all([know.full(q) for q in range(board.n)]):
+            return None
+        board = board.copy()
+        board.stack = []
+        self.set_hands(board, state)
+        return board
+
+    def board_stands(self, state: GameState) -> bool:
+        """Does the state's board, its hands set, stand for the deal (``card_board``)?
+        True by default."""
+        return True
+
+    def set_hands(self, board: Board, state: GameState) -> None:
+        """Set ``board``'s hands (the state's own or a copy of it) from the knowledge
+        of ``state``, where every hand is known: each player's cards not played yet."""
+        know = state.know
+        table = state.table
+        assert know is not None and table is not None
+        left = table.deck & ~state.played  # (a positive mask: ``&`` on it stays fast)
+        board.hands = [hand & left for hand in know.known]
 
     # The complete tricks before which ``fold_board`` is never asked (it would say None).
     board_from: ClassVar[int] = 0

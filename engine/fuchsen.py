@@ -1138,27 +1138,18 @@ class Fuchsen(Variant):
         # A pure tally: the first trick, and so its raising, unrecorded.
         return not (state.tallied and not state.tricks_done)
 
-    def card_board(self, state: GameState) -> FuchsenBoard | None:
+    def board_stands(self, state: GameState) -> bool:
         assert isinstance(state, FuchsenState)
         know = state.know
-        table = state.table
-        if state.phase != "play" or know is None or table is None or state.macher < 0:
-            return None
-        if state.turned and know.blank < 0:
-            return None  # the model knows the turned card; this record does not say
-        if not all(know.full(q) for q in range(table.n)):
-            return None
-        return self._board(state)
+        # The analysis' model knows the turned card; a record that never names it does not.
+        return not (state.turned and know is not None and know.blank < 0)
 
-    def _board(self, state: FuchsenState) -> FuchsenBoard:
-        """``card_board`` of a state in the play, every hand known, the blank too: a
-        copy of the state's board with the hands, the side and no pushes to undo."""
-        board = state.board
-        assert isinstance(board, FuchsenBoard)
-        board = board.copy()
-        board.stack = []
-        _set_hands(board, state)
-        return board
+    def set_hands(self, board: Board, state: GameState) -> None:
+        super().set_hands(board, state)
+        assert isinstance(state, FuchsenState) and isinstance(board, FuchsenBoard)
+        if state.turned:
+            assert state.know is not None
+            board.set_blank(state.know.blank)
 
     board_from: ClassVar[int] = 1  # the raising ends with the first trick at the earliest
 
@@ -1177,12 +1168,12 @@ class Fuchsen(Variant):
         assert know is not None
         if h >= 0 and not state.fuchs_said and know.owner[GO] == h:
             return None
-        if state.turned and know.blank < 0:
+        if not self.board_stands(state):
             return None  # as ``card_board``: the record never identifies the blank
         # Every hand known (the fold asks only then): the state's own board, its hands set.
         board = state.board
         assert isinstance(board, FuchsenBoard)
-        _set_hands(board, state)
+        self.set_hands(board, state)
         return board
 
     def board_ended(self, state: GameState) -> None:
@@ -1605,17 +1596,6 @@ def value_at(rules: Mapping[str, Any], level: int) -> int:
     if name == "end":
         value += int(rules["end_bonus"])
     return value
-
-
-def _set_hands(board: FuchsenBoard, state: FuchsenState) -> None:
-    """Set ``board``'s hands from ``state`` (every one known)."""
-    know = state.know
-    table = state.table
-    assert know is not None and table is not None
-    left = table.deck & ~state.played  # (a positive mask: ``&`` on it stays fast)
-    board.hands = [hand & left for hand in know.known]
-    if state.turned:
-        board.set_blank(know.blank)
 
 
 def _augen_won(state: FuchsenState) -> tuple[int, int]:

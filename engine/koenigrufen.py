@@ -717,26 +717,6 @@ class Koenigrufen(Variant):
             return Illegal(code, msg, player=name_of(state, p), example=first, suit=suit)
         return Illegal(code, msg, player=name_of(state, p), card=first, card2=CODES[card])
 
-    def card_board(self, state: GameState) -> KoenigBoard | None:
-        assert isinstance(state, KoenigState)
-        know = state.know
-        table = state.table
-        if state.phase != "play" or know is None or table is None:
-            return None
-        if not all(know.full(q) for q in range(4)):
-            return None
-        return self._board(state)
-
-    def _board(self, state: KoenigState) -> KoenigBoard:
-        """``card_board`` of a state in the play with every hand known: a copy of the
-        state's board with the hands, the side and no pushes to undo."""
-        board = state.board
-        assert isinstance(board, KoenigBoard)
-        board = board.copy()
-        board.stack = []
-        _set_hands(board, state)
-        return board
-
     def fold_board(self, state: GameState) -> KoenigBoard | None:
         # Once the play is open a card changes nothing but the card play; a trick that
         # decides the game is the board's ``ends_play`` (``trick_end``).
@@ -746,7 +726,7 @@ class Koenigrufen(Variant):
         # Every hand known (the fold asks only then): the state's own board, its hands set.
         board = state.board
         assert isinstance(board, KoenigBoard)
-        _set_hands(board, state)
+        self.set_hands(board, state)
         return board
 
     # ------------------------------------------------------------------ table view
@@ -1013,14 +993,6 @@ def _open_board(state: KoenigState, side: int) -> None:
         table.first if state.declarer < 0 else state.declarer
     )
     state.board = board
-
-
-def _set_hands(board: KoenigBoard, state: KoenigState) -> None:
-    """Set ``board``'s hands from ``state`` (every one known)."""
-    know = state.know
-    assert know is not None
-    unplayed = ~state.played
-    board.hands = [hand & unplayed for hand in know.known]
 
 
 def aces_and_tens(state: KoenigState) -> list[int]:
