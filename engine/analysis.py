@@ -216,13 +216,12 @@ def _read(record: object) -> _Deal | str:
         return "hands_unknown"
     index = board.names.index
     moves = [(i, index(event["player"]), INDEX[event["card"]]) for i, event in plays]
-    if isinstance(board, FuchsenBoard):
-        return _fuchsen(board, moves)
-    assert isinstance(board, KoenigBoard)
-    return _koenigrufen(board, record, moves)
+    assert result.game is not None
+    return _DEALS[result.game](board, record, moves)
 
 
-def _fuchsen(board: FuchsenBoard, plays: list[tuple[int, int, int]]) -> _Deal:
+def _fuchsen(board: FuchsenBoard, _record: object, plays: list[tuple[int, int, int]]) -> _Deal:
+    """The Fuchsen deal on ``board`` (a ``FuchsenBoard``): the Augen of the side."""
     ours = [bool(board.side >> q & 1) for q in range(board.n)]
     return _Deal(
         "fuchsen",
@@ -248,6 +247,8 @@ def _koenig_equivalence(ten_high: bool) -> Equivalence:
 
 
 def _koenigrufen(board: KoenigBoard, record: object, plays: list[tuple[int, int, int]]) -> _Deal:
+    """The Königrufen deal on ``board`` (a ``KoenigBoard``): its contract's goal, and
+    the higher contracts the declarer's hand would have made alone."""
     contract = board.contract
     d = board.declarer
     ours = [bool(board.side >> q & 1) for q in range(board.n)]
@@ -283,6 +284,13 @@ def _koenigrufen(board: KoenigBoard, record: object, plays: list[tuple[int, int,
         skip,
         extra,
     )
+
+
+# Each game's deal, by its name: the shared reading asks no board which game it is.
+_DEALS: dict[str, Callable[[Any, object, list[tuple[int, int, int]]], _Deal]] = {
+    "fuchsen": _fuchsen,
+    "koenigrufen": _koenigrufen,
+}
 
 
 def _alone_made(

@@ -390,7 +390,37 @@ class Variant:
         return start, need.position
 
     # --- deal ---------------------------------------------------------------------
+    def __init__(self) -> None:
+        self._seat_cache: dict[tuple[Any, ...], Table] = {}
+
     def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
+        """The deal's seating (``seats``) with its hands parsed (``check_hands``), or
+        raise ``Illegal``. The seating is a pure function of the fields ``seat_key``
+        names, and clubs reuse a few: a valid one is kept under that key, so only the
+        same names and values find it."""
+        key: tuple[Any, ...] | None = None
+        if type(event["players"]) is list:
+            try:
+                key = self.seat_key(event, rules)
+                table = self._seat_cache.get(key)
+            except TypeError:  # an unhashable value
+                key, table = None, None
+            if table is not None:
+                return check_hands(event, table)
+        table = self.seats(event, rules)
+        if key is not None:
+            if len(self._seat_cache) > 4096:
+                self._seat_cache.clear()
+            self._seat_cache[key] = table
+        return check_hands(event, table)
+
+    def seat_key(self, event: Event, rules: Mapping[str, Any]) -> tuple[Any, ...]:
+        """Every field of the deal and the house ``rules`` the seating reads (the
+        ``players`` a list), as a key (raises ``TypeError`` for an unhashable one)."""
+        raise NotImplementedError
+
+    def seats(self, event: Event, rules: Mapping[str, Any]) -> Table:
+        """The seating of the deal ``event`` (its hands not read), or raise ``Illegal``."""
         raise NotImplementedError
 
     def initial_state(
@@ -589,7 +619,14 @@ class Variant:
     def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
         """Why the ``tally`` ``event`` (its fields' kinds checked, its players seated)
         may not stand after ``state`` (in the play phase, not decided, the knowledge its
-        partner adds placed), or None: the rule every tally goes through. None (no
+        partner adds placed), or None: the ``Illegal`` of ``tally_outcome``."""
+        outcome = self.tally_outcome(state, event)
+        return outcome if isinstance(outcome, Illegal) else None
+
+    def tally_outcome(self, state: GameState, event: Event) -> object:
+        """The rule every tally goes through (the game's tally handler, and the view's
+        offer by ``tally_refusal``): an ``Illegal`` where the ``tally`` ``event`` may
+        not stand after ``state``, else what it says (the game's own value). None (no
         refusal) by default."""
         return None
 

@@ -28,7 +28,6 @@ from engine.core import (
     _is_str,
     _is_str_or_bool,
     _is_str_or_none,
-    check_hands,
     name_of,
     placement_error,
     tally_partner_refusal,
@@ -153,7 +152,7 @@ class Fuchsen(Variant):
     play_not_open: ClassVar[Msg] = Msg.PLAYED_BEFORE_MACHER_HAS_CALLED
 
     def __init__(self) -> None:
-        self._seat_cache: dict[tuple[Any, ...], Table] = {}
+        super().__init__()
         # The house rules the seating depends on, for the latest rules object seen
         # (held here, so that ``is`` cannot confuse it with a later object).
         self._rules_last: tuple[Mapping[str, Any] | None, tuple[Any, ...]] = (None, ())
@@ -204,38 +203,21 @@ class Fuchsen(Variant):
             raise Illegal(Code.MALFORMED_EVENT, Msg.CALL_WITHOUT_CARD)
 
     # ------------------------------------------------------------------ deal
-    def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
-        players = event["players"]
-        key: tuple[Any, ...] | None = None
-        if type(players) is list:
-            # Seating is a pure function of these fields; clubs reuse a few seatings.
-            # Only a valid seating is cached, so only the same names and values find it.
-            last = self._rules_last
-            if last[0] is not rules:
-                last = (rules, (rules["sit_out"], tuple(rules["removed_cards"])))
-                self._rules_last = last  # one assignment: safe between threads
-            removed_field = event.get("removed", _ABSENT)
-            try:
-                key = (
-                    event["dealer"],
-                    event.get("sitting_out", _ABSENT),
-                    tuple(removed_field) if type(removed_field) is list else removed_field,
-                    last[1],
-                    *players,
-                )
-                table = self._seat_cache.get(key)
-            except TypeError:  # an unhashable value
-                key, table = None, None
-            if table is not None:
-                return check_hands(event, table)
-        table = self._seats(event, rules)
-        if key is not None:
-            if len(self._seat_cache) > 4096:
-                self._seat_cache.clear()
-            self._seat_cache[key] = table
-        return check_hands(event, table)
+    def seat_key(self, event: Event, rules: Mapping[str, Any]) -> tuple[Any, ...]:
+        last = self._rules_last
+        if last[0] is not rules:
+            last = (rules, (rules["sit_out"], tuple(rules["removed_cards"])))
+            self._rules_last = last  # one assignment: safe between threads
+        removed = event.get("removed", _ABSENT)
+        return (
+            event["dealer"],
+            event.get("sitting_out", _ABSENT),
+            tuple(removed) if type(removed) is list else removed,
+            last[1],
+            *event["players"],
+        )
 
-    def _seats(self, event: Event, rules: Mapping[str, Any]) -> Table:
+    def seats(self, event: Event, rules: Mapping[str, Any]) -> Table:
         players = event["players"]
         dealer = event["dealer"]
         if not isinstance(players, list) or not 4 <= len(players) <= 6:
@@ -383,7 +365,7 @@ class Fuchsen(Variant):
     def _tally(self, state: FuchsenState, event: Event, index: int) -> None:
         """What the table counted (event-stream.md, "The tally"): a pure tally before
         anything of the first trick, or a late one after the raising ended."""
-        outcome = self._tally_outcome(state, event)
+        outcome = self.tally_outcome(state, event)
         if isinstance(outcome, Illegal):
             raise outcome
         level, fuchs, early, won, augen, silent = outcome
@@ -402,12 +384,7 @@ class Fuchsen(Variant):
             self._decide(state, "tally", won, value, augen, silent)
         self._after(state, index)
 
-    def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
-        assert isinstance(state, FuchsenState)
-        outcome = self._tally_outcome(state, event)
-        return outcome if isinstance(outcome, Illegal) else None
-
-    def _tally_outcome(
+    def tally_outcome(  # type: ignore[override]
         self, state: FuchsenState, event: Event
     ) -> Illegal | tuple[int, bool, bool, bool, int, bool]:
         """The rule every tally goes through (``_tally``), which the view's tally offer

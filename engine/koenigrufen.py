@@ -25,7 +25,6 @@ from engine.core import (
     _is_bool,
     _is_str,
     _is_str_list,
-    check_hands,
     check_placement,
     name_of,
     tally_partner_refusal,
@@ -171,28 +170,10 @@ class Koenigrufen(Variant):
     }
 
     # ------------------------------------------------------------------ deal
-    def validate_deal(self, event: Event, rules: Mapping[str, Any]) -> Table:
-        # Seating is a pure function of the players and the dealer; clubs reuse a few.
-        # A cached key holds only names, so only the same names can find it.
-        players = event["players"]
-        key: tuple[Any, ...] | None = None
-        table: Table | None = None
-        if type(players) is list:
-            try:
-                key = (event["dealer"], *players)
-                table = self._seat_cache.get(key)
-            except TypeError:  # an unhashable value
-                key = None
-            if table is not None:
-                return check_hands(event, table)
-        table = self._seats(event)
-        if key is not None:
-            if len(self._seat_cache) > 4096:
-                self._seat_cache.clear()
-            self._seat_cache[key] = table
-        return check_hands(event, table)
+    def seat_key(self, event: Event, rules: Mapping[str, Any]) -> tuple[Any, ...]:
+        return (event["dealer"], *event["players"])
 
-    def _seats(self, event: Event) -> Table:
+    def seats(self, event: Event, rules: Mapping[str, Any]) -> Table:
         players = event["players"]
         dealer = event["dealer"]
         if not isinstance(players, list) or len(players) != 4:
@@ -216,12 +197,12 @@ class Koenigrufen(Variant):
         )
 
     def __init__(self) -> None:
+        super().__init__()
         # The state before the auction, copied for each deal (``initial_state``): fewer
         # instructions than the dataclass ``__init__`` of its ~30 fields (as Fuchsen's).
         self._prototype = KoenigState.prototype(
             variant=self, rules={}, phase="auction", first_play=_NONE_YET
         )
-        self._seat_cache: dict[tuple[Any, ...], Table] = {}
         self._decisions: dict[tuple[Any, ...], Decision] = {}
 
     def initial_state(
@@ -278,7 +259,7 @@ class Koenigrufen(Variant):
 
     def _tally(self, state: KoenigState, event: Event) -> None:
         """What the table counted (event-stream.md, "The tally"), after the auction."""
-        outcome = self._tally_outcome(state, event)
+        outcome = self.tally_outcome(state, event)
         if isinstance(outcome, Illegal):
             raise outcome
         won, side, losers = outcome
@@ -287,12 +268,7 @@ class Koenigrufen(Variant):
         else:
             self._end(state, won, side, "tally")
 
-    def tally_refusal(self, state: GameState, event: Event) -> Illegal | None:
-        assert isinstance(state, KoenigState)
-        outcome = self._tally_outcome(state, event)
-        return outcome if isinstance(outcome, Illegal) else None
-
-    def _tally_outcome(
+    def tally_outcome(  # type: ignore[override]
         self, state: KoenigState, event: Event
     ) -> Illegal | tuple[bool, tuple[int, ...], list[int]]:
         """The rule every tally goes through (``_tally``), which the view's tally offer
