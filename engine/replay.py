@@ -430,6 +430,29 @@ def _replay_folded(
     return variant.result(state)
 
 
+def record_error(record: object) -> EngineError | None:
+    """The error of ``replay(record)`` where its status is ``invalid``, else None, with
+    less work where the partner is unknown: any candidate that keeps the record valid
+    makes it valid (hindsight rule 4), so the candidates' folds stop at the first such
+    one (``replay`` goes on to compare their results). For the table view's trials,
+    which ask only whether an appended event is accepted."""
+    try:
+        variant, rules, events, undo_error = prepare(record)
+    except RecordError as exc:
+        return EngineError(-1, exc.code, exc.msg, exc.params)
+    try:
+        _state, error = fold(variant, rules, events, undo_error)
+    except NeedPartner as need:
+        worst: EngineError | None = None
+        for _state, error in candidate_folds(variant, rules, events, undo_error, need):
+            if error is None:
+                return None
+            worst = error if worst is None else worse_error(worst, error)
+        assert worst is not None  # no survivor: replay's error at the largest index
+        return worst
+    return error
+
+
 def _replay_resolved(record: object) -> Result:
     """``replay`` with ``undo`` resolved before the fold."""
     try:

@@ -36,6 +36,7 @@ from engine.replay import (
     candidate_folds,
     fold,
     prepare,
+    record_error,
     replay,
     with_candidates,
 )
@@ -434,7 +435,7 @@ def table_view(record: object) -> TableView:
             for q in need.candidates:
                 who = table.active[q]
                 show = {"type": "show", "player": who, "cards": [CODES[need.called]]}
-                if replay({**record, "events": [*record["events"], show]}).status != "invalid":
+                if record_error({**record, "events": [*record["events"], show]}) is None:
                     partners.append(who)
     if not states:  # pragma: no cover - replay found a survivor, so the view does too
         return TableView(game=result.game, status=result.status, result=result)
@@ -513,7 +514,7 @@ def _fuchs_in_hindsight(
     order to try them: the answer is the same in any order, the work is not."""
     for code in dict.fromkeys(order):
         event = {"type": "play", "player": name, "card": code, "fuchs": True}
-        if replay({**record, "events": [*record["events"], event]}).status != "invalid":
+        if record_error({**record, "events": [*record["events"], event]}) is None:
             return legal
     return replace(legal, fuchs=False)
 
@@ -530,9 +531,9 @@ def _played_in_hindsight(
     keep: list[str] = []
     for code in codes:
         event = {"type": "play", "player": name, "card": code, **extra}
-        result = replay({**record, "events": [*record["events"], event]})
-        if result.status == "invalid" and result.error is not None:
-            refused[code] = result.error
+        error = record_error({**record, "events": [*record["events"], event]})
+        if error is not None:
+            refused[code] = error
         else:
             keep.append(code)
     return keep
