@@ -55,6 +55,10 @@ the replay's: what the replay may spend on everything else is the target's ratio
 this one. For the views of every prefix (``view`` suites) it adds two such lines on the
 same prefixes: ``replay`` alone (the view's fold and result, without the legal moves)
 and the bound.
+
+Each ``view`` suite also counts, untimed, the folds a view makes (``replay.fold``: the
+record's events folded from the deal, or once per candidate partner from where he is
+needed, and again for each move the view tries in hindsight), for the old engine too.
 """
 
 from __future__ import annotations
@@ -286,6 +290,32 @@ def _push_pop(records: int, clock: Callable[[], float], repeat: int) -> None:
         )
 
 
+def _folds_per_view(package: str, texts: list[str]) -> float:
+    """The folds (``replay.fold``: the record's events folded from the deal, or from a
+    candidate partner's start) the table view of the engine ``package`` makes per
+    record of ``texts`` (the issue counted them: the view's probes), untimed."""
+    modules = [sys.modules[f"{package}.replay"], sys.modules[f"{package}.view"]]
+    original = modules[0].fold
+    calls = 0
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return original(*args, **kwargs)
+
+    for module in modules:
+        if getattr(module, "fold", None) is original:
+            vars(module)["fold"] = counting
+    try:
+        for text in texts:
+            modules[1].table_view(json.loads(text))
+    finally:
+        for module in modules:
+            if getattr(module, "fold", None) is counting:
+                vars(module)["fold"] = original
+    return calls / len(texts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--records", type=int, default=2000)
@@ -380,6 +410,11 @@ def main() -> None:
                 f"{'  bound (parse, deal, push)':40} {len(texts) / t:10,.0f} "
                 f"{t / n_events * 1e6:9.2f} {'':12} {t / t_floor:6.2f}"
             )
+        if kind == "view":
+            folds = f"  folds a view: {_folds_per_view('engine', texts):.2f}"
+            if old_runs:
+                folds += f" (old: {_folds_per_view(old.__name__, texts):.2f})"
+            print(folds)
         if kind == "games" and finished != len(texts):
             # Without hands an early-ended game may not show who the partner is.
             print(f"  ({len(texts) - finished} of them await the partner)")
