@@ -843,24 +843,37 @@ class Fuchsen(Variant):
             Code.FACE_DOWN_CARD_MISMATCH, msg, player=name_of(state, p), card=CODES[card]
         )
 
-    @staticmethod
-    def _fuchs_refusal(state: FuchsenState, p: int, know: Knowledge) -> Illegal | None:
+    @classmethod
+    def _fuchs_refusal(cls, state: FuchsenState, p: int, know: Knowledge) -> Illegal | None:
         """Why ``p`` may not say the Fuchs with the card he plays now (a card accepted
         face up), the record's knowledge being ``know`` (the card placed in his hand),
-        or None."""
-        table = state.table
-        assert table is not None
-        name = table.active[p]
+        or None: ``_fuchs_turn_refusal``, then what the record shows of GO."""
+        return cls._fuchs_turn_refusal(state, p) or cls._fuchs_go_refusal(state, p, know)
+
+    @staticmethod
+    def _fuchs_turn_refusal(state: FuchsenState, p: int) -> Illegal | None:
+        """The part of ``_fuchs_refusal`` that no card reads: only the Hilfer, on his
+        first play."""
         if state.alone or p != state.hilfer:
-            return Illegal(Code.INVALID_ANNOUNCEMENT, Msg.HILFER_HILFER_SAYS_FUCHS, player=name)
-        if state.first_play[p] >= 0:
-            return Illegal(Code.INVALID_ANNOUNCEMENT, Msg.MAY_SAY_FUCHS_FIRST_PLAYED, player=name)
+            msg = Msg.HILFER_HILFER_SAYS_FUCHS
+        elif state.first_play[p] >= 0:
+            msg = Msg.MAY_SAY_FUCHS_FIRST_PLAYED
+        else:
+            return None
+        return Illegal(Code.INVALID_ANNOUNCEMENT, msg, player=name_of(state, p))
+
+    @staticmethod
+    def _fuchs_go_refusal(state: FuchsenState, p: int, know: Knowledge) -> Illegal | None:
+        """The part of ``_fuchs_refusal`` the card played reads, through ``know``: the
+        record must not prove that he lacks GO."""
         go_holder = know.owner[GO]
         if (go_holder >= 0 and go_holder != p) or (
             go_holder < 0 and know.full(p) and not know.known[p] >> GO & 1
         ):
             return Illegal(
-                Code.INVALID_ANNOUNCEMENT, Msg.CANNOT_SAY_FUCHS_RECORD_SHOWS, player=name
+                Code.INVALID_ANNOUNCEMENT,
+                Msg.CANNOT_SAY_FUCHS_RECORD_SHOWS,
+                player=name_of(state, p),
             )
         return None
 
@@ -1207,9 +1220,11 @@ class Fuchsen(Variant):
         p = state.to_act
         if table is None or know is None or p < 0 or state.phase != "play":
             return False
-        # The rule reads the card only through the knowledge its play adds: none (a
-        # card placed already), GO in his hand, or any other card filling it up by one.
-        # One card of each kind decides for the others of that kind.
+        if cls._fuchs_turn_refusal(state, p) is not None:
+            return False
+        # The rest of the rule reads the card only through the knowledge its play adds:
+        # none (a card placed already), GO in his hand, or any other card filling it up
+        # by one. One card of each kind decides for the others of that kind.
         judged = set()
         for code in trial.playable:
             c = INDEX[code]
@@ -1219,7 +1234,7 @@ class Fuchsen(Variant):
                 continue
             judged.add(kind)
             placed = know.with_card(p, c) if placing else know
-            if cls._fuchs_refusal(state, p, placed) is None:
+            if cls._fuchs_go_refusal(state, p, placed) is None:
                 return True
         return False
 
