@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
+from functools import reduce
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import INDEX
@@ -430,12 +431,15 @@ def _replay_folded(
     return variant.result(state)
 
 
-def record_error(record: object) -> EngineError | None:
+def record_error(record: object, first: str | None = None) -> EngineError | None:
     """The error of ``replay(record)`` where its status is ``invalid``, else None, with
     less work where the partner is unknown: any candidate that keeps the record valid
     makes it valid (hindsight rule 4), so the candidates' folds stop at the first such
-    one (``replay`` goes on to compare their results). For the table view's trials,
-    which ask only whether an appended event is accepted."""
+    one (``replay`` goes on to compare their results). ``first``: the name of a
+    candidate to fold first, the one the caller expects to keep it valid; where none
+    does, the error is ``replay``'s all the same (the candidates' errors are weighed in
+    their own order). For the table view's trials, which ask only whether an appended
+    event is accepted."""
     try:
         variant, rules, events, undo_error = prepare(record)
     except RecordError as exc:
@@ -443,13 +447,19 @@ def record_error(record: object) -> EngineError | None:
     try:
         _state, error = fold(variant, rules, events, undo_error)
     except NeedPartner as need:
-        worst: EngineError | None = None
-        for _state, error in candidate_folds(variant, rules, events, undo_error, need):
+        order = list(need.candidates)
+        seat = -1 if need.dealt is None else need.dealt[0].index.get(first or "", -1)
+        if seat in order:
+            order.remove(seat)
+            order.insert(0, seat)
+        errors: dict[int, EngineError] = {}
+        folds = candidate_folds(variant, rules, events, undo_error, need, order)
+        for q, (_state, error) in zip(order, folds, strict=True):
             if error is None:
                 return None
-            worst = error if worst is None else worse_error(worst, error)
-        assert worst is not None  # no survivor: replay's error at the largest index
-        return worst
+            errors[q] = error
+        # No survivor: replay's error at the largest index, weighed as replay does.
+        return reduce(worse_error, [errors[q] for q in need.candidates])
     return error
 
 
@@ -476,14 +486,16 @@ def candidate_folds(
     events: list[tuple[int, Event]],
     undo_error: int,
     need: NeedPartner,
+    order: Iterable[int] | None = None,
 ) -> Iterator[tuple[GameState, EngineError | None]]:
     """Hindsight rule 4: the fold once per candidate partner (in ``need.candidates``'
-    order), each the last good state and the error as ``fold`` gives them.
+    order, or ``order``'s), each the last good state and the error as ``fold`` gives
+    them.
 
     Where the events before the one that needed the partner do not depend on who holds
     the called card, the variant says where to go on from instead of folding the deal
     again (``Variant.assume_partner``)."""
-    for q in need.candidates:
+    for q in need.candidates if order is None else order:
         start = variant.assume_partner(need, q)
         yield fold(
             variant, rules, events, undo_error, (q, need.called), start=start, dealt=need.dealt

@@ -435,7 +435,7 @@ def table_view(record: object) -> TableView:
             for q in need.candidates:
                 who = table.active[q]
                 show = {"type": "show", "player": who, "cards": [CODES[need.called]]}
-                if record_error({**record, "events": [*record["events"], show]}) is None:
+                if record_error({**record, "events": [*record["events"], show]}, who) is None:
                     partners.append(who)
     if not states:  # pragma: no cover - replay found a survivor, so the view does too
         return TableView(game=result.game, status=result.status, result=result)
@@ -514,7 +514,8 @@ def _fuchs_in_hindsight(
     order to try them: the answer is the same in any order, the work is not."""
     for code in dict.fromkeys(order):
         event = {"type": "play", "player": name, "card": code, "fuchs": True}
-        if record_error({**record, "events": [*record["events"], event]}) is None:
+        # Only the Hilfer may say it: the candidate who makes him the Hilfer first.
+        if record_error({**record, "events": [*record["events"], event]}, name) is None:
             return legal
     return replace(legal, fuchs=False)
 
