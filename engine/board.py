@@ -21,7 +21,7 @@ player is always ``board.to_act``), so ``for c in board.pending: board.push(c)``
 replays them.
 
 The replay's own state holds its card play as such a board (``GameState.board``, opened
-when the play opens, its hands set only where every hand is known): every card the
+when the play opens, its hands set only for the fold's board phase): every card the
 engine accepts is pushed on it, so the replay, the table view, the statistics and the
 analysis collect a trick by the one ``push``. ``board_at`` and ``Variant.card_board``
 give a copy of it with the hands set and no pushes to undo.

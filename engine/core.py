@@ -68,6 +68,10 @@ class NeedPartner(Exception):
         # The state after the event with the partner still open, when nothing else
         # in it depends on who he is (see ``Variant.assume_partner``); or None.
         self.after = after
+        # Candidates whose fold already ended, each with its last good state and its
+        # error: the fold went on for several at once and an event refused them alone
+        # (``Variant.open_partner``). ``replay.candidate_folds`` gives these as they are.
+        self.done: dict[int, tuple[GameState, EngineError]] = {}
         self.state: GameState | None = None  # set by the fold: the state before the event
         self.position = 0  # and the event's position among the effective events
         # Set by the fold: the deal's table and the knowledge gathered from the whole
@@ -370,6 +374,13 @@ class Variant:
 
     def check_shape(self, typ: str, event: Event) -> None:
         """Shape rules beyond field kinds (``malformed_event``); none by default."""
+        return None
+
+    def open_partner(self, state: GameState) -> NeedPartner | None:
+        """Where the fold reached ``state`` with the partner still open for several
+        candidates (an event that reads who he is raises ``NeedPartner`` itself): the
+        ``NeedPartner`` for the fold to raise at the end of the events, at an illegal
+        event and, for a visitor who reads every state, at once; None by default."""
         return None
 
     def assume_partner(self, need: NeedPartner, q: int) -> tuple[GameState, int] | None:
@@ -687,7 +698,8 @@ class Variant:
 
     def set_hands(self, board: Board, state: GameState) -> None:
         """Set ``board``'s hands (the state's own or a copy of it) from the knowledge
-        of ``state``, where every hand is known: each player's cards not played yet."""
+        of ``state``: each player's cards not played yet that the record places in his
+        hand (all of them where every hand is known: ``card_board``)."""
         know = state.know
         table = state.table
         assert know is not None and table is not None
@@ -698,11 +710,15 @@ class Variant:
     board_from: ClassVar[int] = 0
 
     def fold_board(self, state: GameState) -> Board | None:
-        """``state.board`` with every hand set, for the fold to push the plain plays
-        after ``state`` on (asked only where every hand is known), or None where the
-        play of a card still decides more than the card play (the game's own facts that
-        ``play`` settles card by card); ``replay.fold`` then goes on card by card. None
-        by default."""
+        """``state.board`` with its hands set (``set_hands``), for the fold to push the
+        plain plays after ``state`` on, or None where the play of a card still decides
+        more than the card play (the game's own facts that ``play`` settles card by
+        card); ``replay.fold`` then goes on card by card. None by default.
+
+        A hand the record shows in part serves as well as a whole one: a plain play
+        places its card in the player's hand (the knowledge is the whole record's), so
+        the board judges it on the cards the record places in his hand, as
+        ``check_card`` does; a card it refuses goes to ``play``."""
         return None
 
     def board_ended(self, state: GameState) -> None:

@@ -34,7 +34,7 @@ from engine.core import (
 )
 from engine.errors import Code, Msg
 from engine.legal import CallOptions
-from engine.result import Result
+from engine.result import EngineError, Result
 from engine.rules import FUCHSEN_LEVELS, REMOVABLE_CARDS
 from engine.tricks import add_card, on_table
 
@@ -120,6 +120,16 @@ class FuchsenState(GameState):
     hilfer_raised: int = -1
     # Set with the decision: Stilles Spiel in a game decided by play, else None.
     silent: bool | None = None
+    # Hindsight rule 4 in one fold: the record never places the called card, and the
+    # fold stands for all these candidate partners (a mask of seats) at once, to end
+    # through ``NeedPartner`` (``open_partner``); 0 in a candidate's own fold.
+    candidates: int = 0
+    # Those not yet refused while no event has read which of them holds the card; 0
+    # once one is left, assumed in place (``hilfer``).
+    pending: int = 0
+    # The candidates an event refused while the others went on: each seat with its
+    # last good state and its error (``NeedPartner.done``).
+    refused: tuple[tuple[int, GameState, EngineError], ...] = ()
 
 
 @cache  # a value per (blank, its class): a handful per process
@@ -365,6 +375,7 @@ class Fuchsen(Variant):
     def _tally(self, state: FuchsenState, event: Event, index: int) -> None:
         """What the table counted (event-stream.md, "The tally"): a pure tally before
         anything of the first trick, or a late one after the raising ended."""
+        self._partner_read(state)
         outcome = self.tally_outcome(state, event)
         if isinstance(outcome, Illegal):
             raise outcome
@@ -536,19 +547,23 @@ class Fuchsen(Variant):
         turned = turned_field is True or isinstance(turned_field, str)
         called = -1 if alone else INDEX[str(card_code)]
         holder = -1 if alone else know.owner[called]
+        pending = 0
         if not alone and holder < 0 and state.assumed < 0:
             # Nobody known to hold the called card: every check passed without the
             # partner (``_call_refusal``), and none reads who holds it (it is no trump,
-            # not turned, not the caller's): for any candidate the call gives this
-            # state (a copy: ``state`` stays the state before) with him as the Hilfer.
-            after = state.copy()
-            self._called(after, p, turned, called, holder, index)
+            # not turned, not the caller's). The fold goes on for every candidate at
+            # once (``pending``) until an event reads who holds it (``_partner_read``).
             known = know.known
-            candidates = tuple(
-                [q for q in range(len(known)) if q != p and known[q].bit_count() < 6]
-            )
-            raise NeedPartner(candidates, called, after)
+            for q in range(len(known)):
+                if q != p and known[q].bit_count() < 6:
+                    pending |= 1 << q
+            if not pending:
+                raise NeedPartner((), called)
         self._called(state, p, turned, called, holder, index)
+        if pending:
+            state.candidates = state.pending = pending
+            assert isinstance(state.board, FuchsenBoard)
+            state.board.candidates = pending
 
     @staticmethod
     def _called(
@@ -669,19 +684,74 @@ class Fuchsen(Variant):
         return None
 
     def assume_partner(self, need: NeedPartner, q: int) -> tuple[GameState, int] | None:
-        """Candidate ``q`` goes on after the call that needed him: the call's state
-        (``need.after``) with ``q`` holding the called card and as the Hilfer."""
+        """Candidate ``q`` goes on from the event where the fold for all candidates
+        stopped (``open_partner``): its state before that event with ``q`` holding the
+        called card and as the Hilfer (already so where he was the one left)."""
         before = need.state
-        after = need.after
-        if after is None or before is None or before.know is None:
+        if not isinstance(before, FuchsenState) or not before.candidates:
             return super().assume_partner(need, q)
-        start = after.copy()  # ``after`` is every candidate's
-        assert isinstance(start, FuchsenState)
-        start.know = before.know.with_card(q, need.called)
-        start.assumed = start.hilfer = q
-        assert start.board is not None
-        start.board.side |= 1 << q
-        return start, need.position + 1
+        if before.pending:
+            return self._assumed(before, q), need.position
+        assert q == before.hilfer
+        start = before.copy()
+        start.candidates = 0
+        start.refused = ()
+        return start, need.position
+
+    @staticmethod
+    def _assumed(state: FuchsenState, q: int) -> FuchsenState:
+        """A copy of ``state`` (the candidates ``pending``), candidate ``q``'s own."""
+        start = state.copy()
+        start.candidates = 0
+        start.refused = ()
+        Fuchsen._assume(start, q)
+        return start
+
+    @staticmethod
+    def _assume(state: FuchsenState, q: int) -> None:
+        """``state`` (the candidates ``pending``) with ``q`` holding the called card and
+        as the Hilfer: the state his own fold has, but for the candidates' fields."""
+        know = state.know
+        assert know is not None
+        state.know = know.with_card(q, state.called)
+        state.assumed = state.hilfer = q
+        state.pending = 0
+        board = state.board
+        assert isinstance(board, FuchsenBoard)
+        board.side |= 1 << q
+        board.candidates = 0
+
+    def open_partner(self, state: GameState) -> NeedPartner | None:
+        # (Before the deal the state is the shared start, no game's own.)
+        if not isinstance(state, FuchsenState) or not state.candidates:
+            return None
+        need = NeedPartner(tuple(bits(state.candidates)), state.called)
+        need.done = {q: (before, error) for q, before, error in state.refused}
+        return need
+
+    def _partner_read(self, state: FuchsenState) -> None:
+        """The event about to be judged reads which of the candidates ``pending`` holds
+        the called card: each one's fold goes on from here (raises ``NeedPartner``,
+        ``state`` unchanged)."""
+        need = self.open_partner(state)
+        if need is not None:
+            raise need
+
+    def _refuse(self, state: FuchsenState, seats: int, broken: Illegal, index: int) -> None:
+        """The fold of each candidate of ``seats`` (pending) ends at event ``index``
+        with ``broken``, before it changes ``state``; the others go on, the one left
+        assumed in place. Where none would be left, every fold goes on from here."""
+        pending = state.pending
+        if seats & pending == pending:
+            self._partner_read(state)
+        error = EngineError(index, broken.code, broken.msg, broken.params, broken.field)
+        refused = [(q, self._assumed(state, q), error) for q in bits(seats)]
+        state.refused = (*state.refused, *refused)
+        state.pending = pending = pending & ~seats
+        assert isinstance(state.board, FuchsenBoard)
+        state.board.candidates = pending
+        if pending & (pending - 1) == 0:
+            self._assume(state, pending.bit_length() - 1)
 
     @staticmethod
     def _callable(table: Table, hand: int, turned: bool, own_ok: bool) -> int:
@@ -713,6 +783,20 @@ class Fuchsen(Variant):
         if not k:
             raise Illegal(Code.INVALID_RAISE, Msg.UNKNOWN_LEVEL, rlevel=level)
         broken = self._raise_refusal(state, p, k)
+        if state.pending >> p & 1:
+            # His side is the Macher's only where he holds the called card: the raise
+            # ends either his fold or the other candidates'.
+            state.hilfer = p
+            as_hilfer = self._raise_refusal(state, p, k)
+            state.hilfer = -1
+            if (broken is None) == (as_hilfer is None):
+                self._partner_read(state)
+            elif as_hilfer is not None:
+                self._refuse(state, 1 << p, as_hilfer, index)
+            else:
+                assert broken is not None
+                self._refuse(state, state.pending & ~(1 << p), broken, index)
+                broken = None  # (his fold now: ``hilfer`` is he)
         if broken is not None:
             raise broken
         if p == state.hilfer and p != state.macher and state.hilfer_raised < 0:
@@ -766,9 +850,16 @@ class Fuchsen(Variant):
     def _end_raising_event(self, state: FuchsenState, index: int) -> None:
         if not self._may_end_raising(state):
             raise Illegal(Code.OUT_OF_ORDER, Msg.RAISING_ENDS_ONCE_WHEN_FIRST)
+        if state.pending and self._raising_decides(state):
+            self._partner_read(state)  # the decision names the declarers
         state.raising_ended = True
         self._raising_decided(state)
         self._after(state, index)
+
+    @staticmethod
+    def _raising_decides(state: FuchsenState) -> bool:
+        """Does the end of the raising now decide the game (``_raising_decided``)?"""
+        return (state.level == 0 and not state.fuchs_said) or state.level == 1
 
     def _raising_decided(self, state: FuchsenState) -> None:
         """Decide ``state``, the raising just ended, where the raising decides the game
@@ -781,6 +872,8 @@ class Fuchsen(Variant):
     def play(  # type: ignore[override]
         self, state: FuchsenState, p: int, card: int, event: Event | None, index: int
     ) -> None:
+        if state.pending:
+            self._play_for_candidates(state, p, card, event, index)
         broken = self.check_card(state, p, card)
         if broken is not None:
             raise broken
@@ -822,6 +915,43 @@ class Fuchsen(Variant):
         # Only a Hilfer who holds GO (in hindsight) can have forgotten his Fuchs.
         if h >= 0 and state.raising_ended and not state.fuchs_said and know.owner[GO] == h:
             self._after(state, index)
+
+    def _play_for_candidates(
+        self, state: FuchsenState, p: int, card: int, event: Event | None, index: int
+    ) -> None:
+        """Before ``play`` judges ``p``'s ``card`` for the candidates ``pending`` at once:
+        end the folds of those it refuses alone, or go on in each one's own fold where
+        the play reads more of who holds the called card. The Fuchs is the Hilfer's
+        alone; a candidate holding the called card must follow a trick led in its
+        suit; the lead that ends the raising, where that decides the game, and the
+        deal's last card name the declarers."""
+        board = state.board
+        assert board is not None
+        trick = board.trick
+        if (trick and board.tricks == 5 and len(trick) == board.n - 1) or (
+            not trick
+            and not state.raising_ended
+            and board.tricks == 1
+            and self._raising_decides(state)
+        ):
+            self._partner_read(state)
+        if not state.pending >> p & 1:
+            return  # his hand and his say are the same for every candidate
+        if event is not None and event.get("fuchs") is True:
+            # Said by another than the Hilfer: refused with the card's own error or so.
+            broken = self.check_card(state, p, card) or self._fuchs_turn_refusal(state, p)
+            assert broken is not None
+            self._refuse(state, state.pending & ~(1 << p), broken, index)
+        elif trick and board.led == state.called_suit:
+            if self.check_card(state, p, card) is not None:
+                self._partner_read(state)
+            know = state.know
+            assert know is not None
+            state.know = know.with_card(p, state.called)
+            as_hilfer = self.check_card(state, p, card)
+            state.know = know
+            if as_hilfer is not None:
+                self._refuse(state, 1 << p, as_hilfer, index)
 
     def face_error(  # type: ignore[override]
         self, state: FuchsenState, p: int, card: int, turned: bool
@@ -883,6 +1013,7 @@ class Fuchsen(Variant):
         table = state.table
         assert table is not None
         p = table.index[event["player"]]
+        self._partner_read(state)
         declarer_side = p == state.macher or p == state.hilfer
         self._decide(state, "forfeit", not declarer_side, self._value(state))
 
@@ -1160,7 +1291,7 @@ class Fuchsen(Variant):
             return None
         if not self.board_stands(state):
             return None  # as ``card_board``: the record never identifies the blank
-        # Every hand known (the fold asks only then): the state's own board, its hands set.
+        # The state's own board, its hands the cards the record places in each.
         board = state.board
         assert isinstance(board, FuchsenBoard)
         self.set_hands(board, state)
@@ -1507,7 +1638,7 @@ _CLASS_OR_TRUMPS = tuple(mask | TRUMPS for mask in CLASS_MASK)
 class FuchsenBoard(Board):
     """Fuchsen's card play (``engine.board``): trumps, the called suit, the blank."""
 
-    __slots__ = ("alone", "blank", "blank_class", "called_suit", "macher")
+    __slots__ = ("alone", "blank", "blank_class", "called_suit", "candidates", "macher")
 
     def __init__(
         self,
@@ -1527,6 +1658,9 @@ class FuchsenBoard(Board):
         self.called_suit = called_suit
         self.blank = blank
         self.blank_class = blank_class
+        # The fold's candidate partners (``FuchsenState.pending``): a play that reads
+        # who holds the called card is no card of the board's (``legal``).
+        self.candidates = 0
         if blank >= 0:
             self.not_plain = 1 << blank  # played face down, by an event of its own
 
@@ -1550,6 +1684,11 @@ class FuchsenBoard(Board):
         # and without a blank (most games) not even a call of ``_obligations``.
         allowed = self.hands[self.to_act]
         if self.trick:
+            if self.candidates and (
+                (self.candidates >> self.to_act & 1 and self.led == self.called_suit)
+                or (self.tricks == 5 and len(self.trick) == self.n - 1)
+            ):
+                return 0  # for the game's ``play`` (``Fuchsen._play_for_candidates``)
             if self.blank < 0:
                 duties = obligations(self.led, self.wkey, allowed, 0, -1, NO_SUIT, False)
             else:
@@ -1564,6 +1703,7 @@ class FuchsenBoard(Board):
         other.blank_class = self.blank_class
         other.called_suit = self.called_suit
         other.macher = self.macher
+        other.candidates = self.candidates
 
     def set_blank(self, blank: int) -> None:
         """The turned card is ``blank`` (-1: not identified): the ranking and the card

@@ -699,7 +699,7 @@ class Koenigrufen(Variant):
         if state.phase != "play" or state.decision is not None:
             return None
         assert isinstance(state, KoenigState)
-        # Every hand known (the fold asks only then): the state's own board, its hands set.
+        # The state's own board, its hands the cards the record places in each.
         board = state.board
         assert isinstance(board, KoenigBoard)
         self.set_hands(board, state)

@@ -206,7 +206,10 @@ def fold(
     position in ``events`` to go on from: the fold takes that state over and changes
     it (``Variant.assume_partner`` makes a new one per candidate). Raises
     ``NeedPartner`` (with the state before the event and its position) when the
-    partner matters and is unknown.
+    partner matters and is unknown: at the event that reads him, or where the fold
+    stands for several candidates at once (``Variant.open_partner``) at an illegal
+    event, at the end of the events and, for a visitor, after the event that opened
+    them.
 
     Events not resolved by ``prepare`` may hold an ``undo``: ``apply`` then raises
     ``UndoInFold`` through the fold.
@@ -243,12 +246,11 @@ def fold(
     deck = 0
     if state.table is not None:
         seats, deck = state.table.index, state.table.deck
-    # The board phase (``_on_board``): None until the first plain play from trick
-    # ``board_from`` on asks whether every hand is known (the knowledge is the whole
-    # record's: once per fold); never for a visitor, who reads the state after each
-    # event. ``tried`` is the position where a board phase stopped: that play goes card
-    # by card.
-    boards: bool | None = None if visit is None else False
+    # The board phase (``_on_board``): from trick ``board_from`` on, its hands the cards
+    # the record places in each (the knowledge is the whole record's); never for a
+    # visitor, who reads the state after each event. ``tried`` is the position where a
+    # board phase stopped: that play goes card by card.
+    boards = visit is None
     tried = -1
     while k < stop:
         i, event = events[k]
@@ -263,16 +265,12 @@ def fold(
                 and not state.annulled
             ):
                 if (
-                    boards is not False
+                    boards
                     and k != tried
                     and state.board is not None
                     and state.board.tricks >= board_from
                 ):
-                    if boards is None:
-                        know = state.know
-                        assert know is not None
-                        boards = min([hand.bit_count() for hand in know.known]) >= 6
-                    board = fold_board(state) if boards else None
+                    board = fold_board(state)
                     if board is not None:
                         tried = _on_board(state, board, events, k, stop, seats)
                         if tried != k:
@@ -306,22 +304,40 @@ def fold(
             else:
                 _step(state, event, i)
         except Illegal as exc:
-            return _dealt_or_start(state, rules, who), EngineError(
-                i, exc.code, exc.msg, exc.params, exc.field
-            )
+            opened = variant.open_partner(state)
+            if opened is None:
+                return _dealt_or_start(state, rules, who), EngineError(
+                    i, exc.code, exc.msg, exc.params, exc.field
+                )
+            # Each candidate's fold meets the event (and its own error) again.
+            raise _needing(opened, state, k, dealt if assumed is None else None) from None
         except NeedPartner as need:
-            need.state = state
-            need.position = k
-            if assumed is None:
-                need.dealt = dealt
-            raise
+            raise _needing(need, state, k, dealt if assumed is None else None) from None
         if visit is not None:
+            opened = variant.open_partner(state)
+            if opened is not None:
+                # A visitor reads every state: each candidate's from the next event on.
+                raise _needing(opened, state, k + 1, dealt if assumed is None else None)
             visit(state, event, i)
         k += 1
+    opened = variant.open_partner(state)
+    if opened is not None:
+        raise _needing(opened, state, k, dealt if assumed is None else None)
     state = _dealt_or_start(state, rules, who)
     if undo_error >= 0:
         return state, EngineError(undo_error, Code.NOTHING_TO_UNDO, Msg.NOTHING_TO_UNDO)
     return state, None
+
+
+def _needing(
+    need: NeedPartner, state: GameState, position: int, dealt: tuple[Table, Knowledge] | None
+) -> NeedPartner:
+    """``need``, raised by the fold at ``position`` of the events with ``state`` before
+    it: where each candidate's fold goes on (``Variant.assume_partner``)."""
+    need.state = state
+    need.position = position
+    need.dealt = dealt
+    return need
 
 
 def _on_board(
@@ -336,14 +352,15 @@ def _on_board(
     ``k``: the plain plays the board takes pushed on it, and the position of the first
     event it leaves to the fold (``k`` itself where it takes none).
 
-    ``board`` is ``state.board`` with every hand set, where it may take over
-    (``Variant.fold_board``). Each plain play must be ``to_act``'s card, legal by the
-    board's masks (the duties ``Variant.check_card`` asks too) and playable plainly
-    (not ``not_plain``); a refused card (left to ``play``, which gives its error),
-    another event or the end of the events stop the phase, and the state's own records
-    of the play are brought up to date once (``tricks.board_into``). A trick that ends
-    the card play (``Board.ends_play``) stops it too, and the game decides (``Variant.
-    board_ended``, as its ``play`` decides after that card)."""
+    ``board`` is ``state.board`` with its hands set (the cards the record places in
+    each), where it may take over (``Variant.fold_board``). Each plain play must be
+    ``to_act``'s card, legal by the board's masks (the duties ``Variant.check_card``
+    asks too) and playable plainly (not ``not_plain``); a refused card (left to
+    ``play``, which gives its error), another event or the end of the events stop the
+    phase, and the state's own records of the play are brought up to date once
+    (``tricks.board_into``). A trick that ends the card play (``Board.ends_play``)
+    stops it too, and the game decides (``Variant.board_ended``, as its ``play``
+    decides after that card)."""
     plain = ~board.not_plain
     indexes: list[int] = []
     done = board.tricks
@@ -496,6 +513,11 @@ def candidate_folds(
     the called card, the variant says where to go on from instead of folding the deal
     again (``Variant.assume_partner``)."""
     for q in need.candidates if order is None else order:
+        done = need.done.get(q)
+        if done is not None:
+            # His fold ended while the candidates' was one (``Variant.open_partner``).
+            yield done
+            continue
         start = variant.assume_partner(need, q)
         yield fold(
             variant, rules, events, undo_error, (q, need.called), start=start, dealt=need.dealt

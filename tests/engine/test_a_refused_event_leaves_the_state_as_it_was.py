@@ -115,7 +115,9 @@ def _before_and_after(record: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
         if error is None or error.index != last:
             return None
     except NeedPartner as need:
-        if need.position != last:
+        # Nothing kept: the call before it opened the candidates, and a visitor's fold
+        # stops right after it (``Variant.open_partner``), the last event not judged.
+        if need.position != last or not kept:
             return None
         assert need.state is not None
         state = need.state
