@@ -59,15 +59,10 @@ class NeedPartner(Exception):
     The replay then repeats the fold once per candidate (hindsight rule 4).
     """
 
-    def __init__(
-        self, candidates: tuple[int, ...], called: int, after: GameState | None = None
-    ) -> None:
+    def __init__(self, candidates: tuple[int, ...], called: int) -> None:
         super().__init__("partner unknown")
         self.candidates = candidates
         self.called = called
-        # The state after the event with the partner still open, when nothing else
-        # in it depends on who he is (see ``Variant.assume_partner``); or None.
-        self.after = after
         # Candidates whose fold already ended, each with its last good state and its
         # error: the fold went on for several at once and an event refused them alone
         # (``Variant.open_partner``). ``replay.candidate_folds`` gives these as they are.
@@ -368,10 +363,6 @@ class Variant:
 
     name: ClassVar[str] = ""
     events: ClassVar[dict[str, EventSpec]] = {}
-    # May a candidate partner's replay go on from the state before the event that
-    # needed him? Only if no earlier event depends on who holds the called card.
-    resume_candidates: ClassVar[bool] = False
-
     def check_shape(self, typ: str, event: Event) -> None:
         """Shape rules beyond field kinds (``malformed_event``); none by default."""
         return None
@@ -388,17 +379,10 @@ class Variant:
         the next event in the effective events, or None to replay from the start.
 
         It must be the state the fold reaches with ``q`` assumed to hold the called
-        card, a new one: ``need``'s states stay as they were (every candidate's). The
-        default: with ``resume_candidates``, the state before the event that needed
-        the partner, with ``q`` assumed.
+        card, a new one: ``need``'s states stay as they were (every candidate's). None
+        by default (the deal's table and knowledge are reused: ``NeedPartner.dealt``).
         """
-        before = need.state
-        if not self.resume_candidates or before is None or before.know is None:
-            return None
-        start = before.copy()
-        start.know = before.know.with_card(q, need.called)
-        start.assumed = q
-        return start, need.position
+        return None
 
     # --- deal ---------------------------------------------------------------------
     def __init__(self) -> None:

@@ -173,7 +173,6 @@ class Fuchsen(Variant):
 
     # Before the call only the deal and shows can come, and neither depends on who
     # holds the called card.
-    resume_candidates: ClassVar[bool] = True
     events: ClassVar[dict[str, EventSpec]] = {
         **COMMON_EVENTS,
         "deal": EventSpec(
@@ -688,8 +687,7 @@ class Fuchsen(Variant):
         stopped (``open_partner``): its state before that event with ``q`` holding the
         called card and as the Hilfer (already so where he was the one left)."""
         before = need.state
-        if not isinstance(before, FuchsenState) or not before.candidates:
-            return super().assume_partner(need, q)
+        assert isinstance(before, FuchsenState) and before.candidates
         if before.pending:
             return self._assumed(before, q), need.position
         assert q == before.hilfer
