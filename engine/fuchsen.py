@@ -171,8 +171,6 @@ class Fuchsen(Variant):
         # its ~30 fields (the fold's later attribute loads included).
         self._prototype = FuchsenState.prototype(variant=self, rules={}, phase="call")
 
-    # Before the call only the deal and shows can come, and neither depends on who
-    # holds the called card.
     events: ClassVar[dict[str, EventSpec]] = {
         **COMMON_EVENTS,
         "deal": EventSpec(
