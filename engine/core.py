@@ -363,6 +363,7 @@ class Variant:
 
     name: ClassVar[str] = ""
     events: ClassVar[dict[str, EventSpec]] = {}
+
     def check_shape(self, typ: str, event: Event) -> None:
         """Shape rules beyond field kinds (``malformed_event``); none by default."""
         return None
