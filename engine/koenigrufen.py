@@ -203,7 +203,6 @@ class Koenigrufen(Variant):
         self._prototype = KoenigState.prototype(
             variant=self, rules={}, phase="auction", first_play=_NONE_YET
         )
-        self._decisions: dict[tuple[Any, ...], Decision] = {}
 
     def initial_state(
         self, rules: Mapping[str, Any], assumed: int, table: Table, know: Knowledge
@@ -555,17 +554,11 @@ class Koenigrufen(Variant):
         done = state.tricks_done
         if reason is None:
             reason = "played_out" if done == 6 else "decided"
-        # A Decision is a frozen value of these few inputs: clubs see the same seatings,
-        # sides and values again and again, so one is built once and shared.
         active = table.active
-        key = (active, side, won, value, reason, done)
-        decision = self._decisions.get(key)
-        if decision is not None:
-            return decision
         # Each opponent pays (or gets) the value; a side of one takes it from all three.
         theirs = -value if won else value
         ours = -theirs * 3 if len(side) == 1 else -theirs
-        decision = Decision(
+        return Decision(
             reason,
             won,
             value,
@@ -573,10 +566,6 @@ class Koenigrufen(Variant):
             tuple([active[q] for q in side]),
             done,
         )
-        if len(self._decisions) >= 4096:
-            self._decisions.clear()
-        self._decisions[key] = decision
-        return decision
 
     def _schurln(self, state: KoenigState) -> Decision:
         """Schurln played out: who took the most aces and tens pays."""

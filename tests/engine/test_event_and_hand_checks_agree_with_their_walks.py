@@ -90,9 +90,10 @@ def test_the_shape_test_on_keys_agrees_with_the_field_walk() -> None:
 
 
 @pytest.mark.parametrize("offset", [0, 7])
-def test_shared_decisions_equal_those_of_an_engine_with_none_cached(offset: int) -> None:
-    # The same games under house rules that change every value: a cached decision
-    # found by too few of its inputs would pay the value of another game or rule.
+def test_the_shared_engine_decides_as_a_fresh_one_under_changing_rules(offset: int) -> None:
+    # The same games under house rules that change every value: anything the shared
+    # engine keeps between records (its seatings, ``Variant.validate_deal``) found by
+    # too few of its inputs would pay the value of another game or rule.
     rules = {"values": {key: 10 * (i + 1) + offset for i, key in enumerate(KOENIG_VALUE_KEYS)}}
     shared = VARIANTS["koenigrufen"]
     for record in _games(150):
