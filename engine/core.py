@@ -56,7 +56,8 @@ NEVER = 1 << 30
 class NeedPartner(Exception):
     """Raised when the partner matters and the record does not name him.
 
-    The replay then repeats the fold once per candidate (hindsight rule 4).
+    The replay then goes on once per candidate (hindsight rule 4), each from where
+    the fold stopped where the game says so (``Variant.assume_partner``).
     """
 
     def __init__(self, candidates: tuple[int, ...], called: int) -> None:

@@ -310,19 +310,19 @@ def fold(
                     i, exc.code, exc.msg, exc.params, exc.field
                 )
             # Each candidate's fold meets the event (and its own error) again.
-            raise _needing(opened, state, k, dealt if assumed is None else None) from None
+            raise _needing(opened, state, k, dealt, assumed) from None
         except NeedPartner as need:
-            raise _needing(need, state, k, dealt if assumed is None else None) from None
+            raise _needing(need, state, k, dealt, assumed) from None
         if visit is not None:
             opened = variant.open_partner(state)
             if opened is not None:
                 # A visitor reads every state: each candidate's from the next event on.
-                raise _needing(opened, state, k + 1, dealt if assumed is None else None)
+                raise _needing(opened, state, k + 1, dealt, assumed)
             visit(state, event, i)
         k += 1
     opened = variant.open_partner(state)
     if opened is not None:
-        raise _needing(opened, state, k, dealt if assumed is None else None)
+        raise _needing(opened, state, k, dealt, assumed)
     state = _dealt_or_start(state, rules, who)
     if undo_error >= 0:
         return state, EngineError(undo_error, Code.NOTHING_TO_UNDO, Msg.NOTHING_TO_UNDO)
@@ -330,13 +330,18 @@ def fold(
 
 
 def _needing(
-    need: NeedPartner, state: GameState, position: int, dealt: tuple[Table, Knowledge] | None
+    need: NeedPartner,
+    state: GameState,
+    position: int,
+    dealt: tuple[Table, Knowledge] | None,
+    assumed: tuple[int, int] | None,
 ) -> NeedPartner:
     """``need``, raised by the fold at ``position`` of the events with ``state`` before
-    it: where each candidate's fold goes on (``Variant.assume_partner``)."""
+    it: where each candidate's fold goes on (``Variant.assume_partner``); the deal's
+    table and knowledge only from a fold that assumed no partner."""
     need.state = state
     need.position = position
-    need.dealt = dealt
+    need.dealt = dealt if assumed is None else None
     return need
 
 
