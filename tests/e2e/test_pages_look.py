@@ -219,13 +219,17 @@ def test_a_member_finds_an_old_evening_through_the_list_of_all_evenings(
     club, evening = book["club"], book["evening"]
     page = phone
     log_in(page, live_server.url, "sepp", f"/clubs/{club.slug}/book/")
-    page.click("#all-evenings")
-    page.wait_for_selector("#evenings")
+    # Each step waits for its page's load: the season menu goes on change through
+    # page.js (a deferred script), which a choice made before it runs would miss.
+    with page.expect_navigation():
+        page.click("#all-evenings")
     season = evening.season
-    page.select_option("#season-pick", label=f"{season.name} · {season.get_game_kind_display()}")
-    page.wait_for_url(f"**/evenings/?season={season.pk}")
-    page.click(f"#evenings li[data-evening='{evening.pk}'] a")
-    page.wait_for_url(f"**/evenings/{evening.pk}/")
+    with page.expect_navigation(url=f"**/evenings/?season={season.pk}"):
+        page.select_option(
+            "#season-pick", label=f"{season.name} · {season.get_game_kind_display()}"
+        )
+    with page.expect_navigation(url=f"**/evenings/{evening.pk}/"):
+        page.click(f"#evenings li[data-evening='{evening.pk}'] a")
     assert no_horizontal_scroll(page)
 
 
