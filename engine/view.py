@@ -359,8 +359,9 @@ def tally_options(
     still possible) are ``states``; None when no tally may stand now. The keys are
     those of the tally contract: ``kind`` (``"pure"``/``"late"``), ``fields`` (only
     those that may stand, each with ``required`` and its choices or range) and
-    ``needs_outcome`` (``Variant.tally_offer``). Every offer is tried with ``apply``,
-    so the page never offers a tally the engine would refuse.
+    ``needs_outcome`` (``Variant.tally_offer``). Every offer is judged by the rule
+    every tally goes through (``Variant.tally_refusal``, with the knowledge a named
+    partner adds), so the page never offers a tally the engine would refuse.
     """
     open_states = [
         s
