@@ -355,6 +355,10 @@ CELERY_TIMEZONE = TIME_ZONE
 # back; tasks must therefore be idempotent (they recompute and replace).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A task still running when the broker connection is lost cannot be acknowledged any
+# more, so the broker hands it out again: the worker cancels it rather than finish a
+# copy the queue already holds (Celery 6's default; tasks are idempotent either way).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 60)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 90)

@@ -154,6 +154,15 @@ def test_without_a_broker_celery_tasks_run_in_process() -> None:
     assert app.conf.task_soft_time_limit < app.conf.task_time_limit
 
 
+def test_a_worker_that_loses_its_broker_cancels_the_task_the_broker_hands_out_again() -> None:
+    from stichbuch.celery import app
+
+    # Acknowledged late, a running task is redelivered when the connection goes: the
+    # worker drops its own copy instead of finishing it beside the redelivered one.
+    assert app.conf.task_acks_late is True
+    assert app.conf.worker_cancel_long_running_tasks_on_connection_loss is True
+
+
 def test_german_is_the_default_language() -> None:
     assert settings.LANGUAGE_CODE == "de"
     assert [code for code, _name in settings.LANGUAGES] == ["de", "en"]
