@@ -689,17 +689,21 @@ class Fuchsen(Variant):
         if before.pending:
             return self._assumed(before, q), need.position
         assert q == before.hilfer
-        start = before.copy()
+        return self._own(before), need.position
+
+    @staticmethod
+    def _own(state: FuchsenState) -> FuchsenState:
+        """A copy of ``state`` without the fields of the fold for all candidates."""
+        start = state.copy()
+        assert isinstance(start, FuchsenState)
         start.candidates = 0
         start.refused = ()
-        return start, need.position
+        return start
 
     @staticmethod
     def _assumed(state: FuchsenState, q: int) -> FuchsenState:
         """A copy of ``state`` (the candidates ``pending``), candidate ``q``'s own."""
-        start = state.copy()
-        start.candidates = 0
-        start.refused = ()
+        start = Fuchsen._own(state)
         Fuchsen._assume(start, q)
         return start
 
@@ -922,9 +926,9 @@ class Fuchsen(Variant):
         suit; the lead that ends the raising, where that decides the game, and the
         deal's last card name the declarers."""
         board = state.board
-        assert board is not None
+        assert isinstance(board, FuchsenBoard)
         trick = board.trick
-        if (trick and board.tricks == 5 and len(trick) == board.n - 1) or (
+        if board.last_card() or (
             not trick
             and not state.raising_ended
             and board.tricks == 1
@@ -1682,7 +1686,7 @@ class FuchsenBoard(Board):
         if self.trick:
             if self.candidates and (
                 (self.candidates >> self.to_act & 1 and self.led == self.called_suit)
-                or (self.tricks == 5 and len(self.trick) == self.n - 1)
+                or self.last_card()
             ):
                 return 0  # for the game's ``play`` (``Fuchsen._play_for_candidates``)
             if self.blank < 0:
@@ -1692,6 +1696,10 @@ class FuchsenBoard(Board):
             for duty in duties:
                 allowed &= duty[2]
         return allowed
+
+    def last_card(self) -> bool:
+        """Is the deal's last card to come now (it names the declarers)?"""
+        return self.tricks == 5 and len(self.trick) == self.n - 1
 
     def copy_facts(self, other: Self) -> None:
         other.alone = self.alone
