@@ -55,7 +55,7 @@ The board
   ``durchmarsch``/``durchmarsch_hundert``, with the joiner in ``bettler``/``plauderer``,
   else alone) as a mask of seats (bit ``seat``).
 - ``board.points(seat)``: the Augen (Fuchsen) in the tricks he won; ``board.side_points()``
-  those of the declaring side. ``board.trick_count(seat)``: the tricks he won.
+  those of the declaring side.
 - ``board.copy()``: an independent board at the same position (its undo stack too).
 - ``board.history()``: the tricks collected since the board was made, each as
   ``(leader, ((seat, card), ...), winner)`` (read from the undo stack).
@@ -294,6 +294,3 @@ class Board:
             if self.side >> q & 1:
                 cards |= self.won[q]
         return self.points_of(cards)
-
-    def trick_count(self, seat: int) -> int:
-        return self.won[seat].bit_count() // self.n

@@ -194,7 +194,6 @@ class Solver:
         # (cards in play, leader) -> [lower bound, upper bound, best lead or -1]
         self.table: dict[tuple[int, int], list[int]] = {}
         cls, power, augen, never = equivalence
-        self._power = power
         self._augen = augen
         # Per card: the cards that may play like it (same class, higher power, equal
         # Augen), nearest first, each with the cards of that class ranked between them.
