@@ -28,11 +28,18 @@ logger = logging.getLogger(__name__)
 
 
 class _OnlyJsonStrings(serializers.CharField):
-    """Text taken only from a JSON string: ``5`` is not the name "5" (DRF would convert)."""
+    """Text taken only from a JSON string: ``5`` is not the name "5" (DRF would convert).
+
+    ``max_length`` bounds the string as sent, which is what the schema's ``maxLength``
+    says: DRF measures it after trimming, and ``str.strip`` also takes away control
+    characters such as U+001C, so an over-long string would pass if it began or ended
+    with them."""
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
+        if self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
         return str(super().to_internal_value(data))
 
 

@@ -113,7 +113,7 @@ class SeasonCreateApi(APIView):
     """Open a season (owner/admin); one open season per game at a time."""
 
     class InputSerializer(serializers.Serializer[Any]):
-        name = serializers.CharField(max_length=100)
+        name = StrictCharField(max_length=100)
         game_kind = serializers.ChoiceField(choices=GameKind.choices)
         start = serializers.DateField()
         end = StrictDateField(required=False, allow_null=True, default=None)

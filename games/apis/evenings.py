@@ -17,7 +17,7 @@ from games import selectors, services
 from games.apis.base import ConflictSerializer, GamesApi
 from games.apis.serializers import EveningDetailSerializer, EveningOutputSerializer
 from games.checks import MAX_ID
-from stichbuch.api import paginated_response
+from stichbuch.api import StrictCharField, paginated_response
 
 # --- Evenings -------------------------------------------------------------------------------
 
@@ -32,7 +32,7 @@ class EveningListCreateApi(GamesApi):
         season = serializers.IntegerField(min_value=1, max_value=MAX_ID)
         game_kind = serializers.ChoiceField(choices=GameKind.choices, required=False)
         date = serializers.DateField(required=False, help_text="Default: today, club time.")
-        place = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+        place = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
         players = serializers.ListField(
             child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
             min_length=4,

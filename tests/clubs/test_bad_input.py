@@ -52,6 +52,40 @@ def test_a_missing_field_is_a_400_naming_it(club: Club, owner: PersonaClient) ->
     assert "display_name" in response.json()
 
 
+@pytest.mark.parametrize("edge", ["\u001c", " ", "\t"])
+def test_a_name_longer_than_its_documented_maximum_is_a_400_even_if_trimming_would_shorten_it(
+    club: Club, owner: PersonaClient, edge: str
+) -> None:
+    # 61 characters as sent: the schema's maxLength (60) is about the JSON string.
+    name = edge + "A" * 60
+    response = owner.post(
+        f"/api/clubs/{club.slug}/players/create/", {"display_name": name}, format="json"
+    )
+    assert response.status_code == 400
+    assert "display_name" in response.json()
+    assert not club.players.filter(display_name="A" * 60).exists()
+
+
+def test_a_season_name_over_its_documented_maximum_is_a_400_even_if_trimming_would_shorten_it(
+    club: Club, owner: PersonaClient
+) -> None:
+    response = owner.post(
+        f"/api/clubs/{club.slug}/seasons/create/",
+        {"name": "S" * 100 + "\u001f", "game_kind": "fuchsen", "start": "2026-01-01"},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "name" in response.json()
+
+
+def test_a_name_of_exactly_the_maximum_is_taken(club: Club, owner: PersonaClient) -> None:
+    response = owner.post(
+        f"/api/clubs/{club.slug}/players/create/", {"display_name": "A" * 60}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["display_name"] == "A" * 60
+
+
 def test_a_bad_query_parameter_is_a_400(club: Club, member: PersonaClient) -> None:
     response = member.get(f"/api/clubs/{club.slug}/players/?active=vielleicht")
     assert response.status_code == 400

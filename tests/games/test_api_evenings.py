@@ -43,6 +43,9 @@ def test_a_scorer_opens_an_evening_with_players_in_seat_order(
         ({"game_kind": "koenigrufen"}, "game_kind"),
         ({"date": "gestern"}, "date"),
         ({"rule_profile": 987654}, "rule_profile"),
+        ({"place": 5}, "place"),
+        # 101 characters as sent (the schema's maxLength is 100), 100 once trimmed.
+        ({"place": " " + "P" * 100}, "place"),
     ],
 )
 def test_bad_evening_input_is_a_400_naming_the_field(
