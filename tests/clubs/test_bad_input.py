@@ -76,6 +76,7 @@ def test_a_season_name_over_its_documented_maximum_is_a_400_even_if_trimming_wou
     )
     assert response.status_code == 400
     assert "name" in response.json()
+    assert not club.seasons.exists()
 
 
 def test_a_name_of_exactly_the_maximum_is_taken(club: Club, owner: PersonaClient) -> None:
